@@ -1,0 +1,64 @@
+"""The ``floral-host`` command line (also ``python -m bot``)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# subcommand -> module with ``main(args) -> int``
+_HANDLERS = {
+    "run": "bot.client",
+    "simulate": "bot.simulate",
+    "play": "bot.play",
+    "replay": "bot.replay",
+    "export": "bot.export",
+    "audit": "bot.audit",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="floral-host",
+        description="Host timed, secret-submission Genius-style death matches.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sub.add_parser("run", help="connect to Discord and host matches (needs DISCORD_TOKEN)")
+
+    simulate = sub.add_parser("simulate", help="play whole matches between AI players")
+    simulate.add_argument("game", metavar="GAME")
+    simulate.add_argument("--matches", type=int, default=1, help="concurrent matches (default 1)")
+    simulate.add_argument("--seed", type=int, default=None, help="seed for everything random")
+    simulate.add_argument("--window", type=float, default=None, help="window length in seconds")
+    simulate.add_argument("--db", default=None, help="database file (resumes unfinished matches)")
+    simulate.add_argument("--quiet", action="store_true", help="print only the summary")
+
+    play = sub.add_parser("play", help="you against the AI in the terminal")
+    play.add_argument("game", metavar="GAME")
+    play.add_argument("--level", default=None, help="AI level")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--window", type=float, default=None, help="window length in seconds")
+
+    replay = sub.add_parser("replay", help="run a match script, print its trace")
+    replay.add_argument("script", metavar="SCRIPT.json")
+
+    export = sub.add_parser("export", help="write a stored match as a script")
+    export.add_argument("match", metavar="MATCH")
+    export.add_argument("--db", default=None)
+
+    audit = sub.add_parser("audit", help="replay stored matches and compare with snapshots")
+    audit.add_argument("--db", default=None)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler = importlib.import_module(_HANDLERS[args.command])
+    code: int = handler.main(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

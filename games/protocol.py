@@ -1,0 +1,188 @@
+"""The game protocol: what every engine offers the host.
+
+An engine is pure. Given a state and the moves it asked for, it changes nothing but the state
+object it returns, reads no clock, does no I/O and draws randomness only from seeded RNGs kept in
+(or derived from) the state, so a match is fully determined by (config, seed, move log).
+
+Seats are numbered 0..n-1. Moves are plain JSON values (normally short strings) so the host can
+log them and replay them; ``submit`` turns a player's raw text into such a move or refuses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, TypeVar
+
+JSON = Any
+"""A value made of dicts, lists, str, int, float, bool and None only."""
+
+Move = JSON
+
+
+class ConfigError(ValueError):
+    """A setup or config value is wrong; ``field`` names it (dotted for nested values)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who may see an event: everyone in the match channel, one seat, or the moderators."""
+
+    kind: Literal["public", "seat", "moderators"]
+    seat: int | None = None
+
+    def __str__(self) -> str:
+        return f"seat{self.seat}" if self.kind == "seat" else self.kind
+
+
+PUBLIC = Audience("public")
+MODERATORS = Audience("moderators")
+
+
+def to_seat(seat: int) -> Audience:
+    return Audience("seat", seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, addressed to one audience.
+
+    ``data`` is structured (for embeds, traces, AI players); ``text`` is a plain rendering a
+    console or a DM can show as it is.
+    """
+
+    audience: Audience
+    kind: str
+    data: Mapping[str, JSON]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal answer to a request, for buttons and menus."""
+
+    value: str
+    label: str
+    group: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A decision one seat must make now.
+
+    ``timeout_s`` is the window length the config sets; ``default`` says in words what happens
+    when the window closes without a valid move. With ``revisable`` a later valid submission
+    replaces the earlier one, so the host keeps the window open until its deadline.
+    """
+
+    seat: int
+    kind: str
+    prompt: str
+    choices: tuple[Choice, ...]
+    default: str
+    timeout_s: float
+    revisable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    move: Move
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    reason: str
+
+
+Verdict = Accepted | Refused
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match ended. Several winners mean a shared victory."""
+
+    winners: tuple[int, ...]
+    reason: str
+    detail: str = ""
+
+
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What the host knows when it creates a match."""
+
+    config: Mapping[str, JSON]
+    seats: int
+    seed: int
+    names: Sequence[str] = field(default_factory=tuple)
+
+
+class Game(Protocol[StateT]):
+    """The interface the host drives. One instance per game, stateless itself."""
+
+    name: str  # command-line and storage id, e.g. "floral-extract"
+    title: str  # "Floral Extract"
+    min_seats: int
+    max_seats: int
+
+    def parse_config(self, raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
+        """Defaults filled in and every value checked; raise ConfigError naming the field."""
+
+    def new_match(self, setup: Setup) -> tuple[StateT, list[Event]]:
+        """The initial state and the events of the start (secret information to each seat)."""
+
+    def requests(self, state: StateT) -> list[Request]:
+        """The decisions open now; empty when the match is over."""
+
+    def submit(self, state: StateT, seat: int, raw: str) -> Verdict:
+        """Check one raw answer against the seat's open request. Never changes the state."""
+
+    def resolve(
+        self, state: StateT, moves: Mapping[int, Move | None]
+    ) -> tuple[StateT, list[Event]]:
+        """Apply a move for every open request; ``None`` means the window closed without a
+        valid move and the rules' timeout default applies."""
+
+    def end(self, state: StateT, reason: str) -> tuple[StateT, list[Event]]:
+        """End the match early by the host's end rule (a moderator's ``end``)."""
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """None while the match runs."""
+
+    def view(self, state: StateT, seat: int | None) -> JSON:
+        """What ``seat`` may know (None: the public). Never another seat's secrets."""
+
+    def dump(self, state: StateT) -> JSON:
+        """The state as plain JSON."""
+
+    def load(self, data: JSON) -> StateT:
+        """The inverse of ``dump``."""
+
+
+def derive_rng(seed: int, *path: object) -> random.Random:
+    """A private RNG for one purpose of one match, stable across Python versions.
+
+    Deriving by purpose (``derive_rng(seed, "maps", seat)``) keeps draws independent, so adding
+    a new random draw never shifts the others.
+    """
+    key = ":".join([str(seed), *map(str, path)]).encode()
+    return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+
+class Agent(Protocol):
+    """A computer player. It learns only what its seat is told: the events addressed to it or to
+    the public, and its own view. It answers as a person would type."""
+
+    def observe(self, event: Event) -> None: ...
+
+    def act(self, request: Request, view: JSON) -> str: ...
