@@ -19,9 +19,14 @@ class GameInfo:
     game: Game[Any]
     agents: Mapping[str, AgentFactory]
     default_agent: str
+    # run_script(script) -> trace; raises ConfigError naming the field of a malformed script
+    run_script: Callable[[Any], Any]
+    # export_script(config, seed, names, windows) -> script; windows: one mapping per resolved
+    # window, seat -> that seat's raw attempts in arrival order
+    export_script: Callable[[Any, int, Any, Any], Any]
 
 
-# Each module exposes GAME, AGENTS and DEFAULT_AGENT.
+# Each module exposes GAME, AGENTS, DEFAULT_AGENT, run_script and export_script.
 _MODULES = {
     "floral-extract": "games.floral_extract",
     "warlocks-brew": "games.warlocks_brew",
@@ -37,4 +42,6 @@ def get(name: str) -> GameInfo:
     if name not in _MODULES:
         raise KeyError(f"unknown game {name!r}; known: {', '.join(_MODULES)}")
     module = importlib.import_module(_MODULES[name])
-    return GameInfo(module.GAME, module.AGENTS, module.DEFAULT_AGENT)
+    return GameInfo(
+        module.GAME, module.AGENTS, module.DEFAULT_AGENT, module.run_script, module.export_script
+    )
