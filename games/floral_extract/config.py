@@ -1,0 +1,71 @@
+"""Floral Extract's configuration: the options of rules §15, with the recommended defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from games.protocol import JSON, ConfigError
+
+from .rules import SEAT_NAMES
+
+# key -> (default, allowed values or None for "checked below")
+CHOICES: dict[str, tuple[JSON, tuple[JSON, ...]]] = {
+    "initial_weather": ("sunny", ("sunny", "chilly", "rainy", "random")),
+    "azalea_shrink_mode": ("sliding", ("sliding", "reset")),
+    "guess_cost_mode": ("formula", ("formula", "prose")),
+    "declaration_without_charge": ("reject", ("reject", "dud")),
+    "allow_resubmit_after_valid": (False, (False, True)),
+    "opponent_report_shows_empty_pots": (True, (True, False)),
+    "advantage": ("P1", SEAT_NAMES),
+}
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_TURNS = 100
+# Keys a match script may set in its "config" object (the rules options).
+SCRIPT_KEYS = frozenset(CHOICES) - {"advantage"} | {"max_turns"}
+ALL_KEYS = frozenset(CHOICES) | {"max_turns", "submission_timeout_s", "spellbook", "maps"}
+
+
+def parse_config(raw: Mapping[str, JSON], allowed: frozenset[str] = ALL_KEYS) -> dict[str, JSON]:
+    """Every option filled in and checked. ``spellbook`` and ``maps`` pass through unchecked:
+    the engine resolves them when the match starts (a random book needs the seed)."""
+    if not isinstance(raw, Mapping):
+        raise ConfigError("config", "must be an object")
+    for key in raw:
+        if key not in allowed:
+            raise ConfigError(f"config.{key}", "is not a Floral Extract option")
+    config: dict[str, JSON] = {}
+    for key, (default, allowed_values) in CHOICES.items():
+        value = raw.get(key, default)
+        if value not in allowed_values or isinstance(value, bool) != isinstance(default, bool):
+            options = ", ".join(map(_show, allowed_values))
+            raise ConfigError(f"config.{key}", f"must be one of {options}, got {_show(value)}")
+        config[key] = value
+    config["max_turns"] = _max_turns(raw.get("max_turns", DEFAULT_MAX_TURNS))
+    config["submission_timeout_s"] = _timeout(raw.get("submission_timeout_s", DEFAULT_TIMEOUT_S))
+    config["spellbook"] = raw.get("spellbook", "random")
+    if "maps" in raw:
+        config["maps"] = raw["maps"]
+    return config
+
+
+def _show(value: JSON) -> str:
+    return "true" if value is True else "false" if value is False else str(value)
+
+
+def _max_turns(value: JSON) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(
+            "config.max_turns", f"must be a positive whole number or null, got {value!r}"
+        )
+    return value
+
+
+def _timeout(value: JSON) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
+        raise ConfigError(
+            "config.submission_timeout_s",
+            f"must be a number of seconds above 0, at most 3600, got {value!r}",
+        )
+    return float(value)

@@ -1,0 +1,472 @@
+"""The Floral Extract engine: the rules of ``rules/floral-extract.md`` behind the game protocol.
+
+A match alternates planting phases (one request per eligible seat) and five-turn casting phases
+(one request per seat). Every turn resolves in the normative order of rules §7: fix casts,
+spells, weather, garden flags, growth, blooming, win check, notifications.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from games.protocol import (
+    JSON,
+    Accepted,
+    ConfigError,
+    Event,
+    Move,
+    Outcome,
+    Refused,
+    Request,
+    Setup,
+    Verdict,
+    derive_rng,
+)
+
+from . import render
+from .config import parse_config
+from .rules import (
+    BLOOM_AT,
+    FLOWER_NAMES,
+    FLOWERS,
+    PHASE_TURNS,
+    RAINY,
+    SABOTAGE_POT,
+    SEAT_NAMES,
+    WEATHER_BY_NAME,
+    WIN_POINTS,
+    Flower,
+    spell_x,
+)
+from .spellbook import parse_spellbook
+from .state import FILTERED_KEEP, HISTORY_KEEP, Player, State, alphabets, check_map, per_seat_books
+
+
+def guess_cost(player: Player, mode: str) -> int:
+    """Length of the next guessing window (the amendment; AMBIGUITY 15)."""
+    if mode == "formula":
+        return max(1, 6 - player.points - player.wrong_since_correct)
+    return max(1, (6 if player.points == 0 else 5) - player.wrong_since_correct)
+
+
+def timeout_symbol(player: Player) -> str:
+    """Cast 0 if you are able to, otherwise 1 (V1 forbids a second stall in a row)."""
+    stalled_last = bool(player.history) and player.history[-1] == 0
+    return player.symbol_of[1 if stalled_last else 0]
+
+
+def points_after(player: Player, turn: int) -> int:
+    return sum(1 for t in player.score_turns if t <= turn)
+
+
+@dataclass(slots=True)
+class TurnRecord:
+    """What happened to one seat on one turn: the full, moderator-level truth."""
+
+    cast: str
+    identity: int | None
+    timeout: bool
+    spells: list[str] = field(default_factory=list)
+    water: bool = False
+    fertilize: bool = False
+    weather: bool = False
+    sabotage: int = 0  # opponent pot hit, 0 for none
+    declaration: dict[str, JSON] | None = None
+
+
+class FloralExtract:
+    """Floral Extract for two seats (seat 0 is P1, seat 1 is P2)."""
+
+    name = "floral-extract"
+    title = "Floral Extract"
+    min_seats = 2
+    max_seats = 2
+
+    # --- setup -----------------------------------------------------------------------------
+
+    def parse_config(self, raw: Mapping[str, JSON], seats: int = 2) -> dict[str, JSON]:
+        if seats != 2:
+            raise ConfigError("players", f"Floral Extract is for exactly 2 players, got {seats}")
+        return parse_config(raw)
+
+    def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
+        config = self.parse_config(setup.config, setup.seats)
+        config["spellbook"] = resolve_spellbook(config["spellbook"], setup.seed)
+        advantage = SEAT_NAMES.index(config["advantage"])
+        symbols = alphabets(advantage)
+        config["maps"] = resolve_maps(config.get("maps"), symbols, setup.seed)
+        weather = config["initial_weather"]
+        if weather == "random":
+            weather = derive_rng(setup.seed, "weather").choice(["sunny", "chilly", "rainy"])
+        players = [
+            Player(symbols[seat], dict(config["maps"][SEAT_NAMES[seat]])) for seat in range(2)
+        ]
+        state = State(config=config, players=players, weather=WEATHER_BY_NAME[weather])
+        return state, render.start_events(state) + render.planting_open_events(state)
+
+    # --- requests and submissions ----------------------------------------------------------
+
+    def requests(self, state: State) -> list[Request]:
+        timeout = float(state.config["submission_timeout_s"])
+        revisable = bool(state.config["allow_resubmit_after_valid"])
+        if state.phase == "plant":
+            return [
+                render.plant_request(state, seat, timeout, revisable)
+                for seat, player in enumerate(state.players)
+                if player.can_plant
+            ]
+        if state.phase == "cast":
+            return [render.cast_request(state, seat, timeout, revisable) for seat in range(2)]
+        return []
+
+    def submit(self, state: State, seat: int, raw: str) -> Verdict:
+        if state.phase == "over":
+            return Refused("The match is over.")
+        if not 0 <= seat < 2:
+            return Refused("You are not a player in this match.")
+        text = raw.strip().upper() if isinstance(raw, str) else ""
+        if state.phase == "plant":
+            return self._check_plant(state.players[seat], text, state.turns_completed + 1)
+        return self._check_cast(state, seat, text)
+
+    def _check_plant(self, player: Player, code: str, before_turn: int) -> Verdict:
+        if not player.can_plant:
+            return Refused("You have nothing to plant in this planting phase.")
+        if len(code) != 1 or code not in FLOWERS:
+            return Refused("Send one flower letter: A, C, H, W or X.")
+        if code in player.planted:
+            return Refused(
+                f"You have already planted {FLOWER_NAMES[code]}; each type only once. "
+                f"Still available: {', '.join(c for c in FLOWERS if c not in player.planted)}."
+            )
+        pot = player.pots.index(None) + 1
+        return Accepted(code, f"Plant {FLOWER_NAMES[code]} in pot {pot}")
+
+    def _check_cast(self, state: State, seat: int, text: str) -> Verdict:
+        player = state.players[seat]
+        opponent = state.players[1 - seat]
+        if len(text) != 1:
+            return Refused(render.cast_help(player, opponent))
+        if text.isdigit() and int(text) <= 7:
+            text = player.symbol_of[int(text)]
+        if text in player.identity:
+            ident = player.identity[text]
+            if ident == 0 and player.history and player.history[-1] == 0:
+                return Refused(
+                    f"You can't stall twice in a row: your last cast was {text} (0). "
+                    "Cast another rune."
+                )
+            return Accepted(text, f"Cast {text} ({ident})")
+        if text in opponent.identity:
+            if player.charge == 0:
+                if state.config["declaration_without_charge"] == "reject":
+                    return Refused(
+                        f"You hold no guess charge, so you can't declare {text} yet. "
+                        "Cast one of your own runes."
+                    )
+                return Accepted(text, f"Declare {text} (no charge: a dud)")
+            return Accepted(text, f"Declare {text}")
+        return Refused(render.cast_help(player, opponent))
+
+    # --- resolution ------------------------------------------------------------------------
+
+    def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
+        if state.phase == "over":
+            raise ValueError("the match is over")
+        state = clone(state)
+        if state.phase == "plant":
+            return state, self._plant(state, moves)
+        return state, self._turn(state, moves)
+
+    def _plant(self, state: State, moves: Mapping[int, Move | None]) -> list[Event]:
+        results: list[dict[str, JSON]] = []
+        for seat, player in enumerate(state.players):
+            result: dict[str, JSON] = {"prompted": player.can_plant, "planted": None}
+            code = moves.get(seat)
+            if player.can_plant and isinstance(code, str) and code in FLOWERS:
+                if code in player.planted:
+                    raise ValueError(f"seat {seat} already planted {code}")
+                pot = player.pots.index(None)
+                player.pots[pot] = Flower(code)
+                player.planted += code
+                result.update(planted=code, planted_pot=pot + 1)
+            results.append(result)
+        state.phase = "cast"
+        return render.planting_events(state, results)
+
+    def _turn(self, state: State, moves: Mapping[int, Move | None]) -> list[Event]:
+        turn = state.turns_completed + 1
+        x = spell_x(turn)
+        records = [self._fix_cast(state, seat, moves.get(seat)) for seat in range(2)]
+        for seat, record in enumerate(records):
+            self._cast(state, seat, record, turn)
+        if records[0].weather or records[1].weather:
+            state.weather = x
+        flags = [self._garden_flags(state, seat, records, x) for seat in range(2)]
+        bloomed = [self._grow(state, seat, flags[seat]) for seat in range(2)]
+        state.turns_completed = turn
+        self._check_end(state, turn)
+        if state.phase != "over" and turn % PHASE_TURNS == 0:
+            state.phase = "plant" if any(p.can_plant for p in state.players) else "cast"
+        return render.turn_events(state, turn, records, flags, bloomed)
+
+    def _fix_cast(self, state: State, seat: int, move: Move | None) -> TurnRecord:
+        player = state.players[seat]
+        if move is None:
+            symbol = timeout_symbol(player)
+            return TurnRecord(symbol, player.identity[symbol], timeout=True)
+        if not isinstance(move, str) or not isinstance(
+            self._check_cast(state, seat, move), Accepted
+        ):
+            raise ValueError(f"seat {seat}: {move!r} is not a legal cast now")
+        return TurnRecord(move, player.identity.get(move), timeout=False)
+
+    def _cast(self, state: State, seat: int, record: TurnRecord, turn: int) -> None:
+        """Step 2 of §7 for one seat: append the cast and evaluate its spells."""
+        player = state.players[seat]
+        if record.identity is None:
+            self._declare(state, seat, record, turn)
+            return
+        r = record.identity
+        if r == 0:
+            record.spells.append("STALL")
+        else:
+            self._basic_spells(state, seat, record, r, turn)
+        _push(player.history, r, HISTORY_KEEP)
+        self._guessing_spell(state, player, record)
+
+    def _basic_spells(self, state: State, seat: int, record: TurnRecord, r: int, turn: int) -> None:
+        player = state.players[seat]
+        previous = player.filtered[-1] if player.filtered else None
+        _push(player.filtered, r, FILTERED_KEEP)
+        code, clean, scale = 0, 0, 1
+        for entry in reversed(player.filtered):
+            if isinstance(entry, str):  # a declaration breaks every window holding it
+                break
+            code += entry * scale
+            scale *= 8
+            clean += 1
+        water, fertilize, weather = state.books[seat]
+        x = spell_x(turn)
+        if water.fires(code, clean):
+            record.water = True
+            record.spells.append(f"WATER:{x}")
+        if fertilize.fires(code, clean):
+            record.fertilize = True
+            record.spells.append(f"FERTILIZE:{x}")
+        if weather.fires(code, clean):
+            record.weather = True
+            record.spells.append(f"WEATHER:{x}")
+        if isinstance(previous, int) and previous + r in SABOTAGE_POT:
+            record.sabotage = SABOTAGE_POT[previous + r]
+            record.spells.append(f"SABOTAGE:{record.sabotage}")
+
+    def _guessing_spell(self, state: State, player: Player, record: TurnRecord) -> None:
+        if player.charge or player.blooms <= player.points:
+            return
+        cost = guess_cost(player, state.config["guess_cost_mode"])
+        window = player.history[-cost:]
+        if len(window) == cost and len({e for e in window if isinstance(e, int)}) == cost:
+            player.charge = 1
+            record.spells.append("GUESS")
+
+    def _declare(self, state: State, seat: int, record: TurnRecord, turn: int) -> None:
+        player = state.players[seat]
+        symbol = record.cast
+        previous = player.history[-1] if player.history else None
+        _push(player.history, symbol, HISTORY_KEEP)
+        _push(player.filtered, symbol, FILTERED_KEEP)
+        if player.charge == 0:  # only reachable with declaration_without_charge = dud
+            record.spells.append(f"DECLARE:{symbol}:dud")
+            record.declaration = {"symbol": symbol, "correct": False, "dud": True}
+            return
+        player.charge = 0
+        secret = state.players[1 - seat].identity[symbol]
+        correct = (
+            isinstance(previous, int)
+            and secret == previous
+            and (symbol, previous) not in player.correct_pairs
+        )
+        if correct:
+            assert isinstance(previous, int)
+            player.points += 1
+            player.wrong_since_correct = 0
+            player.correct_pairs.append((symbol, previous))
+            player.score_turns.append(turn)
+        else:
+            player.wrong_since_correct += 1
+        record.spells.append(f"DECLARE:{symbol}:{'correct' if correct else 'incorrect'}")
+        record.declaration = {"symbol": symbol, "correct": correct}
+        if correct:
+            record.declaration["identity"] = previous
+
+    def _garden_flags(
+        self, state: State, seat: int, records: list[TurnRecord], x: int
+    ) -> list[tuple[bool, bool, bool] | None]:
+        """Step 4 of §7: (watered, fertilized, sabotaged) per pot, None for an empty pot."""
+        own, other = records[seat], records[1 - seat]
+        rainy = state.weather == RAINY
+        flags: list[tuple[bool, bool, bool] | None] = []
+        for pot, flower in enumerate(state.players[seat].pots, start=1):
+            if flower is None:
+                flags.append(None)
+            elif other.sabotage == pot:
+                flags.append((False, False, True))
+            else:
+                watered = rainy or (own.water and pot <= x)
+                flags.append((watered, own.fertilize and pot == x, False))
+        return flags
+
+    def _grow(
+        self, state: State, seat: int, flags: list[tuple[bool, bool, bool] | None]
+    ) -> list[int]:
+        """Steps 5-6 of §7: growth, then blooms leave their pots. Returns the bloomed pots."""
+        player = state.players[seat]
+        bloomed = []
+        for index, flower in enumerate(player.pots):
+            pot_flags = flags[index]
+            if flower is None or pot_flags is None:
+                continue
+            flower.grow(state.weather, pot_flags[0], pot_flags[1], state.sliding)
+            if flower.stage >= BLOOM_AT[flower.code]:
+                player.pots[index] = None
+                player.blooms += 1
+                bloomed.append(index + 1)
+        return bloomed
+
+    # --- the end ---------------------------------------------------------------------------
+
+    def _check_end(self, state: State, turn: int) -> None:
+        """Step 7 of §7, then the host's ``max_turns`` limit (§11.4)."""
+        reached = [seat for seat, p in enumerate(state.players) if p.points >= WIN_POINTS]
+        if len(reached) == 1:
+            _finish(state, reached[0], "4 points")
+        elif len(reached) == 2:
+            winner, how = back_in_time(state, turn - 1)
+            _finish(state, winner, f"4 points, {how}")
+        elif state.config["max_turns"] is not None and turn >= state.config["max_turns"]:
+            winner, how = host_end_winner(state, turn)
+            _finish(state, winner, f"turn limit, {how}")
+
+    def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
+        if state.phase == "over":
+            return state, []
+        state = clone(state)
+        winner, how = host_end_winner(state, state.turns_completed)
+        _finish(state, winner, f"{reason}, {how}")
+        return state, render.game_over_events(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over" or state.winner is None:
+            return None
+        return Outcome((state.winner,), state.end_reason or "", render.outcome_detail(state))
+
+    # --- views and storage -----------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        return render.view(state, seat)
+
+    def dump(self, state: State) -> JSON:
+        return state.dump()
+
+    def load(self, data: JSON) -> State:
+        return State.load(data)
+
+
+def _push(entries: list[int | str], entry: int | str, keep: int) -> None:
+    entries.append(entry)
+    if len(entries) > keep:
+        del entries[0]
+
+
+def _finish(state: State, winner: int, reason: str) -> None:
+    state.phase = "over"
+    state.winner = winner
+    state.end_reason = reason
+
+
+def back_in_time(state: State, turn: int) -> tuple[int, str]:
+    """§11.2: the first earlier snapshot where one seat had more points, else the advantage."""
+    first, second = state.players
+    for t in range(turn, -1, -1):
+        a, b = points_after(first, t), points_after(second, t)
+        if a != b:
+            return (0 if a > b else 1), f"tie-break (ahead after turn {t})"
+    return state.advantage, "tie-break (advantage)"
+
+
+def host_end_winner(state: State, turn: int) -> tuple[int, str]:
+    """§11.4: more points, then back in time from the current turn, then the advantage."""
+    a, b = (p.points for p in state.players)
+    if a != b:
+        return (0 if a > b else 1), "more points"
+    return back_in_time(state, turn)
+
+
+def clone(state: State) -> State:
+    """A deep copy, written out because resolving copies the state every turn."""
+    players = []
+    for p in state.players:
+        players.append(
+            Player(
+                symbols=p.symbols,
+                identity=p.identity,  # never changes after setup
+                pots=[
+                    None
+                    if f is None
+                    else Flower(f.code, f.stage, f.prev_watered, f.prev_grew, f.dry_turns, f.combos)
+                    for f in p.pots
+                ],
+                planted=p.planted,
+                blooms=p.blooms,
+                points=p.points,
+                wrong_since_correct=p.wrong_since_correct,
+                charge=p.charge,
+                correct_pairs=list(p.correct_pairs),
+                score_turns=list(p.score_turns),
+                history=list(p.history),
+                filtered=list(p.filtered),
+                symbol_of=p.symbol_of,
+            )
+        )
+    return State(
+        config=state.config,
+        players=players,
+        weather=state.weather,
+        turns_completed=state.turns_completed,
+        phase=state.phase,
+        winner=state.winner,
+        end_reason=state.end_reason,
+        books=state.books,
+    )
+
+
+def resolve_spellbook(raw: JSON, seed: int) -> JSON:
+    """The concrete spellbook JSON for a config value: a book, per-seat books, text, a preset
+    name, or ``random``."""
+    if isinstance(raw, str):
+        from . import books
+
+        return books.resolve_text(raw, derive_rng(seed, "spellbook")).to_json()
+    for seat, book in enumerate(per_seat_books(raw)):
+        name = "spellbook" if book is raw else f"spellbook.{SEAT_NAMES[seat]}"
+        parse_spellbook(book, name)
+    return raw
+
+
+def resolve_maps(raw: JSON, symbols: list[str], seed: int) -> dict[str, dict[str, int]]:
+    """Given maps are checked; otherwise each seat gets a uniformly random bijection."""
+    if raw is not None:
+        if not isinstance(raw, dict):
+            raise ConfigError("maps", "must give a map for P1 and P2")
+        return {
+            name: check_map(raw.get(name), symbols[seat], f"maps.{name}")
+            for seat, name in enumerate(SEAT_NAMES)
+        }
+    maps = {}
+    for seat, name in enumerate(SEAT_NAMES):
+        identities = list(range(8))
+        derive_rng(seed, "maps", seat).shuffle(identities)
+        maps[name] = dict(zip(symbols[seat], identities, strict=True))
+    return maps

@@ -1,0 +1,434 @@
+"""What each audience is told (rules §12), as events with data and plain text, plus requests
+and views. Nothing here decides a rule; it only reports what the engine decided."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, to_seat
+
+from .rules import (
+    BLOOM_AT,
+    FLOWER_NAMES,
+    FLOWERS,
+    PHASE_TURNS,
+    SEAT_NAMES,
+    WEATHER_NAMES,
+    spell_x,
+)
+from .spellbook import SPELLS, describe, parse_spellbook
+from .state import Player, State, per_seat_books
+
+if TYPE_CHECKING:
+    from .engine import TurnRecord
+
+Flags = list[tuple[bool, bool, bool] | None]
+
+
+def spellbook_text(raw: JSON) -> str:
+    """The spellbook in the moderators' text form, one spell per line."""
+    books = per_seat_books(raw)
+    if books[0] is not books[1]:
+        return "\n".join(
+            f"{SEAT_NAMES[seat]}: {spellbook_text(book)}" for seat, book in enumerate(books)
+        )
+    book = parse_spellbook(raw)
+    return "\n".join(
+        f"{spell}: {' | '.join(describe(c) for c in book.conditions(spell))}" for spell in SPELLS
+    )
+
+
+def map_text(player: Player) -> str:
+    return " ".join(f"{s}={player.identity[s]}" for s in player.symbols)
+
+
+def garden_text(player: Player) -> str:
+    return " · ".join(
+        f"pot {i}: empty"
+        if f is None
+        else f"pot {i}: {FLOWER_NAMES[f.code]} {f.stage}/{BLOOM_AT[f.code]}"
+        for i, f in enumerate(player.pots, start=1)
+    )
+
+
+def pots_json(player: Player) -> list[str | None]:
+    return [None if f is None else f"{f.code}:{f.stage}" for f in player.pots]
+
+
+# --- the start ---------------------------------------------------------------------------------
+
+
+def start_events(state: State) -> list[Event]:
+    adv = SEAT_NAMES[state.advantage]
+    alphabets = {SEAT_NAMES[s]: p.symbols for s, p in enumerate(state.players)}
+    book = state.config["spellbook"]
+    public = Event(
+        PUBLIC,
+        "match_start",
+        {"advantage": adv, "alphabets": alphabets, "spellbook": book},
+        f"Floral Extract begins. {adv} has the advantage (wins a perfect tie). "
+        f"P1 casts {alphabets['P1'][0]}–{alphabets['P1'][-1]}, "
+        f"P2 casts {alphabets['P2'][0]}–{alphabets['P2'][-1]}.\n"
+        f"Spellbook:\n{spellbook_text(book)}",
+    )
+    events = [public]
+    for seat, player in enumerate(state.players):
+        events.append(
+            Event(
+                to_seat(seat),
+                "rune_map",
+                {"symbols": player.symbols, "map": dict(player.identity)},
+                f"Your secret rune map, {SEAT_NAMES[seat]}: {map_text(player)}. "
+                "Keep it to yourself: your opponent wins by guessing it.",
+            )
+        )
+    events.append(
+        Event(
+            MODERATORS,
+            "setup",
+            {"maps": state.config["maps"], "weather": WEATHER_NAMES[state.weather]},
+            f"Maps: P1 {map_text(state.players[0])} | P2 {map_text(state.players[1])}. "
+            f"Weather: {WEATHER_NAMES[state.weather]}.",
+        )
+    )
+    return events
+
+
+def planting_open_events(state: State) -> list[Event]:
+    """The public notice of a planting phase; who is prompted stays private (AMBIGUITY 24)."""
+    before = state.turns_completed + 1
+    phase = before // PHASE_TURNS + 1
+    if state.phase == "plant":
+        text = f"Planting phase {phase} is open (before turn {before})."
+        return [Event(PUBLIC, "planting_open", {"before_turn": before, "skipped": False}, text)]
+    text = f"Planting phase {phase} is skipped: nobody can plant. Turn {before} follows."
+    return [Event(PUBLIC, "planting_open", {"before_turn": before, "skipped": True}, text)]
+
+
+# --- planting ----------------------------------------------------------------------------------
+
+
+def plant_request(state: State, seat: int, timeout: float, revisable: bool) -> Request:
+    player = state.players[seat]
+    pot = player.pots.index(None) + 1
+    choices = tuple(
+        Choice(code, FLOWER_NAMES[code], "flower") for code in FLOWERS if code not in player.planted
+    )
+    return Request(
+        seat=seat,
+        kind="plant",
+        prompt=f"Planting before turn {state.turns_completed + 1}: choose a flower for pot {pot} "
+        f"({', '.join(f'{c.value} {c.label}' for c in choices)}).",
+        choices=choices,
+        default="plant nothing",
+        timeout_s=timeout,
+        revisable=revisable,
+    )
+
+
+def planting_events(state: State, results: list[dict[str, JSON]]) -> list[Event]:
+    before = state.turns_completed + 1
+    events = [
+        Event(
+            PUBLIC,
+            "planting_done",
+            {"before_turn": before},
+            f"Planting is over. Casting phase {before // PHASE_TURNS + 1}: "
+            f"turns {before}–{before + PHASE_TURNS - 1}.",
+        )
+    ]
+    for seat, result in enumerate(results):
+        if not result["prompted"]:
+            continue
+        player = state.players[seat]
+        code = result["planted"]
+        if isinstance(code, str):
+            text = f"You planted {FLOWER_NAMES[code]} in pot {result['planted_pot']}."
+        else:
+            text = "Time ran out: nothing planted."
+        data = dict(result, pots=pots_json(player))
+        events.append(
+            Event(to_seat(seat), "planted", data, f"{text} Garden: {garden_text(player)}.")
+        )
+    events.append(
+        Event(
+            MODERATORS,
+            "planting_full",
+            {"before_turn": before, "players": {SEAT_NAMES[s]: r for s, r in enumerate(results)}},
+            "Planting: "
+            + "; ".join(f"{SEAT_NAMES[s]} {r['planted'] or '-'}" for s, r in enumerate(results)),
+        )
+    )
+    return events
+
+
+# --- casting -----------------------------------------------------------------------------------
+
+
+def cast_help(player: Player, opponent: Player) -> str:
+    text = f"Send one of your runes {player.symbols[0]}–{player.symbols[-1]} or a digit 0–7"
+    if player.charge:
+        text += f", or an opponent rune {opponent.symbols[0]}–{opponent.symbols[-1]} to declare"
+    return text + "."
+
+
+def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Request:
+    from .engine import guess_cost, timeout_symbol
+
+    player = state.players[seat]
+    opponent = state.players[1 - seat]
+    turn = state.turns_completed + 1
+    stalled_last = bool(player.history) and player.history[-1] == 0
+    choices = [
+        Choice(player.symbol_of[i], f"{player.symbol_of[i]} {i}", "rune")
+        for i in range(8)
+        if not (i == 0 and stalled_last)
+    ]
+    dud = state.config["declaration_without_charge"] == "dud"
+    if player.charge or dud:
+        choices += [Choice(s, f"Declare {s}", "declare") for s in opponent.symbols]
+    prompt = f"Turn {turn} (X = {spell_x(turn)}): cast a rune."
+    if player.charge:
+        previous = player.history[-1] if player.history else None
+        prompt += (
+            " You hold a guess charge: cast an opponent rune to declare it equal to your "
+            f"previous rune ({_entry_text(player, previous)})."
+        )
+    elif player.blooms > player.points:
+        cost = guess_cost(player, state.config["guess_cost_mode"])
+        prompt += f" Guessing spell: {cost} different runes in a row."
+    default = timeout_symbol(player)
+    return Request(
+        seat=seat,
+        kind="cast",
+        prompt=prompt,
+        choices=tuple(choices),
+        default=f"cast {default} ({player.identity[default]})",
+        timeout_s=timeout,
+        revisable=revisable,
+    )
+
+
+def _entry_text(player: Player, entry: int | str | None) -> str:
+    if entry is None:
+        return "none"
+    if isinstance(entry, str):
+        return f"declared {entry}"
+    return f"{player.symbol_of[entry]} = {entry}"
+
+
+SPELL_TEXT: dict[str, Callable[[list[str]], str]] = {
+    "STALL": lambda a: "Stall",
+    "WATER": lambda a: f"Water pots 1–{a[0]}",
+    "FERTILIZE": lambda a: f"Fertilize pot {a[0]}",
+    "WEATHER": lambda a: f"Weather → {WEATHER_NAMES[int(a[0])].capitalize()}",
+    "SABOTAGE": lambda a: f"Sabotage opponent pot {a[0]}",
+    "GUESS": lambda a: "Guessing spell: you now hold a guess charge",
+    "DECLARE": lambda a: f"Guess declaration {a[0]}: {a[1]}",
+}
+
+
+def spell_text(code: str) -> str:
+    name, *args = code.split(":")
+    return SPELL_TEXT[name](args)
+
+
+def turn_events(
+    state: State,
+    turn: int,
+    records: list[TurnRecord],
+    flags: list[Flags],
+    bloomed: list[list[int]],
+) -> list[Event]:
+    events = [_public_turn(state, turn, records)]
+    report = turn % PHASE_TURNS == 0
+    for seat in range(2):
+        events.append(_private_turn(state, turn, seat, records[seat], bloomed[seat], report))
+    events.append(_moderator_turn(state, turn, records, flags, bloomed, report))
+    if state.phase == "over":
+        events += game_over_events(state)
+    elif report:
+        events += planting_open_events(state)
+    return events
+
+
+def _public_turn(state: State, turn: int, records: list[TurnRecord]) -> Event:
+    casts = {SEAT_NAMES[s]: r.cast for s, r in enumerate(records)}
+    lines = [f"Turn {turn}: P1 cast {records[0].cast}, P2 cast {records[1].cast}."]
+    declarations = []
+    for seat, record in enumerate(records):
+        decl = record.declaration
+        if decl is None:
+            continue
+        declarations.append(dict(decl, seat=SEAT_NAMES[seat]))
+        if decl.get("dud"):
+            lines.append(
+                f"{SEAT_NAMES[seat]} declared {decl['symbol']} without a charge: no effect."
+            )
+        elif decl["correct"]:
+            lines.append(
+                f"{SEAT_NAMES[seat]} declared {decl['symbol']}: correct, "
+                f"{decl['symbol']} = {decl['identity']}."
+            )
+        else:
+            lines.append(f"{SEAT_NAMES[seat]} declared {decl['symbol']}: incorrect.")
+    points = [p.points for p in state.players]
+    lines.append(f"Points: P1 {points[0]} – P2 {points[1]}.")
+    data = {"turn": turn, "casts": casts, "declarations": declarations, "points": points}
+    return Event(PUBLIC, "turn", data, " ".join(lines))
+
+
+def _private_turn(
+    state: State, turn: int, seat: int, record: TurnRecord, bloomed: list[int], report: bool
+) -> Event:
+    player = state.players[seat]
+    how = "Time ran out: you cast" if record.timeout else "You cast"
+    shown = record.cast if record.identity is None else f"{record.cast} ({record.identity})"
+    lines = [f"Turn {turn}: {how} {shown}."]
+    if record.spells:
+        lines.append("Spells: " + "; ".join(spell_text(s) for s in record.spells) + ".")
+    lines.append(f"Garden: {garden_text(player)}.")
+    lines += [f"Pot {pot} bloomed, +1 access." for pot in bloomed]
+    data: dict[str, Any] = {
+        "turn": turn,
+        "cast": record.cast,
+        "identity": record.identity,
+        "timeout": record.timeout,
+        "spells": list(record.spells),
+        "pots": pots_json(player),
+        "bloomed_pots": bloomed,
+        "blooms": player.blooms,
+        "points": player.points,
+        "charge": player.charge,
+        "opponent_report": None,
+    }
+    if report:
+        stages = opponent_report(state.players[1 - seat])
+        data["opponent_report"] = stages
+        lines.append("Opponent's garden: " + _report_text(state, stages) + ".")
+    return Event(to_seat(seat), "turn_private", data, " ".join(lines))
+
+
+def opponent_report(player: Player) -> list[int | None]:
+    return [None if f is None else f.stage for f in player.pots]
+
+
+def _report_text(state: State, stages: list[int | None]) -> str:
+    if state.config["opponent_report_shows_empty_pots"]:
+        return ", ".join(
+            f"pot {i}: {'empty' if s is None else s}" for i, s in enumerate(stages, start=1)
+        )
+    shown = [str(s) for s in stages if s is not None]
+    return ", ".join(shown) if shown else "no flowers"
+
+
+def _moderator_turn(
+    state: State,
+    turn: int,
+    records: list[TurnRecord],
+    flags: list[Flags],
+    bloomed: list[list[int]],
+    report: bool,
+) -> Event:
+    from .engine import guess_cost
+
+    data: dict[str, Any] = {"turn": turn, "weather": WEATHER_NAMES[state.weather]}
+    for seat, record in enumerate(records):
+        player = state.players[seat]
+        data[SEAT_NAMES[seat]] = {
+            "cast": record.cast,
+            "identity": record.identity,
+            "timeout": record.timeout,
+            "spells": list(record.spells),
+            "pots": pots_json(player),
+            "watered": [None if f is None else f[0] for f in flags[seat]],
+            "fertilized": [None if f is None else f[1] for f in flags[seat]],
+            "sabotaged": [None if f is None else f[2] for f in flags[seat]],
+            "bloomed_pots": bloomed[seat],
+            "blooms": player.blooms,
+            "points": player.points,
+            "charge": player.charge,
+            "wrong_since_correct": player.wrong_since_correct,
+            "guess_cost": guess_cost(player, state.config["guess_cost_mode"]),
+            "declaration": record.declaration,
+            "opponent_report": opponent_report(state.players[1 - seat]) if report else None,
+        }
+    text = f"Turn {turn} (weather {data['weather']}): " + " | ".join(
+        f"{name} {d['cast']}{'' if d['identity'] is None else '=' + str(d['identity'])} "
+        f"[{', '.join(d['spells']) or '-'}] pots {d['pots']}"
+        for name, d in ((n, data[n]) for n in SEAT_NAMES)
+    )
+    return Event(MODERATORS, "turn_full", data, text)
+
+
+# --- the end -----------------------------------------------------------------------------------
+
+
+def outcome_detail(state: State) -> str:
+    winner = state.winner
+    name = SEAT_NAMES[winner] if winner is not None else "nobody"
+    return f"{name} wins ({state.end_reason})."
+
+
+def game_over_events(state: State) -> list[Event]:
+    points = [p.points for p in state.players]
+    maps = {SEAT_NAMES[s]: dict(p.identity) for s, p in enumerate(state.players)}
+    text = (
+        f"Game over after turn {state.turns_completed}: {outcome_detail(state)} "
+        f"Points: P1 {points[0]} – P2 {points[1]}. "
+        f"Maps: P1 {map_text(state.players[0])} | P2 {map_text(state.players[1])}."
+    )
+    data = {
+        "winner": SEAT_NAMES[state.winner] if state.winner is not None else None,
+        "reason": state.end_reason,
+        "turn": state.turns_completed,
+        "points": points,
+        "maps": maps,
+    }
+    return [Event(PUBLIC, "game_over", data, text)]
+
+
+# --- views -------------------------------------------------------------------------------------
+
+
+def view(state: State, seat: int | None) -> JSON:
+    """The public view, or a seat's: its own map and garden, never the opponent's secrets."""
+    from .engine import guess_cost
+
+    public: dict[str, Any] = {
+        "turn": state.turns_completed,
+        "phase": state.phase,
+        "advantage": SEAT_NAMES[state.advantage],
+        "alphabets": {SEAT_NAMES[s]: p.symbols for s, p in enumerate(state.players)},
+        "points": {SEAT_NAMES[s]: p.points for s, p in enumerate(state.players)},
+        "found": {
+            SEAT_NAMES[s]: [list(pair) for pair in p.correct_pairs]
+            for s, p in enumerate(state.players)
+        },
+        "spellbook": state.config["spellbook"],
+        "winner": None if state.winner is None else SEAT_NAMES[state.winner],
+        "end_reason": state.end_reason,
+    }
+    if seat is None:
+        return public
+    player = state.players[seat]
+    public.update(
+        seat=SEAT_NAMES[seat],
+        symbols=player.symbols,
+        map=dict(player.identity),
+        pots=[
+            None
+            if f is None
+            else {"flower": f.code, "stage": f.stage, "bloom_at": BLOOM_AT[f.code]}
+            for f in player.pots
+        ],
+        planted=player.planted,
+        blooms=player.blooms,
+        charge=player.charge,
+        wrong_since_correct=player.wrong_since_correct,
+        guess_cost=guess_cost(player, state.config["guess_cost_mode"]),
+        history=[e if isinstance(e, str) else player.symbol_of[e] for e in player.history],
+        garden=garden_text(player),
+    )
+    return public

@@ -1,0 +1,337 @@
+"""Match scripts in, traces out (``rules/floral-extract-script.md``), and scripts from logs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.protocol import JSON, Accepted, ConfigError, Event, Move, Setup
+
+from .config import SCRIPT_KEYS, parse_config
+from .engine import FloralExtract
+from .rules import (
+    BLOOM_AT,
+    FLOWERS,
+    PHASE_TURNS,
+    SEAT_NAMES,
+    WEATHER_BY_NAME,
+    WEATHER_NAMES,
+    Flower,
+)
+from .state import FILTERED_KEEP, HISTORY_KEEP, State
+
+SCRIPT_FORMAT = "floral-extract-script/1"
+TRACE_FORMAT = "floral-extract-trace/1"
+TIMEOUT = "TIMEOUT"
+GAME = FloralExtract()
+
+
+def run_script(script: JSON) -> JSON:
+    """The trace of a script: one checkpoint per step. ConfigError names a malformed field."""
+    state = start_state(script)
+    steps = script.get("steps")
+    if not isinstance(steps, list):
+        raise ConfigError("steps", "must be a list of steps")
+    box = [state]
+    checkpoints = [_run_step(box, step, f"steps[{i}]") for i, step in enumerate(steps)]
+    return {"format": TRACE_FORMAT, "checkpoints": checkpoints}
+
+
+def start_state(script: JSON) -> State:
+    """The position a script starts from: setup, then its preset if it has one."""
+    if not isinstance(script, Mapping):
+        raise ConfigError("script", "must be a JSON object")
+    if script.get("format") != SCRIPT_FORMAT:
+        raise ConfigError("format", f"must be {SCRIPT_FORMAT!r}, got {script.get('format')!r}")
+    raw_config = script.get("config", {})
+    if not isinstance(raw_config, Mapping):
+        raise ConfigError("config", "must be an object")
+    parse_config(raw_config, SCRIPT_KEYS)  # refuse keys that are not rules options
+    for key in ("advantage", "maps", "spellbook"):
+        if key not in script:
+            raise ConfigError(key, "is missing")
+    config = dict(raw_config)
+    config.update(advantage=script["advantage"], maps=script["maps"], spellbook=script["spellbook"])
+    state, _ = GAME.new_match(Setup(config, 2, seed=0))
+    if "preset" in script:
+        apply_preset(state, script["preset"])
+    return state
+
+
+def _run_step(box: list[State], step: JSON, field: str) -> JSON:
+    state = box[0]
+    if not isinstance(step, Mapping):
+        raise ConfigError(field, "must be an object")
+    if state.phase == "over":
+        raise ConfigError(field, "comes after the end of the match")
+    submit = step.get("submit", {})
+    if not isinstance(submit, Mapping) or set(submit) - set(SEAT_NAMES):
+        raise ConfigError(f"{field}.submit", "must map P1 and/or P2 to lists of attempts")
+    attempts = [_attempts(submit.get(name, []), f"{field}.submit.{name}") for name in SEAT_NAMES]
+    phase = step.get("phase")
+    if phase == "plant":
+        checkpoint = _plant_step(box, step, attempts, field)
+    elif phase == "cast":
+        checkpoint = _cast_step(box, step, attempts, field)
+    else:
+        raise ConfigError(f"{field}.phase", f"must be plant or cast, got {phase!r}")
+    return checkpoint
+
+
+def _attempts(raw: JSON, field: str) -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
+        raise ConfigError(field, "must be a list of strings")
+    return list(raw)
+
+
+def collect(state: State, seat: int, attempts: Sequence[str]) -> tuple[Move | None, list[str]]:
+    """Play one seat's attempts against the open window: (its move, the refused attempts)."""
+    move: Move | None = None
+    rejected: list[str] = []
+    resubmit = bool(state.config["allow_resubmit_after_valid"])
+    closed = False
+    for attempt in attempts:
+        if attempt == TIMEOUT:
+            closed = True
+            continue
+        verdict = GAME.submit(state, seat, attempt)
+        if closed or not isinstance(verdict, Accepted) or (move is not None and not resubmit):
+            rejected.append(attempt)
+        else:
+            move = verdict.move
+    return move, rejected
+
+
+def _common(state: State, after: str, skipped: bool | None) -> dict[str, Any]:
+    return {
+        "after": after,
+        "weather": WEATHER_NAMES[state.weather],
+        "game_over": state.phase == "over",
+        "winner": None if state.winner is None else SEAT_NAMES[state.winner],
+        "skipped": skipped,
+    }
+
+
+def _plant_step(
+    box: list[State], step: Mapping[str, JSON], attempts: list[list[str]], field: str
+) -> JSON:
+    state = box[0]
+    before = _number(step.get("before_turn"), f"{field}.before_turn")
+    due = state.turns_completed + 1
+    if before != due or state.turns_completed % PHASE_TURNS:
+        raise ConfigError(
+            f"{field}.before_turn", f"no planting phase comes before turn {before} here"
+        )
+    if state.phase == "cast":  # the phase was skipped: everything sent is refused
+        checkpoint = _common(state, f"plant@{before}", True)
+        for seat, name in enumerate(SEAT_NAMES):
+            checkpoint[name] = {
+                "prompted": False,
+                "rejected": [a for a in attempts[seat] if a != TIMEOUT],
+                "planted": None,
+                "planted_pot": None,
+                "pots": _pots(state, seat),
+            }
+        return checkpoint
+    collected = [collect(state, seat, attempts[seat]) for seat in range(2)]
+    state, events = GAME.resolve(state, {seat: move for seat, (move, _) in enumerate(collected)})
+    box[0] = state
+    results = _moderator(events, "planting_full")["players"]
+    checkpoint = _common(state, f"plant@{before}", False)
+    for seat, name in enumerate(SEAT_NAMES):
+        result = results[name]
+        checkpoint[name] = {
+            "prompted": result["prompted"],
+            "rejected": collected[seat][1],
+            "planted": result["planted"],
+            "planted_pot": result.get("planted_pot"),
+            "pots": _pots(state, seat),
+        }
+    return checkpoint
+
+
+def _cast_step(
+    box: list[State], step: Mapping[str, JSON], attempts: list[list[str]], field: str
+) -> JSON:
+    state = box[0]
+    turn = _number(step.get("turn"), f"{field}.turn")
+    due = state.turns_completed + 1
+    if state.phase == "plant":
+        raise ConfigError(f"{field}.phase", f"a planting step must come before turn {due}")
+    if turn != due:
+        raise ConfigError(f"{field}.turn", f"expected turn {due}, got {turn}")
+    collected = [collect(state, seat, attempts[seat]) for seat in range(2)]
+    state, events = GAME.resolve(state, {seat: move for seat, (move, _) in enumerate(collected)})
+    box[0] = state
+    full = _moderator(events, "turn_full")
+    checkpoint = _common(state, f"T{turn}", None)
+    for seat, name in enumerate(SEAT_NAMES):
+        record = dict(full[name])
+        record["rejected"] = collected[seat][1]
+        checkpoint[name] = record
+    return checkpoint
+
+
+def _moderator(events: list[Event], kind: str) -> Any:
+    return next(e.data for e in events if e.kind == kind)
+
+
+def _pots(state: State, seat: int) -> list[str | None]:
+    return [None if f is None else f"{f.code}:{f.stage}" for f in state.players[seat].pots]
+
+
+def _number(value: JSON, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(field, f"must be a turn number, got {value!r}")
+    return value
+
+
+# --- presets -----------------------------------------------------------------------------------
+
+
+def apply_preset(state: State, preset: JSON) -> None:
+    """Put the match in the position a preset describes (validated field by field)."""
+    if not isinstance(preset, Mapping):
+        raise ConfigError("preset", "must be an object")
+    turns = preset.get("turns_completed")
+    if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0:
+        raise ConfigError("preset.turns_completed", f"must be a whole number, got {turns!r}")
+    weather = preset.get("weather", "sunny")
+    if weather not in WEATHER_BY_NAME:
+        raise ConfigError("preset.weather", f"must be sunny, chilly or rainy, got {weather!r}")
+    players = preset.get("players")
+    if not isinstance(players, Mapping) or set(players) != set(SEAT_NAMES):
+        raise ConfigError("preset.players", "must describe P1 and P2")
+    state.turns_completed = turns
+    state.weather = WEATHER_BY_NAME[weather]
+    for seat, name in enumerate(SEAT_NAMES):
+        _preset_player(state, seat, players[name], f"preset.players.{name}")
+    due_planting = turns % PHASE_TURNS == 0 and any(p.can_plant for p in state.players)
+    state.phase = "plant" if due_planting else "cast"
+
+
+def _preset_player(state: State, seat: int, raw: JSON, field: str) -> None:
+    if not isinstance(raw, Mapping):
+        raise ConfigError(field, "must be an object")
+    player = state.players[seat]
+    pots = raw.get("pots", [None, None, None])
+    if not isinstance(pots, list) or len(pots) != 3:
+        raise ConfigError(f"{field}.pots", "must have three entries")
+    player.pots = [_preset_flower(p, f"{field}.pots[{i}]") for i, p in enumerate(pots)]
+    planted = raw.get("planted", [])
+    if not isinstance(planted, list) or any(c not in FLOWERS for c in planted):
+        raise ConfigError(f"{field}.planted", "must list flower codes A C H W X")
+    if len(set(planted)) != len(planted):
+        raise ConfigError(f"{field}.planted", "lists a flower twice")
+    for flower in player.pots:
+        if flower is not None and flower.code not in planted:
+            raise ConfigError(f"{field}.planted", f"must include {flower.code}, which is in a pot")
+    player.planted = "".join(planted)
+    for key in ("blooms", "points", "wrong_since_correct", "charge"):
+        value = raw.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ConfigError(f"{field}.{key}", f"must be a whole number, got {value!r}")
+        setattr(player, key, value)
+    if player.charge > 1:
+        raise ConfigError(f"{field}.charge", "a player holds at most one charge")
+    player.correct_pairs = _pairs(
+        raw.get("correct_pairs", []), state, seat, f"{field}.correct_pairs"
+    )
+    score_turns = raw.get("score_turns", [])
+    if (
+        not isinstance(score_turns, list)
+        or len(score_turns) != player.points
+        or not all(isinstance(t, int) and 1 <= t <= state.turns_completed for t in score_turns)
+    ):
+        raise ConfigError(f"{field}.score_turns", "must give the turn of each point")
+    player.score_turns = sorted(score_turns)
+    history = [
+        _entry(e, state, seat, f"{field}.history[{i}]")
+        for i, e in enumerate(raw.get("history", []))
+    ]
+    player.history = history[-HISTORY_KEEP:]
+    player.filtered = [e for e in history if e != 0][-FILTERED_KEEP:]
+
+
+def _preset_flower(raw: JSON, field: str) -> Flower | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or ":" not in raw:
+        raise ConfigError(field, f'must be like "C:12" or null, got {raw!r}')
+    code, _, stage = raw.partition(":")
+    if code in ("A", "X"):
+        raise ConfigError(
+            field, "a preset cannot hold Azalea or Xanthium (they keep hidden memory)"
+        )
+    if code not in FLOWERS or not stage.isdigit() or int(stage) >= BLOOM_AT[code]:
+        raise ConfigError(field, f"must be C, H or W with a stage below its bloom, got {raw!r}")
+    return Flower(code, int(stage))
+
+
+def _pairs(raw: JSON, state: State, seat: int, field: str) -> list[tuple[str, int]]:
+    opponent = state.players[1 - seat]
+    if not isinstance(raw, list):
+        raise ConfigError(field, "must be a list of [symbol, identity] pairs")
+    pairs = []
+    for i, pair in enumerate(raw):
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or pair[0] not in opponent.identity
+            or opponent.identity[pair[0]] != pair[1]
+        ):
+            raise ConfigError(
+                f"{field}[{i}]", f"{pair!r} is not a correct guess of the opponent's map"
+            )
+        pairs.append((pair[0], pair[1]))
+    return pairs
+
+
+def _entry(raw: JSON, state: State, seat: int, field: str) -> int | str:
+    if isinstance(raw, str) and raw.isdigit() and int(raw) <= 7:
+        return int(raw)
+    if (
+        isinstance(raw, str)
+        and raw.startswith("decl:")
+        and raw[5:] in state.players[1 - seat].identity
+    ):
+        return raw[5:]
+    raise ConfigError(
+        field, f'must be an identity like "5" or a declaration like "decl:S", got {raw!r}'
+    )
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def export_script(
+    config: Mapping[str, JSON],
+    seed: int,
+    names: Sequence[str],
+    windows: Sequence[Mapping[int, Sequence[str]]],
+) -> JSON:
+    """A stored match as a script: its concrete setup and every attempt of every window."""
+    state, _ = GAME.new_match(Setup(config, 2, seed))
+    steps = []
+    for window in windows:
+        attempts = {seat: list(window.get(seat, [])) for seat in range(2)}
+        moves = {seat: collect(state, seat, attempts[seat])[0] for seat in range(2)}
+        submit = {}
+        for seat, name in enumerate(SEAT_NAMES):
+            sent = attempts[seat]
+            submit[name] = sent if moves[seat] is not None else [*sent, TIMEOUT]
+        due = state.turns_completed + 1
+        if state.phase == "plant":
+            steps.append({"phase": "plant", "before_turn": due, "submit": submit})
+        else:
+            steps.append({"phase": "cast", "turn": due, "submit": submit})
+        state, _ = GAME.resolve(state, moves)
+    options = {key: state.config[key] for key in sorted(SCRIPT_KEYS)}
+    return {
+        "format": SCRIPT_FORMAT,
+        "advantage": state.config["advantage"],
+        "maps": state.config["maps"],
+        "spellbook": state.config["spellbook"],
+        "config": options,
+        "steps": steps,
+    }
