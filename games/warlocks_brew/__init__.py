@@ -1,0 +1,14 @@
+"""Warlock's Brew: secret simultaneous bids for ingredients; three of a kind wins.
+
+Rules as the bot plays them: ``docs/warlocks-brew.md``.
+"""
+
+from __future__ import annotations
+
+from .agents import AGENTS, DEFAULT_AGENT
+from .engine import WarlocksBrew
+from .script import export_script, run_script
+
+GAME = WarlocksBrew()
+
+__all__ = ["AGENTS", "DEFAULT_AGENT", "GAME", "WarlocksBrew", "export_script", "run_script"]

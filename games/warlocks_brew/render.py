@@ -1,0 +1,258 @@
+"""What each audience may see: views, and the events with their plain-text rendering.
+
+The secret of a seat is its hand (A9: hands are shown in DM only) and, under Vision of Blindness
+and Utter Darkness, every brew (face down: counts only; the owner may peek only under Vision).
+Bids are never in the state before the reveal, so no view can leak one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.protocol import JSON, MODERATORS, PUBLIC, Event, to_seat
+
+from .state import Seat, State
+
+
+def brews_face_down(state: State) -> bool:
+    return bool(state.config["vision_of_blindness"] or state.config["utter_darkness"])
+
+
+def owner_may_peek(state: State) -> bool:
+    return not state.config["utter_darkness"]
+
+
+def coins_text(coins: Sequence[int]) -> str:
+    return ", ".join(map(str, sorted(coins))) or "none"
+
+
+def brew_text(seat: Seat, face_down: bool = False) -> str:
+    if face_down:
+        return f"{len(seat.brew)} face down"
+    parts = [name if n == 1 else f"{name} ×{n}" for name, n in seat.brew_counts().items()]
+    return ", ".join(parts) or "empty"
+
+
+def names(state: State, seats: Sequence[int]) -> list[str]:
+    return [state.seats[i].name for i in seats]
+
+
+def public_players(state: State) -> list[JSON]:
+    face_down = brews_face_down(state)
+    return [
+        {
+            "name": seat.name,
+            "brew": None if face_down else seat.brew_counts(),
+            "brew_size": len(seat.brew),
+            "front": sorted(seat.front),
+            "table": sorted(seat.table),
+            "hand_size": len(seat.hand),
+            "eliminated": seat.eliminated,
+        }
+        for seat in state.seats
+    ]
+
+
+def view(state: State, seat: int | None) -> JSON:
+    public: dict[str, JSON] = {
+        "game": "warlocks-brew",
+        "phase": state.phase,
+        "auction": state.auction,
+        "round": state.round,
+        "card": state.card,
+        "deck_left": len(state.deck),
+        "players": public_players(state),
+        "discarded": list(state.discarded),
+        "storefront": list(state.storefront),  # Storefront Disaster: anyone may look
+        "snakeoil_count": len(state.snakeoil),  # Snakeoil Salesman: nobody may look
+        "rebidders": list(state.rebidders),
+        "winners": list(state.winners),
+        "end_reason": state.end_reason,
+        "options": dict(state.config),
+    }
+    if seat is not None:
+        own = state.seats[seat]
+        public["you"] = {
+            "seat": seat,
+            "hand": sorted(own.hand),
+            "brew": own.brew_counts() if owner_may_peek(state) else None,
+        }
+    return public
+
+
+def auction_post(state: State) -> Event:
+    """The one public post of an auction: the card, the deck, every brew and coins in front."""
+    face_down = brews_face_down(state)
+    label = f"Auction {state.auction}" + (f", rebid {state.round - 1}" if state.round > 1 else "")
+    lines = [f"{label}: {state.card} is up. Deck: {len(state.deck)} left."]
+    for seat in state.seats:
+        if seat.eliminated:
+            lines.append(f"{seat.name}: eliminated")
+            continue
+        line = f"{seat.name}: brew {brew_text(seat, face_down)}; in front {coins_text(seat.front)}"
+        if seat.table:
+            line += f"; on the table {coins_text(seat.table)}"
+        lines.append(line)
+    if state.round > 1:
+        lines.append("Rebid: " + ", ".join(names(state, state.rebidders)) + " bid again.")
+    data = {
+        "auction": state.auction,
+        "round": state.round,
+        "card": state.card,
+        "deck_left": len(state.deck),
+        "players": public_players(state),
+        "rebidders": list(state.rebidders),
+    }
+    return Event(PUBLIC, "auction", data, "\n".join(lines))
+
+
+def seat_notes(state: State) -> list[Event]:
+    """Each seat's private note: its hand and, when it may peek, its face-down brew."""
+    events = []
+    for i in state.active():
+        seat = state.seats[i]
+        text = f"Your hand: {coins_text(seat.hand)}."
+        brew: JSON = None
+        if brews_face_down(state) and owner_may_peek(state):
+            brew = seat.brew_counts()
+            text += f" Your brew (peek): {brew_text(seat)}."
+        data = {"hand": sorted(seat.hand), "brew": brew}
+        events.append(Event(to_seat(i), "hand", data, text))
+    return events
+
+
+def hidden_state(state: State) -> Event:
+    """Everything, for the moderators' log channel."""
+    data = {
+        "deck": list(state.deck),
+        "snakeoil": list(state.snakeoil),
+        "seats": [
+            {"name": s.name, "hand": sorted(s.hand), "brew": s.brew_counts()} for s in state.seats
+        ],
+    }
+    lines = [f"Deck (top first): {', '.join(state.deck) or 'empty'}."]
+    if state.snakeoil:
+        lines.append(f"Snakeoil (hidden): {', '.join(state.snakeoil)}.")
+    lines += [f"{s.name}: hand {coins_text(s.hand)}; brew {brew_text(s)}" for s in state.seats]
+    return Event(MODERATORS, "hidden_state", data, "\n".join(lines))
+
+
+def start_post(state: State) -> Event:
+    variants = [key for key in _VARIANT_NAMES if state.config[key]]
+    lines = [
+        "Warlock's Brew: " + ", ".join(s.name for s in state.seats) + ".",
+        f"Deck: {len(state.deck)} cards. Each player holds coins "
+        f"{coins_text(state.seats[0].dealt)}. Three of one ingredient wins.",
+    ]
+    if variants:
+        lines.append("Variants: " + ", ".join(_VARIANT_NAMES[key] for key in variants) + ".")
+    if state.storefront:
+        lines.append("Set aside (anyone may look): " + ", ".join(sorted(state.storefront)) + ".")
+    if state.snakeoil:
+        lines.append(f"Set aside face down, never shown: {len(state.snakeoil)} cards.")
+    data = {
+        "players": [s.name for s in state.seats],
+        "deck_size": len(state.deck),
+        "coins": list(state.seats[0].dealt),
+        "variants": variants,
+        "storefront": sorted(state.storefront),
+        "snakeoil_count": len(state.snakeoil),
+    }
+    return Event(PUBLIC, "start", data, "\n".join(lines))
+
+
+_VARIANT_NAMES = {
+    "two_players": "Two Players",
+    "broke_buyers": "Broke Buyers",
+    "limited_supply": "Limited Supply",
+    "small_selection": "Small Selection",
+    "impotent_ingredient": "Impotent Ingredient",
+    "storefront_disaster": "Storefront Disaster",
+    "snakeoil_salesman": "Snakeoil Salesman",
+    "vision_of_blindness": "Vision of Blindness",
+    "utter_darkness": "Utter Darkness",
+}
+
+
+def reveal_event(state: State, result: dict[str, JSON]) -> Event:
+    """The public result of a window: every bid, declarations, the winner, returns."""
+    lines = [_bids_line(state, result)]
+    for declared in result["declared"]:
+        name = state.seats[declared["seat"]].name
+        verdict = "correct!" if declared["correct"] else "wrong: eliminated, brew and coins leave"
+        brew = ", ".join(f"{k} ×{n}" for k, n in declared["brew"].items()) or "nothing"
+        lines.append(f"{name} declares a win and reveals {brew}: {verdict}")
+    lines += _result_lines(state, result)
+    data = {**result, "deck_left": len(state.deck)}  # before the next card is drawn
+    return Event(PUBLIC, "reveal", data, "\n".join(line for line in lines if line))
+
+
+def _bids_line(state: State, result: dict[str, JSON]) -> str:
+    if result["last_call"]:
+        return "Last call before the count."
+    parts = []
+    for seat in result["bidding"]:
+        coin = result["bids"][seat]
+        name = state.seats[seat].name
+        if coin is not None:
+            parts.append(f"{name} {coin}" + (" (timeout)" if seat in result["timeouts"] else ""))
+        elif seat not in [d["seat"] for d in result["declared"]]:
+            parts.append(f"{name} passes (no coins)")
+    round_note = f", rebid {result['round'] - 1}" if result["round"] > 1 else ""
+    bids = "; ".join(parts) or "none"
+    return f"Auction {result['auction']}{round_note}, {result['card']}. Bids: {bids}."
+
+
+def _result_lines(state: State, result: dict[str, JSON]) -> list[str]:
+    card, winner = result["card"], result["winner"]
+    lines: list[str] = []
+    if winner is not None:
+        coin = result["bids"][winner]
+        line = f"{state.seats[winner].name} wins {card} with the {coin} coin."
+        if result["coin_to"] is not None:
+            line += (
+                f" Two-player rule: the coin goes to {state.seats[result['coin_to']].name}'s hand."
+            )
+        lines.append(line)
+    elif result["removed"]:
+        if any(coin is not None for coin in result["bids"]):
+            lines.append(
+                f"No unique bid: {card} leaves the game and every bid coin stays in front."
+            )
+        else:
+            lines.append(f"Nobody bid: {card} leaves the game.")
+    elif result["rebid"]:
+        lines.append("No unique bid: " + ", ".join(names(state, state.rebidders)) + " bid again.")
+    lines += [
+        f"{state.seats[seat].name} has three coins in front: they all go back to hand."
+        for seat in result["returned"]
+    ]
+    return lines
+
+
+def game_over_post(state: State) -> Event:
+    winners = names(state, state.winners)
+    if not winners:
+        headline = "Game over: nobody wins."
+    elif len(winners) == 1:
+        headline = f"Game over: {winners[0]} wins."
+    else:
+        headline = f"Game over: shared victory for {', '.join(winners)}."
+    lines = [f"{headline} {state.end_detail}".strip()]
+    # The match is over, so every brew is shown, face-down variants included.
+    lines += [f"{s.name}: {brew_text(s)}" for s in state.seats if not s.eliminated]
+    data = {
+        "winners": list(state.winners),
+        "reason": state.end_reason,
+        "detail": state.end_detail,
+        "brews": [s.brew_counts() for s in state.seats],
+    }
+    return Event(PUBLIC, "game_over", data, "\n".join(lines))
+
+
+def last_call_post(state: State) -> Event:
+    text = (
+        "The deck is empty. Last call: declare now if you hold three of one ingredient; "
+        "otherwise the count decides (most ingredients, then most pairs)."
+    )
+    return Event(PUBLIC, "last_call", {"players": public_players(state)}, text)

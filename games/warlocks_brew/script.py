@@ -1,0 +1,217 @@
+"""Match scripts and traces (``shared/rules/warlocks-brew-script.md``).
+
+A script is setup plus every bid attempt in arrival order; the trace is one checkpoint per window.
+Extensions beyond the written format, used only when their option is on: with
+``no_unique = "rebid"`` a rebid is a window of its own (a step and a checkpoint with the same
+``auction``, plus ``round`` and ``rebid`` keys); with ``utter_darkness`` the attempt ``declare``
+declares a win, the last call after the deck runs out is a ``{"declare": {...}}`` step, and
+checkpoints carry ``declared`` and ``eliminated``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.protocol import JSON, Accepted, ConfigError, Event, Setup
+
+from .config import RULE_KEYS, VARIANT_KEYS, canonical_type, type_counts, types_in_play
+from .engine import WarlocksBrew, start_match
+from .state import State
+
+SCRIPT_FORMAT = "warlocks-brew-script/1"
+TRACE_FORMAT = "warlocks-brew-trace/1"
+TIMEOUT = "TIMEOUT"
+_SCRIPT_KEYS = ("format", "players", "deck", "seed", "variants", "config", "steps")
+_GAME = WarlocksBrew()
+
+
+def run_script(script: JSON) -> JSON:
+    """The trace of a script; ConfigError names the field of anything malformed."""
+    if not isinstance(script, Mapping):
+        raise ConfigError("script", "must be a JSON object")
+    if script.get("format") != SCRIPT_FORMAT:
+        raise ConfigError("format", f"must be {SCRIPT_FORMAT!r}")
+    for key in script:
+        if key not in _SCRIPT_KEYS:
+            raise ConfigError(str(key), "unknown key")
+    players = _players(script.get("players"))
+    config = _config(script, len(players))
+    state = _start(script, config, players)
+    steps = script.get("steps", [])
+    if not isinstance(steps, list):
+        raise ConfigError("steps", "must be a list")
+    checkpoints = []
+    for index, step in enumerate(steps):
+        where = f"steps[{index}]"
+        if state.phase == "over":
+            raise ConfigError(where, "the match is already over")
+        attempts = _step_attempts(state, step, where, players)
+        state, rejected, events = play_window(state, attempts)
+        checkpoints.append(_checkpoint(state, rejected, events))
+    return {"format": TRACE_FORMAT, "checkpoints": checkpoints}
+
+
+def export_script(
+    config: Mapping[str, JSON],
+    seed: int,
+    names: Sequence[str],
+    windows: Sequence[Mapping[Any, Any]],
+) -> JSON:
+    """The script of a match played from ``seed``: one step per resolved window."""
+    players = list(names)
+    parsed = _GAME.parse_config(config, len(players))
+    state, _ = _GAME.new_match(Setup(parsed, len(players), seed, players))
+    deck = [state.card, *state.deck]
+    steps = []
+    for window in windows:
+        attempts = {int(seat): [str(raw) for raw in raws] for seat, raws in window.items()}
+        key = "declare" if state.phase == "last_call" else "bids"
+        steps.append({key: {players[seat]: raws for seat, raws in sorted(attempts.items())}})
+        state, _, _ = play_window(state, attempts)
+    defaults = _GAME.parse_config({}, len(players))
+    return {
+        "format": SCRIPT_FORMAT,
+        "players": players,
+        "seed": seed,
+        "deck": deck,
+        "variants": {k: parsed[k] for k in VARIANT_KEYS if parsed[k] != defaults[k]},
+        "config": {k: parsed[k] for k in RULE_KEYS},
+        "steps": steps,
+    }
+
+
+def play_window(
+    state: State, attempts: Mapping[int, Sequence[str]]
+) -> tuple[State, dict[int, list[str]], list[Event]]:
+    """Submit each seat's attempts in order, close the window and resolve it.
+
+    The first accepted attempt is the move; a refused one, one after the move (a bid is final)
+    or one after ``TIMEOUT`` (the window has closed) is recorded as rejected.
+    """
+    moves: dict[int, JSON] = {}
+    rejected: dict[int, list[str]] = {seat: [] for seat in range(len(state.seats))}
+    for seat, raws in attempts.items():
+        closed = False
+        for raw in raws:
+            if raw == TIMEOUT:
+                closed = True
+                continue
+            verdict = None if closed or seat in moves else _GAME.submit(state, seat, raw)
+            if isinstance(verdict, Accepted):
+                moves[seat] = verdict.move
+            else:
+                rejected[seat].append(raw)
+    open_seats = [request.seat for request in _GAME.requests(state)]
+    new, events = _GAME.resolve(state, {seat: moves.get(seat) for seat in open_seats})
+    return new, rejected, events
+
+
+def _players(value: JSON) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError("players", "must be a list of seat names")
+    if not 2 <= len(value) <= 6:
+        raise ConfigError("players", "must name 2 to 6 players")
+    if len(set(value)) != len(value):
+        raise ConfigError("players", "names must be different")
+    return list(value)
+
+
+def _config(script: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
+    variants, rules = script.get("variants", {}), script.get("config", {})
+    for section, allowed in (("variants", VARIANT_KEYS), ("config", RULE_KEYS)):
+        value = script.get(section, {})
+        if not isinstance(value, Mapping):
+            raise ConfigError(section, "must be an object")
+        for key in value:
+            if key not in allowed:
+                raise ConfigError(f"{section}.{key}", f"unknown {section} key")
+    try:
+        return _GAME.parse_config({**variants, **rules}, seats)
+    except ConfigError as error:
+        section = "variants" if error.field in VARIANT_KEYS else "config"
+        raise ConfigError(f"{section}.{error.field}", error.message) from error
+
+
+def _start(script: Mapping[str, JSON], config: dict[str, JSON], players: list[str]) -> State:
+    if "deck" in script:
+        state, _ = start_match(config, players, _deck(script["deck"], config))
+        return state
+    seed = script.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError("seed", "must be an integer when there is no deck")
+    state, _ = _GAME.new_match(Setup(config, len(players), seed, players))
+    return state
+
+
+def _deck(value: JSON, config: dict[str, JSON]) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise ConfigError("deck", "must be a non-empty list of ingredient types")
+    in_play = types_in_play(config)
+    deck = []
+    for index, item in enumerate(value):
+        name = canonical_type(item, in_play) if isinstance(item, str) else None
+        if name is None:
+            raise ConfigError(f"deck[{index}]", f"{item!r} is not a type in play")
+        deck.append(name)
+    allowed = type_counts(config)
+    for name, count in Counter(deck).items():
+        if count > allowed[name]:
+            raise ConfigError("deck", f"{count} {name} but this setup has {allowed[name]}")
+    return deck
+
+
+def _step_attempts(
+    state: State, step: JSON, where: str, players: list[str]
+) -> dict[int, list[str]]:
+    key = "declare" if state.phase == "last_call" else "bids"
+    if not isinstance(step, Mapping) or set(step) != {key}:
+        hint = "the last call after the deck ran out" if key == "declare" else "an auction"
+        raise ConfigError(where, f"must be {{{key!r}: {{player: [attempts]}}}} ({hint})")
+    by_name = step[key]
+    if not isinstance(by_name, Mapping):
+        raise ConfigError(f"{where}.{key}", "must map player names to lists of attempts")
+    attempts = {}
+    for name, raws in by_name.items():
+        field = f"{where}.{key}.{name}"
+        if name not in players:
+            raise ConfigError(field, "unknown player")
+        if not isinstance(raws, list) or not all(isinstance(raw, str) for raw in raws):
+            raise ConfigError(field, "must be a list of text attempts")
+        attempts[players.index(name)] = list(raws)
+    return attempts
+
+
+def _checkpoint(state: State, rejected: dict[int, list[str]], events: list[Event]) -> JSON:
+    result = next(event.data for event in events if event.kind == "reveal")
+    seats = state.seats
+
+    def name(seat: int | None) -> str | None:
+        return None if seat is None else seats[seat].name
+
+    checkpoint: dict[str, JSON] = {
+        "auction": result["auction"],
+        "card": result["card"],
+        "bids": {seat.name: result["bids"][i] for i, seat in enumerate(seats)},
+        "rejected": {seat.name: rejected[i] for i, seat in enumerate(seats)},
+        "timeouts": [name(i) for i in result["timeouts"]],
+        "winner": name(result["winner"]),
+        "removed": result["removed"],
+        "returned": [name(i) for i in result["returned"]],
+        "hands": {seat.name: sorted(seat.hand) for seat in seats},
+        "fronts": {seat.name: sorted(seat.front) for seat in seats},
+        "brews": {seat.name: seat.brew_counts() for seat in seats},
+        "deck_left": result["deck_left"],
+        "game_over": state.phase == "over",
+        "winners": [name(i) for i in state.winners],
+    }
+    if state.config["no_unique"] == "rebid":
+        checkpoint |= {"round": result["round"], "rebid": result["rebid"]}
+    if state.config["utter_darkness"]:
+        checkpoint["declared"] = {
+            seats[d["seat"]].name: "correct" if d["correct"] else "wrong"
+            for d in result["declared"]
+        }
+        checkpoint["eliminated"] = [seat.name for seat in seats if seat.eliminated]
+    return checkpoint
