@@ -1,0 +1,259 @@
+"""Messages the host writes (one per audience per step) and the worker that delivers them.
+
+Messages are committed to the outbox in the same transaction as the change that produced them;
+``DeliveryWorker`` then sends them in order per (match, audience), retries transient failures with
+exponential backoff and hands permanent failures to a callback (the host reports them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot.store import OutboxMessage, OutboxRow, Retry, Store
+from bot.transport import (
+    Delivery,
+    PermanentError,
+    TransientError,
+    Transport,
+    audience_key,
+    event_to_json,
+    parse_audience,
+)
+from games.protocol import JSON, MODERATORS, PUBLIC, Event, Request, to_seat
+
+log = logging.getLogger(__name__)
+
+
+# --- composing ----------------------------------------------------------------------------
+
+
+def seconds_text(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    return f"{seconds:.1f} s" if seconds < 10 else f"{round(seconds)} s"
+
+
+def clock_text(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).strftime("%H:%M:%S UTC")
+
+
+def prompt_text(request: Request, deadline: float, now: float) -> str:
+    choices = ", ".join(
+        c.value if c.label in ("", c.value) else f"{c.value} ({c.label})" for c in request.choices
+    )
+    lines = [request.prompt]
+    if choices:
+        lines.append(f"Choices: {choices}")
+    lines.append(
+        f"⏳ Answer within {seconds_text(deadline - now)} (until {clock_text(deadline)})."
+        f" If you don't: {request.default}"
+    )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A request as sent to its seat: the payload form and the text."""
+
+    payload: dict[str, JSON]
+    text: str
+
+
+def step_messages(
+    match_id: int,
+    seats: int,
+    step: int,
+    events: Sequence[Event],
+    prompts: Mapping[int, Prompt],
+    kind: str = "turn",
+    header: str = "",
+) -> list[OutboxMessage]:
+    """At most one message per audience: the step's events joined, and for a seat the next
+    prompt in the same message as its results."""
+    by_audience: dict[str, list[Event]] = {}
+    for event in events:
+        by_audience.setdefault(audience_key(event.audience), []).append(event)
+    messages = []
+    for audience in [PUBLIC, *map(to_seat, range(seats)), MODERATORS]:
+        key = audience_key(audience)
+        texts = [e.text for e in by_audience.get(key, [])]
+        if audience == PUBLIC and header:
+            texts.insert(0, header)
+        prompt = prompts.get(audience.seat) if audience.seat is not None else None
+        if prompt is not None:
+            texts.append(prompt.text)
+        if not texts:
+            continue
+        payload: dict[str, JSON] = {
+            "kind": kind,
+            "step": step,
+            "events": [event_to_json(e) for e in by_audience.get(key, [])],
+        }
+        if prompt is not None:
+            payload["request"] = prompt.payload
+        messages.append(OutboxMessage(match_id, key, "\n".join(texts), payload))
+    return messages
+
+
+def notice(
+    match_id: int,
+    audience: str,
+    text: str,
+    step: int,
+    kind: str = "notice",
+    prompt: Prompt | None = None,
+) -> OutboxMessage:
+    payload: dict[str, JSON] = {"kind": kind, "step": step, "events": []}
+    if prompt is not None:
+        payload["request"] = prompt.payload
+        text = f"{text}\n{prompt.text}"
+    return OutboxMessage(match_id, audience, text, payload)
+
+
+# --- delivering ---------------------------------------------------------------------------
+
+PermanentHandler = Callable[[OutboxRow, str], Awaitable[None]]
+
+
+@dataclass
+class _PassResult:
+    sent: list[int] = field(default_factory=list)
+    retries: list[Retry] = field(default_factory=list)
+    failed: list[tuple[OutboxRow, str]] = field(default_factory=list)
+
+
+class DeliveryWorker:
+    """Sends the outbox through a transport, in order per (match, audience)."""
+
+    def __init__(
+        self,
+        store: Store,
+        transport: Transport,
+        on_permanent: PermanentHandler,
+        *,
+        clock: Callable[[], float] = time.time,
+        retry_base_s: float = 1.0,
+        retry_max_s: float = 300.0,
+        max_tries: int = 10,
+        batch: int = 500,
+    ) -> None:
+        self._store = store
+        self._transport = transport
+        self._on_permanent = on_permanent
+        self._clock = clock
+        self._retry_base_s = retry_base_s
+        self._retry_max_s = retry_max_s
+        self._max_tries = max_tries
+        self._batch = batch
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.sent = 0
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="outbox-delivery")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    def wake(self) -> None:
+        """New messages were committed."""
+        self._idle.clear()
+        self._wake.set()
+
+    async def wait_idle(self) -> None:
+        """Until nothing is pending (messages waiting for a retry count as pending)."""
+        await self._idle.wait()
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                delay = await self._pass()
+            except Exception:
+                log.exception("outbox delivery pass failed")
+                delay = self._retry_base_s
+            if delay == 0:
+                continue
+            if delay is None:
+                self._idle.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+
+    async def _pass(self) -> float | None:
+        """Send what is due; 0 to go again at once, else seconds to the next retry, or None
+        when nothing is pending."""
+        rows = await self._store.pending_outbox(self._batch)
+        if not rows:
+            return None
+        now = self._clock()
+        queues: dict[tuple[int, str], list[OutboxRow]] = {}
+        for row in rows:
+            queues.setdefault((row.message.match_id, row.message.audience), []).append(row)
+        due = [queue for queue in queues.values() if queue[0].next_try <= now]
+        if not due:
+            return max(0.001, min(queue[0].next_try for queue in queues.values()) - now)
+        result = _PassResult()
+        await asyncio.gather(*(self._send_queue(queue, result) for queue in due))
+        await self._store.settle_outbox(
+            result.sent,
+            result.retries,
+            [Retry(row.id, 0.0, error) for row, error in result.failed],
+            self._clock(),
+        )
+        self.sent += len(result.sent)
+        for row, error in result.failed:
+            await self._on_permanent(row, error)
+        return 0
+
+    async def _send_queue(self, queue: list[OutboxRow], result: _PassResult) -> None:
+        for row in queue:
+            try:
+                await self._transport.send(delivery_of(row))
+            except PermanentError as error:
+                log.warning(
+                    "message %d to %s failed for good: %s", row.id, row.message.audience, error
+                )
+                result.failed.append((row, str(error)))
+            except Exception as error:  # a transport bug is retried like a transient failure
+                if not isinstance(error, TransientError):
+                    log.exception("transport raised an unexpected error")
+                if row.tries + 1 >= self._max_tries:
+                    result.failed.append((row, f"gave up after {row.tries + 1} tries: {error}"))
+                    continue
+                result.retries.append(
+                    Retry(row.id, self._clock() + self._backoff(row, error), str(error))
+                )
+                return  # later messages of this audience wait: order matters
+            else:
+                result.sent.append(row.id)
+
+    def _backoff(self, row: OutboxRow, error: Exception) -> float:
+        retry_after = error.retry_after if isinstance(error, TransientError) else None
+        if retry_after is not None:
+            return retry_after
+        return float(min(self._retry_max_s, self._retry_base_s * 2**row.tries))
+
+
+def delivery_of(row: OutboxRow) -> Delivery:
+    audience = parse_audience(row.message.audience)
+    user_id = row.players[audience.seat] if audience.seat is not None else None
+    return Delivery(
+        message_id=row.id,
+        match_id=row.message.match_id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        audience=audience,
+        user_id=user_id,
+        moderator_ids=row.moderators,
+        text=row.message.text,
+        payload=row.message.payload,
+    )

@@ -1,0 +1,89 @@
+"""Settings from the environment, with a ``.env`` file as fallback (the environment wins)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_DB = Path("data/floral-host.db")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    # repr=False: the token must never reach a log line or a traceback
+    discord_token: str | None = field(default=None, repr=False)
+    db_path: Path = DEFAULT_DB
+    dev_guild_id: int | None = None
+    moderator_role: str | None = None
+    log_level: str = "INFO"
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    grace_s: float = 15.0
+    reminder_s: float = 15.0
+
+    @classmethod
+    def load(
+        cls, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+    ) -> Settings:
+        """Read every setting; a malformed value raises ValueError naming the variable."""
+        values = read_env_file(env_file) if env_file is not None else {}
+        values.update(os.environ if environ is None else environ)
+        return cls(
+            discord_token=_text(values, "DISCORD_TOKEN"),
+            db_path=Path(_text(values, "FLORAL_DB") or DEFAULT_DB),
+            dev_guild_id=_int(values, "DEV_GUILD_ID"),
+            moderator_role=_text(values, "MODERATOR_ROLE"),
+            log_level=(_text(values, "LOG_LEVEL") or "INFO").upper(),
+            discord_api_base=_text(values, "DISCORD_API_BASE"),
+            discord_gateway_url=_text(values, "DISCORD_GATEWAY_URL"),
+            grace_s=_seconds(values, "FLORAL_GRACE_SECONDS", 15.0),
+            reminder_s=_seconds(values, "FLORAL_REMINDER_SECONDS", 15.0),
+        )
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """``KEY=VALUE`` lines; blank lines and ``#`` comments ignored, matching quotes stripped."""
+    if not path.is_file():
+        return {}
+    values: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def _text(values: Mapping[str, str], name: str) -> str | None:
+    value = values.get(name, "").strip()
+    return value or None
+
+
+def _int(values: Mapping[str, str], name: str) -> int | None:
+    value = _text(values, name)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{name}: expected an integer id, got {value!r}") from None
+
+
+def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
+    value = _text(values, name)
+    if value is None:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError(f"{name}: expected seconds, got {value!r}") from None
+    if seconds < 0:
+        raise ValueError(f"{name}: must not be negative, got {value!r}")
+    return seconds

@@ -1,0 +1,199 @@
+"""The host's durable store: what it keeps, and the small interface a backend implements.
+
+The SQLite backend (``bot.store.sqlite``) is the default; the interface is narrow on purpose so a
+PostgreSQL backend can serve several bot processes later. Every write that must be atomic is one
+call: ``create_match``, ``add_attempt`` and ``apply`` (a ``Change``) each commit one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+from games.protocol import JSON
+
+MatchStatus = Literal["setup", "revealed", "running", "paused", "finished", "aborted"]
+ACTIVE_STATUSES: tuple[MatchStatus, ...] = ("setup", "revealed", "running", "paused")
+StepKind = Literal["start", "resolve", "end"]
+Verdict = Literal["accepted", "refused", "duplicate"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    game: str  # the key the game is loaded by: a registry name or a module path
+    guild_id: int
+    channel_id: int
+    players: tuple[int, ...]  # user ids in seat order
+    names: tuple[str, ...]
+    moderators: tuple[int, ...]
+    config: dict[str, JSON]
+    seed: int
+    window_s: float | None  # overrides every request's timeout_s when set
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    players: tuple[int, ...]
+    names: tuple[str, ...]
+    moderators: tuple[int, ...]
+    config: dict[str, JSON]
+    seed: int
+    window_s: float | None
+    status: MatchStatus
+    step: int  # steps logged after the start snapshot (step 0)
+    outcome: JSON
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class WindowRecord:
+    """An open window: the requests of ``step`` (the log step its resolution will be)."""
+
+    match_id: int
+    step: int
+    seats: tuple[int, ...]
+    deadline: float  # epoch seconds, UTC
+    remaining: float | None  # seconds left, set while the match is paused
+    reminded: bool
+    moves: dict[int, JSON] = field(default_factory=dict)  # each seat's current valid move
+
+
+@dataclass(frozen=True, slots=True)
+class WindowTiming:
+    step: int
+    deadline: float
+    remaining: float | None
+    reminded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """One entry of the move log with the state snapshot after it (step 0: the start)."""
+
+    match_id: int
+    step: int
+    kind: StepKind
+    moves: dict[int, JSON] | None  # resolve: every asked seat's move, None for a timeout
+    snapshot: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    match_id: int
+    step: int
+    seat: int
+    user_id: int
+    raw: str
+    verdict: Verdict
+    reason: str
+    move: JSON
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    kind: str
+    by_user: int | None = None
+    data: JSON = None
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    match_id: int
+    audience: str  # "public", "moderators" or "seat<N>"
+    text: str
+    payload: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    id: int
+    message: OutboxMessage
+    status: Literal["pending", "sent", "failed"]
+    tries: int
+    next_try: float
+    # where it goes, from the match
+    guild_id: int
+    channel_id: int
+    players: tuple[int, ...]
+    moderators: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    message_id: int
+    next_try: float
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One atomic change to a match. Guards first: if ``close_window`` or ``guard_window`` names
+    a window that is no longer open, nothing at all is written and ``apply`` returns False."""
+
+    match_id: int
+    at: float
+    close_window: int | None = None  # step of the open window to close
+    close_reason: str = ""
+    guard_window: int | None = None  # step of a window that must still be open
+    new_step: StepRecord | None = None
+    open_window: WindowRecord | None = None
+    retime: WindowTiming | None = None
+    status: MatchStatus | None = None
+    outcome: JSON = None
+    setup: tuple[dict[str, JSON], JSON] | None = None  # before the start: new config, snapshot
+    log: tuple[LogEntry, ...] = ()
+    outbox: tuple[OutboxMessage, ...] = ()
+
+
+class Store(Protocol):
+    async def close(self) -> None: ...
+
+    async def create_match(
+        self, new: NewMatch, snapshot: JSON, at: float, outbox: Sequence[OutboxMessage]
+    ) -> int:
+        """Insert the match (status setup, step 0 snapshot) and its first messages; its id."""
+
+    async def apply(self, change: Change) -> bool: ...
+
+    async def add_attempt(self, attempt: Attempt) -> bool:
+        """Log an attempt; an accepted one also becomes the seat's move. False (and nothing
+        written) when the window is no longer open."""
+
+    async def get_match(self, match_id: int) -> MatchRecord | None: ...
+
+    async def list_matches(
+        self, guild_id: int | None = None, statuses: Sequence[MatchStatus] | None = None
+    ) -> list[MatchRecord]: ...
+
+    async def open_window(self, match_id: int) -> WindowRecord | None: ...
+
+    async def latest_step(self, match_id: int) -> StepRecord: ...
+
+    async def steps(self, match_id: int) -> list[StepRecord]: ...
+
+    async def attempts(self, match_id: int) -> list[Attempt]: ...
+
+    async def match_log(self, match_id: int) -> list[LogEntry]: ...
+
+    async def outbox(self, match_id: int) -> list[OutboxRow]: ...
+
+    async def pending_outbox(self, limit: int) -> list[OutboxRow]:
+        """Pending messages, oldest first."""
+
+    async def settle_outbox(
+        self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float
+    ) -> None: ...
+
+
+async def open_store(path: Path | str) -> Store:
+    from bot.store.sqlite import SqliteStore
+
+    return await SqliteStore.open(path)

@@ -1,0 +1,111 @@
+"""Schema migrations, applied in order; ``schema_migrations`` records which ones ran.
+
+Never edit a released migration: add the next one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (
+        1,
+        """
+        CREATE TABLE matches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            players TEXT NOT NULL,       -- JSON list of user ids in seat order
+            names TEXT NOT NULL,         -- JSON list
+            moderators TEXT NOT NULL,    -- JSON list of user ids
+            config TEXT NOT NULL,        -- JSON, as parsed by the game
+            seed INTEGER NOT NULL,
+            window_s REAL,               -- overrides the requests' timeout when set
+            status TEXT NOT NULL,
+            step INTEGER NOT NULL DEFAULT 0,
+            outcome TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE INDEX matches_status ON matches (status);
+        CREATE INDEX matches_guild ON matches (guild_id);
+
+        -- the move log, with the state snapshot after each step (step 0: the start)
+        CREATE TABLE steps (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            step INTEGER NOT NULL,
+            kind TEXT NOT NULL,          -- start, resolve, end
+            moves TEXT,                  -- JSON {seat: move or null}
+            snapshot TEXT NOT NULL,      -- JSON, the engine's dump()
+            at REAL NOT NULL,
+            PRIMARY KEY (match_id, step)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE windows (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            step INTEGER NOT NULL,
+            seats TEXT NOT NULL,         -- JSON list of the seats asked
+            status TEXT NOT NULL,        -- open, closed
+            deadline REAL NOT NULL,      -- epoch seconds, UTC
+            remaining REAL,              -- seconds left while paused
+            reminded INTEGER NOT NULL DEFAULT 0,
+            opened_at REAL NOT NULL,
+            closed_at REAL,
+            close_reason TEXT,
+            PRIMARY KEY (match_id, step)
+        ) WITHOUT ROWID;
+        CREATE INDEX windows_open ON windows (match_id) WHERE status = 'open';
+
+        -- each seat's current valid move in a window
+        CREATE TABLE moves (
+            match_id INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            move TEXT NOT NULL,          -- JSON
+            PRIMARY KEY (match_id, step, seat)
+        ) WITHOUT ROWID;
+
+        -- every attempt judged in a window, in arrival order (exports need the raw text)
+        CREATE TABLE attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            match_id INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            raw TEXT NOT NULL,
+            verdict TEXT NOT NULL,       -- accepted, refused, duplicate
+            reason TEXT NOT NULL,
+            move TEXT,                   -- JSON, for accepted attempts
+            at REAL NOT NULL
+        );
+        CREATE INDEX attempts_match ON attempts (match_id, step);
+
+        CREATE TABLE match_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            match_id INTEGER NOT NULL,
+            at REAL NOT NULL,
+            kind TEXT NOT NULL,
+            by_user INTEGER,
+            data TEXT                    -- JSON
+        );
+        CREATE INDEX match_log_match ON match_log (match_id);
+
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            match_id INTEGER NOT NULL,
+            audience TEXT NOT NULL,      -- public, moderators, seat<N>
+            text TEXT NOT NULL,
+            payload TEXT NOT NULL,       -- JSON
+            status TEXT NOT NULL DEFAULT 'pending',
+            tries INTEGER NOT NULL DEFAULT 0,
+            next_try REAL NOT NULL DEFAULT 0,
+            error TEXT,
+            created_at REAL NOT NULL,
+            sent_at REAL
+        );
+        CREATE INDEX outbox_pending ON outbox (id) WHERE status = 'pending';
+        CREATE INDEX outbox_match ON outbox (match_id);
+        """,
+    ),
+)
+
+LATEST_VERSION = MIGRATIONS[-1][0]

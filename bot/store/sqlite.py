@@ -1,0 +1,483 @@
+"""The SQLite backend (aiosqlite, WAL).
+
+One connection serves the whole host, so every operation takes ``_lock``: statements of two
+coroutines must never interleave inside one transaction. WAL with ``synchronous=NORMAL`` keeps
+each commit fast and survives a killed process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store import (
+    Attempt,
+    Change,
+    LogEntry,
+    MatchRecord,
+    MatchStatus,
+    NewMatch,
+    OutboxMessage,
+    OutboxRow,
+    Retry,
+    StepRecord,
+    WindowRecord,
+)
+from bot.store.schema import MIGRATIONS
+from games.protocol import JSON
+
+log = logging.getLogger(__name__)
+
+_MATCH_COLUMNS = (
+    "id, game, guild_id, channel_id, players, names, moderators, config, seed, window_s,"
+    " status, step, outcome, created_at"
+)
+_OUTBOX_SELECT = (
+    "SELECT o.id, o.match_id, o.audience, o.text, o.payload, o.status, o.tries, o.next_try,"
+    " m.guild_id, m.channel_id, m.players, m.moderators"
+    " FROM outbox o JOIN matches m ON m.id = o.match_id"
+)
+
+
+def dumps(value: JSON) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _seat_keys(data: dict[str, Any] | None) -> dict[int, Any] | None:
+    return None if data is None else {int(seat): value for seat, value in data.items()}
+
+
+class SqliteStore:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> SqliteStore:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves
+        db = await aiosqlite.connect(path, isolation_level=None)
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._lock:
+            rows = await self._db.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
+        return int(next(iter(rows))[0] or 0)
+
+    async def _migrate(self) -> None:
+        await self._db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations"
+            " (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+        rows = await self._db.execute_fetchall("SELECT version FROM schema_migrations")
+        done = {row[0] for row in rows}
+        for version, sql in MIGRATIONS:
+            if version in done:
+                continue
+            log.info("applying schema migration %d", version)
+            # one script, one transaction: a crash leaves the migration fully applied or not
+            await self._db.executescript(
+                f"BEGIN IMMEDIATE;\n{sql}\nINSERT INTO schema_migrations"
+                f" VALUES ({version}, datetime('now'));\nCOMMIT;"
+            )
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Iterable[Any]:
+        async with self._lock:
+            return await self._db.execute_fetchall(sql, params)
+
+    # --- writes -------------------------------------------------------------------------
+
+    async def create_match(
+        self, new: NewMatch, snapshot: JSON, at: float, outbox: Sequence[OutboxMessage]
+    ) -> int:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators,"
+                " config, seed, window_s, status, step, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 0, ?, ?)",
+                (
+                    new.game,
+                    new.guild_id,
+                    new.channel_id,
+                    dumps(list(new.players)),
+                    dumps(list(new.names)),
+                    dumps(list(new.moderators)),
+                    dumps(new.config),
+                    new.seed,
+                    new.window_s,
+                    at,
+                    at,
+                ),
+            )
+            match_id = cursor.lastrowid
+            assert match_id is not None
+            await db.execute(
+                "INSERT INTO steps (match_id, step, kind, moves, snapshot, at)"
+                " VALUES (?, 0, 'start', NULL, ?, ?)",
+                (match_id, dumps(snapshot), at),
+            )
+            await self._insert_log(db, match_id, (LogEntry("created", data=None, at=at),), at)
+            await self._insert_outbox(
+                db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in outbox], at
+            )
+        return match_id
+
+    async def add_attempt(self, attempt: Attempt) -> bool:
+        try:
+            await self._insert_attempt(attempt)
+        except _WindowClosed:
+            return False
+        return True
+
+    async def _insert_attempt(self, attempt: Attempt) -> None:
+        async with self._transaction() as db:
+            if attempt.verdict == "accepted":
+                # conditional: a move for a window that has just closed is never recorded
+                cursor = await db.execute(
+                    "INSERT INTO moves (match_id, step, seat, move)"
+                    " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM windows"
+                    " WHERE match_id = ? AND step = ? AND status = 'open')"
+                    " ON CONFLICT (match_id, step, seat) DO UPDATE SET move = excluded.move",
+                    (
+                        attempt.match_id,
+                        attempt.step,
+                        attempt.seat,
+                        dumps(attempt.move),
+                        attempt.match_id,
+                        attempt.step,
+                    ),
+                )
+                if cursor.rowcount != 1:
+                    raise _WindowClosed
+            await db.execute(
+                "INSERT INTO attempts (match_id, step, seat, user_id, raw, verdict, reason,"
+                " move, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    attempt.match_id,
+                    attempt.step,
+                    attempt.seat,
+                    attempt.user_id,
+                    attempt.raw,
+                    attempt.verdict,
+                    attempt.reason,
+                    None if attempt.verdict != "accepted" else dumps(attempt.move),
+                    attempt.at,
+                ),
+            )
+
+    async def apply(self, change: Change) -> bool:
+        try:
+            async with self._transaction() as db:
+                await self._check_guards(db, change)
+                await self._write_change(db, change)
+        except _WindowClosed:
+            return False
+        return True
+
+    async def _check_guards(self, db: aiosqlite.Connection, change: Change) -> None:
+        if change.close_window is not None:
+            cursor = await db.execute(
+                "UPDATE windows SET status = 'closed', closed_at = ?, close_reason = ?"
+                " WHERE match_id = ? AND step = ? AND status = 'open'",
+                (change.at, change.close_reason, change.match_id, change.close_window),
+            )
+            if cursor.rowcount != 1:
+                raise _WindowClosed
+        if change.guard_window is not None:
+            rows = await db.execute_fetchall(
+                "SELECT 1 FROM windows WHERE match_id = ? AND step = ? AND status = 'open'",
+                (change.match_id, change.guard_window),
+            )
+            if not list(rows):
+                raise _WindowClosed
+
+    async def _write_change(self, db: aiosqlite.Connection, change: Change) -> None:
+        match_id, at = change.match_id, change.at
+        if change.new_step is not None:
+            step = change.new_step
+            moves = (
+                None if step.moves is None else dumps({str(s): m for s, m in step.moves.items()})
+            )
+            await db.execute(
+                "INSERT INTO steps (match_id, step, kind, moves, snapshot, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, step.step, step.kind, moves, dumps(step.snapshot), at),
+            )
+            await db.execute("UPDATE matches SET step = ? WHERE id = ?", (step.step, match_id))
+        if change.open_window is not None:
+            window = change.open_window
+            await db.execute(
+                "INSERT INTO windows (match_id, step, seats, status, deadline, remaining,"
+                " reminded, opened_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)",
+                (
+                    match_id,
+                    window.step,
+                    dumps(list(window.seats)),
+                    window.deadline,
+                    window.remaining,
+                    int(window.reminded),
+                    at,
+                ),
+            )
+        if change.retime is not None:
+            timing = change.retime
+            await db.execute(
+                "UPDATE windows SET deadline = ?, remaining = ?, reminded = ?"
+                " WHERE match_id = ? AND step = ?",
+                (timing.deadline, timing.remaining, int(timing.reminded), match_id, timing.step),
+            )
+        if change.setup is not None:
+            config, snapshot = change.setup
+            await db.execute(
+                "UPDATE matches SET config = ? WHERE id = ?", (dumps(config), match_id)
+            )
+            await db.execute(
+                "UPDATE steps SET snapshot = ? WHERE match_id = ? AND step = 0",
+                (dumps(snapshot), match_id),
+            )
+        if change.status is not None:
+            await db.execute(
+                "UPDATE matches SET status = ?, outcome = ? WHERE id = ?",
+                (change.status, dumps(change.outcome), match_id),
+            )
+        await db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (at, match_id))
+        await self._insert_log(db, match_id, change.log, at)
+        await self._insert_outbox(db, change.outbox, at)
+
+    async def _insert_log(
+        self, db: aiosqlite.Connection, match_id: int, entries: Sequence[LogEntry], at: float
+    ) -> None:
+        if entries:
+            await db.executemany(
+                "INSERT INTO match_log (match_id, at, kind, by_user, data) VALUES (?, ?, ?, ?, ?)",
+                [(match_id, e.at or at, e.kind, e.by_user, dumps(e.data)) for e in entries],
+            )
+
+    async def _insert_outbox(
+        self, db: aiosqlite.Connection, messages: Sequence[OutboxMessage], at: float
+    ) -> None:
+        if messages:
+            await db.executemany(
+                "INSERT INTO outbox (match_id, audience, text, payload, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(m.match_id, m.audience, m.text, dumps(m.payload), at) for m in messages],
+            )
+
+    async def settle_outbox(
+        self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float
+    ) -> None:
+        async with self._transaction() as db:
+            if sent:
+                await db.executemany(
+                    "UPDATE outbox SET status = 'sent', tries = tries + 1, sent_at = ?"
+                    " WHERE id = ?",
+                    [(at, message_id) for message_id in sent],
+                )
+            if retries:
+                await db.executemany(
+                    "UPDATE outbox SET tries = tries + 1, next_try = ?, error = ? WHERE id = ?",
+                    [(r.next_try, r.error, r.message_id) for r in retries],
+                )
+            if failed:
+                await db.executemany(
+                    "UPDATE outbox SET status = 'failed', tries = tries + 1, error = ?"
+                    " WHERE id = ?",
+                    [(r.error, r.message_id) for r in failed],
+                )
+
+    # --- reads --------------------------------------------------------------------------
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        rows = list(
+            await self._fetch(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+        )
+        return _match(rows[0]) if rows else None
+
+    async def list_matches(
+        self, guild_id: int | None = None, statuses: Sequence[MatchStatus] | None = None
+    ) -> list[MatchRecord]:
+        where, params = ["1 = 1"], []  # type: tuple[list[str], list[Any]]
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if statuses is not None:
+            where.append(f"status IN ({', '.join('?' * len(statuses))})")
+            params.extend(statuses)
+        rows = await self._fetch(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {' AND '.join(where)} ORDER BY id",
+            params,
+        )
+        return [_match(row) for row in rows]
+
+    async def open_window(self, match_id: int) -> WindowRecord | None:
+        rows = list(
+            await self._fetch(
+                "SELECT step, seats, deadline, remaining, reminded FROM windows"
+                " WHERE match_id = ? AND status = 'open'",
+                (match_id,),
+            )
+        )
+        if not rows:
+            return None
+        step, seats, deadline, remaining, reminded = rows[0]
+        moves = await self._fetch(
+            "SELECT seat, move FROM moves WHERE match_id = ? AND step = ?", (match_id, step)
+        )
+        return WindowRecord(
+            match_id,
+            step,
+            tuple(json.loads(seats)),
+            deadline,
+            remaining,
+            bool(reminded),
+            {seat: json.loads(move) for seat, move in moves},
+        )
+
+    async def latest_step(self, match_id: int) -> StepRecord:
+        rows = await self._fetch(
+            "SELECT match_id, step, kind, moves, snapshot FROM steps"
+            " WHERE match_id = ? ORDER BY step DESC LIMIT 1",
+            (match_id,),
+        )
+        return _step(next(iter(rows)))
+
+    async def steps(self, match_id: int) -> list[StepRecord]:
+        rows = await self._fetch(
+            "SELECT match_id, step, kind, moves, snapshot FROM steps"
+            " WHERE match_id = ? ORDER BY step",
+            (match_id,),
+        )
+        return [_step(row) for row in rows]
+
+    async def attempts(self, match_id: int) -> list[Attempt]:
+        rows = await self._fetch(
+            "SELECT match_id, step, seat, user_id, raw, verdict, reason, move, at FROM attempts"
+            " WHERE match_id = ? ORDER BY id",
+            (match_id,),
+        )
+        return [
+            Attempt(m, step, seat, user, raw, verdict, reason, _loads(move), at)
+            for m, step, seat, user, raw, verdict, reason, move, at in rows
+        ]
+
+    async def match_log(self, match_id: int) -> list[LogEntry]:
+        rows = await self._fetch(
+            "SELECT kind, by_user, data, at FROM match_log WHERE match_id = ? ORDER BY id",
+            (match_id,),
+        )
+        return [LogEntry(kind, by_user, _loads(data), at) for kind, by_user, data, at in rows]
+
+    async def outbox(self, match_id: int) -> list[OutboxRow]:
+        rows = await self._fetch(
+            f"{_OUTBOX_SELECT} WHERE o.match_id = ? ORDER BY o.id", (match_id,)
+        )
+        return [_outbox(row) for row in rows]
+
+    async def pending_outbox(self, limit: int) -> list[OutboxRow]:
+        rows = await self._fetch(
+            f"{_OUTBOX_SELECT} WHERE o.status = 'pending' ORDER BY o.id LIMIT ?", (limit,)
+        )
+        return [_outbox(row) for row in rows]
+
+
+class _WindowClosed(Exception):
+    """Raised inside a transaction to roll it back: a guarded window is no longer open."""
+
+
+def _loads(text: str | None) -> JSON:
+    return None if text is None else json.loads(text)
+
+
+def _match(row: Any) -> MatchRecord:
+    (
+        id_,
+        game,
+        guild,
+        channel,
+        players,
+        names,
+        mods,
+        config,
+        seed,
+        window_s,
+        status,
+        step,
+        outcome,
+        created_at,
+    ) = row
+    return MatchRecord(
+        id=id_,
+        game=game,
+        guild_id=guild,
+        channel_id=channel,
+        players=tuple(json.loads(players)),
+        names=tuple(json.loads(names)),
+        moderators=tuple(json.loads(mods)),
+        config=json.loads(config),
+        seed=seed,
+        window_s=window_s,
+        status=status,
+        step=step,
+        outcome=_loads(outcome),
+        created_at=created_at,
+    )
+
+
+def _step(row: Any) -> StepRecord:
+    match_id, step, kind, moves, snapshot = row
+    return StepRecord(match_id, step, kind, _seat_keys(_loads(moves)), json.loads(snapshot))
+
+
+def _outbox(row: Any) -> OutboxRow:
+    (
+        id_,
+        match_id,
+        audience,
+        text,
+        payload,
+        status,
+        tries,
+        next_try,
+        guild,
+        channel,
+        players,
+        mods,
+    ) = row
+    return OutboxRow(
+        id=id_,
+        message=OutboxMessage(match_id, audience, text, json.loads(payload)),
+        status=status,
+        tries=tries,
+        next_try=next_try,
+        guild_id=guild,
+        channel_id=channel,
+        players=tuple(json.loads(players)),
+        moderators=tuple(json.loads(mods)),
+    )

@@ -1,0 +1,121 @@
+"""Host fixtures: a real SQLite file, the real scheduler, a transport that records what it sends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.host import Host
+from bot.store import MatchRecord
+from bot.store.sqlite import SqliteStore
+from bot.transport import Delivery
+from tests.bot.toy_game import GAME
+
+PLAYERS = (101, 102)
+MODERATOR = 900
+GUILD, CHANNEL = 1, 2
+
+
+class OffsetClock:
+    """Real time plus an offset the test can move forward (downtime, waiting)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@dataclass
+class RecordingTransport:
+    sent: list[Delivery] = field(default_factory=list)
+    # audience key -> exceptions to raise, one per send, before sending works
+    failures: dict[str, list[Exception]] = field(default_factory=dict)
+    attempts: list[Delivery] = field(default_factory=list)
+
+    async def send(self, delivery: Delivery) -> None:
+        self.attempts.append(delivery)
+        queue = self.failures.get(str(delivery.audience))
+        if queue:
+            raise queue.pop(0)
+        self.sent.append(delivery)
+
+    def to(self, audience: str, match_id: int | None = None) -> list[Delivery]:
+        return [
+            d for d in self.sent if str(d.audience) == audience and match_id in (None, d.match_id)
+        ]
+
+
+@dataclass
+class HostEnv:
+    path: Path
+    clock: OffsetClock
+    transport: RecordingTransport
+    host: Host
+    options: dict[str, Any]
+
+    async def reopen(self) -> Host:
+        """Close the host (as a stop would) and start a new one on the same file."""
+        await self.host.close()
+        self.host = await start_host(self.path, self.transport, self.clock, **self.options)
+        return self.host
+
+    async def new_match(self, start: bool = True, **kwargs: Any) -> MatchRecord:
+        options: dict[str, Any] = {
+            "guild_id": GUILD,
+            "channel_id": CHANNEL,
+            "players": PLAYERS,
+            "moderators": (MODERATOR,),
+            "seed": 7,
+        }
+        options.update(kwargs)
+        record = await self.host.create_match(GAME, **options)
+        if start:
+            record = await self.host.start_match(record.id)
+        return record
+
+
+async def start_host(
+    path: Path, transport: RecordingTransport, clock: OffsetClock, **options: Any
+) -> Host:
+    store = await SqliteStore.open(path)
+    host = Host(store, transport, clock=clock, **options)
+    await host.start()
+    return host
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[HostEnv]:
+    clock, transport = OffsetClock(), RecordingTransport()
+    options: dict[str, Any] = {"grace_s": 15.0, "reminder_s": 15.0, "retry_base_s": 0.01}
+    host = await start_host(tmp_path / "host.db", transport, clock, **options)
+    environment = HostEnv(tmp_path / "host.db", clock, transport, host, options)
+    yield environment
+    await environment.host.close()
+
+
+async def eventually(predicate: Callable[[], bool], limit_s: float = 10.0) -> None:
+    """Wait until ``predicate`` holds; the limit only stops a broken test from hanging."""
+    deadline = time.monotonic() + limit_s
+    while not predicate():
+        assert time.monotonic() < deadline, "condition never became true"
+        await asyncio.sleep(0.005)
+
+
+@pytest.fixture(autouse=True)
+def no_errors_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Job and task failures are only logged: make them fail the test."""
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]

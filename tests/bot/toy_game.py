@@ -1,0 +1,237 @@
+"""A tiny game for testing the host without the real engines: guess the hidden number.
+
+Every round each asked seat sends a number 0..max; whoever is closest to the round's hidden
+target scores a point. Each seat has a secret number that is its timeout default. With
+``turn_based`` only one seat is asked per round (round-robin); with ``revisable`` a later valid
+answer replaces the earlier one. The module exposes what a registry game module does, so the
+command line can load it by its module path (``tests.bot.toy_game``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.protocol import (
+    JSON,
+    MODERATORS,
+    PUBLIC,
+    Accepted,
+    Choice,
+    ConfigError,
+    Event,
+    Move,
+    Outcome,
+    Refused,
+    Request,
+    Setup,
+    Verdict,
+    derive_rng,
+    to_seat,
+)
+
+State = dict[str, Any]
+DEFAULTS: dict[str, JSON] = {
+    "rounds": 3,
+    "max": 9,
+    "timeout_s": 60.0,
+    "revisable": False,
+    "turn_based": False,
+}
+
+
+class ToyGame:
+    name = "tests.bot.toy_game"
+    title = "Toy Guess"
+    min_seats = 2
+    max_seats = 4
+
+    def parse_config(self, raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
+        unknown = set(raw) - set(DEFAULTS)
+        if unknown:
+            raise ConfigError(sorted(unknown)[0], "unknown option")
+        config = {**DEFAULTS, **raw}
+        if not isinstance(config["rounds"], int) or config["rounds"] < 1:
+            raise ConfigError("rounds", "must be a positive integer")
+        if not isinstance(config["max"], int) or not 1 <= config["max"] <= 9:
+            raise ConfigError("max", "must be 1..9")
+        return config
+
+    def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
+        config, top = setup.config, setup.config["max"]
+        secrets = [derive_rng(setup.seed, "secret", s).randint(0, top) for s in range(setup.seats)]
+        targets = [derive_rng(setup.seed, "target", r).randint(0, top) for r in range(99)]
+        state: State = {
+            "config": dict(config),
+            "seats": setup.seats,
+            "round": 0,
+            "secrets": secrets,
+            "targets": targets[: config["rounds"]],
+            "scores": [0] * setup.seats,
+            "over": False,
+            "reason": "",
+        }
+        events = [
+            Event(
+                PUBLIC,
+                "start",
+                {"rounds": config["rounds"]},
+                f"Toy Guess: {config['rounds']} rounds, numbers 0 to {top}.",
+            )
+        ]
+        events += [
+            Event(to_seat(s), "secret", {"secret": v}, f"Your secret number is {v}.")
+            for s, v in enumerate(secrets)
+        ]
+        events.append(Event(MODERATORS, "secrets", {"secrets": secrets}, f"Secrets: {secrets}"))
+        return state, events
+
+    def requests(self, state: State) -> list[Request]:
+        if state["over"]:
+            return []
+        config, round_ = state["config"], state["round"]
+        seats = [round_ % state["seats"]] if config["turn_based"] else range(state["seats"])
+        choices = tuple(Choice(str(n), str(n)) for n in range(config["max"] + 1))
+        return [
+            Request(
+                seat,
+                "guess",
+                f"Round {round_ + 1}: guess the hidden number.",
+                choices,
+                "your secret number is your guess",
+                config["timeout_s"],
+                config["revisable"],
+            )
+            for seat in seats
+        ]
+
+    def submit(self, state: State, seat: int, raw: str) -> Verdict:
+        if seat not in {r.seat for r in self.requests(state)}:
+            return Refused("Nothing is asked of you now.")
+        text = raw.strip()
+        if not (text.isdigit() and int(text) <= state["config"]["max"]):
+            return Refused(f"Send one number from 0 to {state['config']['max']}.")
+        return Accepted(int(text), f"You guess {int(text)}.")
+
+    def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
+        state = copy.deepcopy(state)
+        target = state["targets"][state["round"]]
+        guesses = {s: (m if m is not None else state["secrets"][s]) for s, m in moves.items()}
+        best = min(abs(g - target) for g in guesses.values())
+        winners = [s for s, g in guesses.items() if abs(g - target) == best]
+        for seat in winners:
+            state["scores"][seat] += 1
+        state["round"] += 1
+        text = ", ".join(
+            f"P{s + 1} {g}" + (" (timeout)" if moves[s] is None else "") for s, g in guesses.items()
+        )
+        events = [
+            Event(
+                PUBLIC,
+                "round",
+                {"target": target, "guesses": guesses},
+                f"Round {state['round']}: target {target}; {text}. Scores {state['scores']}.",
+            )
+        ]
+        events += [
+            Event(to_seat(s), "mine", {"guess": g}, f"You played {g}.") for s, g in guesses.items()
+        ]
+        events.append(
+            Event(
+                MODERATORS,
+                "hidden",
+                {"secrets": state["secrets"]},
+                f"Secrets {state['secrets']}, target {target}.",
+            )
+        )
+        if state["round"] >= len(state["targets"]):
+            state["over"], state["reason"] = True, "all rounds played"
+            events.append(Event(PUBLIC, "over", {}, f"Game over: {self._winner_text(state)}."))
+        return state, events
+
+    def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
+        state = copy.deepcopy(state)
+        state["over"], state["reason"] = True, f"ended by {reason}"
+        return state, [Event(PUBLIC, "over", {}, f"Ended: {self._winner_text(state)}.")]
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state["over"]:
+            return None
+        return Outcome(tuple(self._leaders(state)), state["reason"])
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        view = {
+            "round": state["round"],
+            "rounds": len(state["targets"]),
+            "scores": list(state["scores"]),
+            "max": state["config"]["max"],
+        }
+        if seat is not None:
+            view["secret"] = state["secrets"][seat]
+        return view
+
+    def dump(self, state: State) -> JSON:
+        return json.loads(json.dumps(state))
+
+    def load(self, data: JSON) -> State:
+        return copy.deepcopy(dict(data))
+
+    def _leaders(self, state: State) -> list[int]:
+        top = max(state["scores"])
+        return [s for s, score in enumerate(state["scores"]) if score == top]
+
+    def _winner_text(self, state: State) -> str:
+        return " and ".join(f"P{s + 1}" for s in self._leaders(state)) + " lead"
+
+
+class RandomGuesser:
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.seen: list[Event] = []
+
+    def observe(self, event: Event) -> None:
+        assert event.audience in (PUBLIC, to_seat(self.seat)), "saw another seat's event"
+        self.seen.append(event)
+
+    def act(self, request: Request, view: JSON) -> str:
+        return str(self.rng.randint(0, view["max"]))
+
+
+GAME = ToyGame()
+AGENTS = {"random": RandomGuesser}
+DEFAULT_AGENT = "random"
+
+
+def export_script(
+    config: Mapping[str, JSON], seed: int, names: Sequence[str], windows: Sequence[Any]
+) -> JSON:
+    return {
+        "format": "toy-script/1",
+        "config": dict(config),
+        "seed": seed,
+        "names": list(names),
+        "windows": [{str(seat): list(raws) for seat, raws in w.items()} for w in windows],
+    }
+
+
+def run_script(script: Mapping[str, Any]) -> JSON:
+    """Replay: per window, the first valid attempt of each seat (the last with ``revisable``)."""
+    config = GAME.parse_config(script["config"], len(script["names"]))
+    state, _ = GAME.new_match(Setup(config, len(script["names"]), script["seed"], script["names"]))
+    for window in script["windows"]:
+        moves: dict[int, Move | None] = {r.seat: None for r in GAME.requests(state)}
+        for seat_key, raws in window.items():
+            for raw in raws:
+                verdict = GAME.submit(state, int(seat_key), raw)
+                if isinstance(verdict, Accepted) and (
+                    moves[int(seat_key)] is None or config["revisable"]
+                ):
+                    moves[int(seat_key)] = verdict.move
+        state, _ = GAME.resolve(state, moves)
+    outcome = GAME.outcome(state)
+    winners = None if outcome is None else list(outcome.winners)
+    return {"final": GAME.dump(state), "winners": winners}
