@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -50,18 +50,73 @@ def to_seat(seat: int) -> Audience:
     return Audience("seat", seat)
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, addressed to one audience.
 
     ``data`` is structured (for embeds, traces, AI players); ``text`` is a plain rendering a
-    console or a DM can show as it is.
+    console or a DM can show as it is. An engine may build both lazily (``Event.lazy``): a hot
+    loop that never looks at an event then never pays for rendering it. Engines never mutate a
+    state after returning it, so a lazy event renders what was true when it happened.
     """
 
-    audience: Audience
-    kind: str
-    data: Mapping[str, JSON]
-    text: str
+    __slots__ = ("_data", "_render", "_text", "audience", "kind")
+
+    def __init__(
+        self, audience: Audience, kind: str, data: Mapping[str, JSON], text: str
+    ) -> None:
+        self.audience = audience
+        self.kind = kind
+        self._data: Mapping[str, JSON] | None = data
+        self._text: str | None = text
+        self._render: Callable[[], tuple[Mapping[str, JSON], str]] | None = None
+
+    @classmethod
+    def lazy(
+        cls,
+        audience: Audience,
+        kind: str,
+        render: Callable[[], tuple[Mapping[str, JSON], str]],
+    ) -> Event:
+        """An event whose (data, text) are built on first access."""
+        event = cls.__new__(cls)
+        event.audience, event.kind = audience, kind
+        event._data = event._text = None
+        event._render = render
+        return event
+
+    def _build(self) -> None:
+        assert self._render is not None
+        self._data, self._text = self._render()
+        self._render = None
+
+    @property
+    def data(self) -> Mapping[str, JSON]:
+        if self._data is None:
+            self._build()
+        assert self._data is not None
+        return self._data
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._build()
+        assert self._text is not None
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.audience, self.kind, self.data, self.text) == (
+            other.audience,
+            other.kind,
+            other.data,
+            other.text,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Event({self.audience}, {self.kind!r}, {self.data!r}, {self.text!r})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from .rules import (
     BLOOM_AT,
     FLOWER_NAMES,
     FLOWERS,
+    GROWTH,
     PHASE_TURNS,
     RAINY,
     SABOTAGE_POT,
@@ -40,7 +41,7 @@ from .rules import (
     spell_x,
 )
 from .spellbook import parse_spellbook
-from .state import FILTERED_KEEP, HISTORY_KEEP, Player, State, alphabets, check_map, per_seat_books
+from .state import Player, State, alphabets, check_map, per_seat_books
 
 
 def guess_cost(player: Player, mode: str) -> int:
@@ -58,6 +59,18 @@ def timeout_symbol(player: Player) -> str:
 
 def points_after(player: Player, turn: int) -> int:
     return sum(1 for t in player.score_turns if t <= turn)
+
+
+Flags = tuple[bool, bool, bool]
+"""A pot's final (watered, fertilized, sabotaged) of one turn."""
+
+
+@dataclass(slots=True)
+class Garden:
+    """What a turn did to one seat's pots: flags per pot (None: empty), pots that bloomed."""
+
+    flags: list[Flags | None]
+    bloomed: list[int]
 
 
 @dataclass(slots=True)
@@ -198,73 +211,72 @@ class FloralExtract:
     def _turn(self, state: State, moves: Mapping[int, Move | None]) -> list[Event]:
         turn = state.turns_completed + 1
         x = spell_x(turn)
-        records = [self._fix_cast(state, seat, moves.get(seat)) for seat in range(2)]
-        for seat, record in enumerate(records):
-            self._cast(state, seat, record, turn)
+        records = [self._fix_cast(state, seat, moves.get(seat)) for seat in (0, 1)]
+        for seat in (0, 1):
+            self._cast(state, seat, records[seat], turn, x)
         if records[0].weather or records[1].weather:
             state.weather = x
-        flags = [self._garden_flags(state, seat, records, x) for seat in range(2)]
-        bloomed = [self._grow(state, seat, flags[seat]) for seat in range(2)]
+        gardens = [self._garden(state, seat, records, x) for seat in (0, 1)]
         state.turns_completed = turn
         self._check_end(state, turn)
         if state.phase != "over" and turn % PHASE_TURNS == 0:
             state.phase = "plant" if any(p.can_plant for p in state.players) else "cast"
-        return render.turn_events(state, turn, records, flags, bloomed)
+        return render.turn_events(state, turn, records, gardens)
 
     def _fix_cast(self, state: State, seat: int, move: Move | None) -> TurnRecord:
+        """Step 1 of §7: the seat's valid move, or the timeout default."""
         player = state.players[seat]
         if move is None:
             symbol = timeout_symbol(player)
             return TurnRecord(symbol, player.identity[symbol], timeout=True)
-        if not isinstance(move, str) or not isinstance(
-            self._check_cast(state, seat, move), Accepted
+        identity = player.identity.get(move)
+        if identity is not None:
+            if not (identity == 0 and player.history and player.history[-1] == 0):
+                return TurnRecord(move, identity, timeout=False)
+        elif move in state.players[1 - seat].identity and (
+            player.charge or state.config["declaration_without_charge"] == "dud"
         ):
-            raise ValueError(f"seat {seat}: {move!r} is not a legal cast now")
-        return TurnRecord(move, player.identity.get(move), timeout=False)
+            return TurnRecord(move, None, timeout=False)
+        raise ValueError(f"seat {seat}: {move!r} is not a legal cast now")
 
-    def _cast(self, state: State, seat: int, record: TurnRecord, turn: int) -> None:
+    def _cast(self, state: State, seat: int, record: TurnRecord, turn: int, x: int) -> None:
         """Step 2 of §7 for one seat: append the cast and evaluate its spells."""
         player = state.players[seat]
-        if record.identity is None:
+        r = record.identity
+        if r is None:
             self._declare(state, seat, record, turn)
             return
-        r = record.identity
         if r == 0:
             record.spells.append("STALL")
         else:
-            self._basic_spells(state, seat, record, r, turn)
-        _push(player.history, r, HISTORY_KEEP)
-        self._guessing_spell(state, player, record)
+            self._basic_spells(state, seat, record, r, x)
+        player.push_history(r)
+        if not player.charge and player.blooms > player.points:
+            self._guessing_spell(state, player, record)
 
-    def _basic_spells(self, state: State, seat: int, record: TurnRecord, r: int, turn: int) -> None:
+    def _basic_spells(self, state: State, seat: int, record: TurnRecord, r: int, x: int) -> None:
+        """§6.1 and §6.3 over the window of non-stall runes (stalls never enter it)."""
         player = state.players[seat]
-        previous = player.filtered[-1] if player.filtered else None
-        _push(player.filtered, r, FILTERED_KEEP)
-        code, clean, scale = 0, 0, 1
-        for entry in reversed(player.filtered):
-            if isinstance(entry, str):  # a declaration breaks every window holding it
-                break
-            code += entry * scale
-            scale *= 8
-            clean += 1
+        previous = player.window % 8 if player.window_len else 0  # 0: none, or a declaration
+        player.push_rune(r)
+        code, clean = player.window, player.window_len
         water, fertilize, weather = state.books[seat]
-        x = spell_x(turn)
+        spells = record.spells
         if water.fires(code, clean):
             record.water = True
-            record.spells.append(f"WATER:{x}")
+            spells.append(f"WATER:{x}")
         if fertilize.fires(code, clean):
             record.fertilize = True
-            record.spells.append(f"FERTILIZE:{x}")
+            spells.append(f"FERTILIZE:{x}")
         if weather.fires(code, clean):
             record.weather = True
-            record.spells.append(f"WEATHER:{x}")
-        if isinstance(previous, int) and previous + r in SABOTAGE_POT:
+            spells.append(f"WEATHER:{x}")
+        if previous and previous + r in SABOTAGE_POT:
             record.sabotage = SABOTAGE_POT[previous + r]
-            record.spells.append(f"SABOTAGE:{record.sabotage}")
+            spells.append(f"SABOTAGE:{record.sabotage}")
 
     def _guessing_spell(self, state: State, player: Player, record: TurnRecord) -> None:
-        if player.charge or player.blooms <= player.points:
-            return
+        """§6.4: the last ``cost`` casts, stalls included, are own runes, pairwise distinct."""
         cost = guess_cost(player, state.config["guess_cost_mode"])
         window = player.history[-cost:]
         if len(window) == cost and len({e for e in window if isinstance(e, int)}) == cost:
@@ -272,68 +284,60 @@ class FloralExtract:
             record.spells.append("GUESS")
 
     def _declare(self, state: State, seat: int, record: TurnRecord, turn: int) -> None:
+        """§6.5: a guess that the previous cast's identity is that of the declared symbol."""
         player = state.players[seat]
         symbol = record.cast
         previous = player.history[-1] if player.history else None
-        _push(player.history, symbol, HISTORY_KEEP)
-        _push(player.filtered, symbol, FILTERED_KEEP)
+        player.push_history(symbol)
+        player.window = player.window_len = 0  # a declaration breaks every window (AMB. 13)
         if player.charge == 0:  # only reachable with declaration_without_charge = dud
             record.spells.append(f"DECLARE:{symbol}:dud")
             record.declaration = {"symbol": symbol, "correct": False, "dud": True}
             return
         player.charge = 0
         secret = state.players[1 - seat].identity[symbol]
-        correct = (
+        if (
             isinstance(previous, int)
             and secret == previous
             and (symbol, previous) not in player.correct_pairs
-        )
-        if correct:
-            assert isinstance(previous, int)
+        ):
             player.points += 1
             player.wrong_since_correct = 0
             player.correct_pairs.append((symbol, previous))
             player.score_turns.append(turn)
+            record.spells.append(f"DECLARE:{symbol}:correct")
+            record.declaration = {"symbol": symbol, "correct": True, "identity": previous}
         else:
             player.wrong_since_correct += 1
-        record.spells.append(f"DECLARE:{symbol}:{'correct' if correct else 'incorrect'}")
-        record.declaration = {"symbol": symbol, "correct": correct}
-        if correct:
-            record.declaration["identity"] = previous
+            record.spells.append(f"DECLARE:{symbol}:incorrect")
+            record.declaration = {"symbol": symbol, "correct": False}
 
-    def _garden_flags(
-        self, state: State, seat: int, records: list[TurnRecord], x: int
-    ) -> list[tuple[bool, bool, bool] | None]:
-        """Step 4 of §7: (watered, fertilized, sabotaged) per pot, None for an empty pot."""
+    def _garden(self, state: State, seat: int, records: list[TurnRecord], x: int) -> Garden:
+        """Steps 4-6 of §7 for one seat: the pots' final flags, growth, then blooms."""
         own, other = records[seat], records[1 - seat]
-        rainy = state.weather == RAINY
-        flags: list[tuple[bool, bool, bool] | None] = []
-        for pot, flower in enumerate(state.players[seat].pots, start=1):
+        player = state.players[seat]
+        weather = state.weather
+        rainy = weather == RAINY
+        sliding = state.config["azalea_shrink_mode"] == "sliding"
+        flags: list[Flags | None] = []
+        bloomed: list[int] = []
+        for index, flower in enumerate(player.pots):
             if flower is None:
                 flags.append(None)
-            elif other.sabotage == pot:
-                flags.append((False, False, True))
+                continue
+            pot = index + 1
+            if other.sabotage == pot:
+                watered = fertilized = False
             else:
                 watered = rainy or (own.water and pot <= x)
-                flags.append((watered, own.fertilize and pot == x, False))
-        return flags
-
-    def _grow(
-        self, state: State, seat: int, flags: list[tuple[bool, bool, bool] | None]
-    ) -> list[int]:
-        """Steps 5-6 of §7: growth, then blooms leave their pots. Returns the bloomed pots."""
-        player = state.players[seat]
-        bloomed = []
-        for index, flower in enumerate(player.pots):
-            pot_flags = flags[index]
-            if flower is None or pot_flags is None:
-                continue
-            flower.grow(state.weather, pot_flags[0], pot_flags[1], state.sliding)
+                fertilized = own.fertilize and pot == x
+            flags.append((watered, fertilized, other.sabotage == pot))
+            GROWTH[flower.code](flower, weather, watered, fertilized, sliding)
             if flower.stage >= BLOOM_AT[flower.code]:
                 player.pots[index] = None
                 player.blooms += 1
-                bloomed.append(index + 1)
-        return bloomed
+                bloomed.append(pot)
+        return Garden(flags, bloomed)
 
     # --- the end ---------------------------------------------------------------------------
 
@@ -374,12 +378,6 @@ class FloralExtract:
         return State.load(data)
 
 
-def _push(entries: list[int | str], entry: int | str, keep: int) -> None:
-    entries.append(entry)
-    if len(entries) > keep:
-        del entries[0]
-
-
 def _finish(state: State, winner: int, reason: str) -> None:
     state.phase = "over"
     state.winner = winner
@@ -405,34 +403,10 @@ def host_end_winner(state: State, turn: int) -> tuple[int, str]:
 
 
 def clone(state: State) -> State:
-    """A deep copy, written out because resolving copies the state every turn."""
-    players = []
-    for p in state.players:
-        players.append(
-            Player(
-                symbols=p.symbols,
-                identity=p.identity,  # never changes after setup
-                pots=[
-                    None
-                    if f is None
-                    else Flower(f.code, f.stage, f.prev_watered, f.prev_grew, f.dry_turns, f.combos)
-                    for f in p.pots
-                ],
-                planted=p.planted,
-                blooms=p.blooms,
-                points=p.points,
-                wrong_since_correct=p.wrong_since_correct,
-                charge=p.charge,
-                correct_pairs=list(p.correct_pairs),
-                score_turns=list(p.score_turns),
-                history=list(p.history),
-                filtered=list(p.filtered),
-                symbol_of=p.symbol_of,
-            )
-        )
+    """A deep copy: the engine never changes a state it has returned."""
     return State(
         config=state.config,
-        players=players,
+        players=[p.copy() for p in state.players],
         weather=state.weather,
         turns_completed=state.turns_completed,
         phase=state.phase,

@@ -4,6 +4,7 @@ and views. Nothing here decides a rule; it only reports what the engine decided.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, to_seat
@@ -21,9 +22,10 @@ from .spellbook import SPELLS, describe, parse_spellbook
 from .state import Player, State, per_seat_books
 
 if TYPE_CHECKING:
-    from .engine import TurnRecord
+    from .engine import Garden, TurnRecord
 
-Flags = list[tuple[bool, bool, bool] | None]
+Rendered = tuple[dict[str, Any], str]
+SEATS = (to_seat(0), to_seat(1))
 
 
 def spellbook_text(raw: JSON) -> str:
@@ -238,14 +240,27 @@ def turn_events(
     state: State,
     turn: int,
     records: list[TurnRecord],
-    flags: list[Flags],
-    bloomed: list[list[int]],
+    gardens: list[Garden],
 ) -> list[Event]:
-    events = [_public_turn(state, turn, records)]
     report = turn % PHASE_TURNS == 0
-    for seat in range(2):
-        events.append(_private_turn(state, turn, seat, records[seat], bloomed[seat], report))
-    events.append(_moderator_turn(state, turn, records, flags, bloomed, report))
+    events = [
+        Event.lazy(PUBLIC, "turn", partial(_public_turn, state, turn, records)),
+        Event.lazy(
+            SEATS[0],
+            "turn_private",
+            partial(_private_turn, state, turn, 0, records[0], gardens[0], report),
+        ),
+        Event.lazy(
+            SEATS[1],
+            "turn_private",
+            partial(_private_turn, state, turn, 1, records[1], gardens[1], report),
+        ),
+        Event.lazy(
+            MODERATORS,
+            "turn_full",
+            partial(_moderator_turn, state, turn, records, gardens, report),
+        ),
+    ]
     if state.phase == "over":
         events += game_over_events(state)
     elif report:
@@ -253,7 +268,7 @@ def turn_events(
     return events
 
 
-def _public_turn(state: State, turn: int, records: list[TurnRecord]) -> Event:
+def _public_turn(state: State, turn: int, records: list[TurnRecord]) -> Rendered:
     casts = {SEAT_NAMES[s]: r.cast for s, r in enumerate(records)}
     lines = [f"Turn {turn}: P1 cast {records[0].cast}, P2 cast {records[1].cast}."]
     declarations = []
@@ -276,12 +291,13 @@ def _public_turn(state: State, turn: int, records: list[TurnRecord]) -> Event:
     points = [p.points for p in state.players]
     lines.append(f"Points: P1 {points[0]} – P2 {points[1]}.")
     data = {"turn": turn, "casts": casts, "declarations": declarations, "points": points}
-    return Event(PUBLIC, "turn", data, " ".join(lines))
+    return data, " ".join(lines)
 
 
 def _private_turn(
-    state: State, turn: int, seat: int, record: TurnRecord, bloomed: list[int], report: bool
-) -> Event:
+    state: State, turn: int, seat: int, record: TurnRecord, garden: Garden, report: bool
+) -> Rendered:
+    bloomed = garden.bloomed
     player = state.players[seat]
     how = "Time ran out: you cast" if record.timeout else "You cast"
     shown = record.cast if record.identity is None else f"{record.cast} ({record.identity})"
@@ -307,7 +323,7 @@ def _private_turn(
         stages = opponent_report(state.players[1 - seat])
         data["opponent_report"] = stages
         lines.append("Opponent's garden: " + _report_text(state, stages) + ".")
-    return Event(to_seat(seat), "turn_private", data, " ".join(lines))
+    return data, " ".join(lines)
 
 
 def opponent_report(player: Player) -> list[int | None]:
@@ -327,10 +343,9 @@ def _moderator_turn(
     state: State,
     turn: int,
     records: list[TurnRecord],
-    flags: list[Flags],
-    bloomed: list[list[int]],
+    gardens: list[Garden],
     report: bool,
-) -> Event:
+) -> Rendered:
     from .engine import guess_cost
 
     data: dict[str, Any] = {"turn": turn, "weather": WEATHER_NAMES[state.weather]}
@@ -342,10 +357,10 @@ def _moderator_turn(
             "timeout": record.timeout,
             "spells": list(record.spells),
             "pots": pots_json(player),
-            "watered": [None if f is None else f[0] for f in flags[seat]],
-            "fertilized": [None if f is None else f[1] for f in flags[seat]],
-            "sabotaged": [None if f is None else f[2] for f in flags[seat]],
-            "bloomed_pots": bloomed[seat],
+            "watered": [None if f is None else f[0] for f in gardens[seat].flags],
+            "fertilized": [None if f is None else f[1] for f in gardens[seat].flags],
+            "sabotaged": [None if f is None else f[2] for f in gardens[seat].flags],
+            "bloomed_pots": gardens[seat].bloomed,
             "blooms": player.blooms,
             "points": player.points,
             "charge": player.charge,
@@ -359,7 +374,7 @@ def _moderator_turn(
         f"[{', '.join(d['spells']) or '-'}] pots {d['pots']}"
         for name, d in ((n, data[n]) for n in SEAT_NAMES)
     )
-    return Event(MODERATORS, "turn_full", data, text)
+    return data, text
 
 
 # --- the end -----------------------------------------------------------------------------------

@@ -44,6 +44,16 @@ class Flower:
     dry_turns: int = 0  # Azalea (reset): consecutive turns without growth
     combos: int = 0  # Xanthium: bit set of the (weather, watered, fertilized) seen
 
+    def copy(self) -> Flower:
+        new = Flower.__new__(Flower)  # skips __init__: copying runs for every flower every turn
+        new.code = self.code
+        new.stage = self.stage
+        new.prev_watered = self.prev_watered
+        new.prev_grew = self.prev_grew
+        new.dry_turns = self.dry_turns
+        new.combos = self.combos
+        return new
+
     def grow(self, weather: int, watered: bool, fertilized: bool, sliding: bool) -> None:
         """One end-of-turn growth step (§9), stage floored at 0."""
         GROWTH[self.code](self, weather, watered, fertilized, sliding)

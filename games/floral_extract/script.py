@@ -18,7 +18,7 @@ from .rules import (
     WEATHER_NAMES,
     Flower,
 )
-from .state import FILTERED_KEEP, HISTORY_KEEP, State
+from .state import HISTORY_KEEP, State
 
 SCRIPT_FORMAT = "floral-extract-script/1"
 TRACE_FORMAT = "floral-extract-trace/1"
@@ -250,7 +250,12 @@ def _preset_player(state: State, seat: int, raw: JSON, field: str) -> None:
         for i, e in enumerate(raw.get("history", []))
     ]
     player.history = history[-HISTORY_KEEP:]
-    player.filtered = [e for e in history if e != 0][-FILTERED_KEEP:]
+    player.window = player.window_len = 0
+    for entry in history:
+        if isinstance(entry, str):  # a declaration breaks the window
+            player.window = player.window_len = 0
+        elif entry:
+            player.push_rune(entry)
 
 
 def _preset_flower(raw: JSON, field: str) -> Flower | None:

@@ -19,7 +19,8 @@ from .rules import (
 from .spellbook import SPELLS, CompiledSpell, compile_spell, parse_spellbook
 
 HISTORY_KEEP = 6  # the longest guessing window
-FILTERED_KEEP = 5  # the longest basic-spell window
+WINDOW_KEEP = 5  # the longest basic-spell window
+WINDOW_MODULUS = 8**WINDOW_KEEP
 
 Entry = int | str
 """A cast in a history: an own identity (int) or a declared opponent symbol (str)."""
@@ -38,7 +39,10 @@ class Player:
     correct_pairs: list[tuple[str, int]] = field(default_factory=list)
     score_turns: list[int] = field(default_factory=list)
     history: list[Entry] = field(default_factory=list)  # tail of H, oldest first
-    filtered: list[Entry] = field(default_factory=list)  # tail of H without stalls
+    # The basic-spell window: the non-stall own runes cast since the last declaration (at most
+    # the last 5), read as a base-8 number with the newest rune in the lowest digit.
+    window: int = 0
+    window_len: int = 0
     symbol_of: list[str] = field(default_factory=list)  # identity -> own symbol (derived)
 
     def __post_init__(self) -> None:
@@ -64,7 +68,7 @@ class Player:
             "correct_pairs": [list(p) for p in self.correct_pairs],
             "score_turns": list(self.score_turns),
             "history": list(self.history),
-            "filtered": list(self.filtered),
+            "window": window_runes(self.window, self.window_len),
         }
 
     @classmethod
@@ -81,8 +85,45 @@ class Player:
             correct_pairs=[(s, i) for s, i in data["correct_pairs"]],
             score_turns=list(data["score_turns"]),
             history=list(data["history"]),
-            filtered=list(data["filtered"]),
+            window=sum(r * 8**age for age, r in enumerate(reversed(data["window"]))),
+            window_len=len(data["window"]),
         )
+
+    def copy(self) -> Player:
+        """A deep copy; written out because resolving copies both players every turn."""
+        new = Player.__new__(Player)
+        new.symbols = self.symbols
+        new.identity = self.identity  # never changes after setup
+        new.symbol_of = self.symbol_of
+        new.pots = [None if f is None else f.copy() for f in self.pots]
+        new.planted = self.planted
+        new.blooms = self.blooms
+        new.points = self.points
+        new.wrong_since_correct = self.wrong_since_correct
+        new.charge = self.charge
+        new.correct_pairs = self.correct_pairs.copy()
+        new.score_turns = self.score_turns.copy()
+        new.history = self.history.copy()
+        new.window = self.window
+        new.window_len = self.window_len
+        return new
+
+    def push_rune(self, identity: int) -> None:
+        """An own non-stall rune enters the basic-spell window."""
+        self.window = (self.window * 8 + identity) % WINDOW_MODULUS
+        if self.window_len < WINDOW_KEEP:
+            self.window_len += 1
+
+    def push_history(self, entry: Entry) -> None:
+        history = self.history
+        history.append(entry)
+        if len(history) > HISTORY_KEEP:
+            del history[0]
+
+
+def window_runes(code: int, length: int) -> list[int]:
+    """The basic-spell window as identities, oldest first."""
+    return [code // 8**age % 8 for age in range(length - 1, -1, -1)]
 
 
 def _dump_flower(flower: Flower | None) -> JSON:
