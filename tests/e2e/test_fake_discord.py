@@ -1,0 +1,350 @@
+"""The fake Discord drives a real, in-process discord.py bot through everything e2e tests need."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from .fake_discord import FakeDiscord, FakeDiscordError, Intent, MsgFlag, World, point_discord_py_at
+
+log = logging.getLogger(__name__)
+
+
+class Pick(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"pick:(?P<match>\w+):(?P<n>\d)"):
+    """A persistent button whose custom id carries the match and the choice."""
+
+    def __init__(self, match: str, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Choice {n}", custom_id=f"pick:{match}:{n}"))
+        self.match, self.n = match, n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[discord.ui.View], match: re.Match[str]
+    ) -> Pick:
+        return cls(match["match"], int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = interaction.client
+        assert isinstance(bot, TinyBot)
+        bot.picks.append((interaction.user.id, self.match, self.n))
+        await interaction.response.edit_message(content=f"You picked {self.n} in {self.match}", view=None)
+
+
+class Rune(discord.ui.Select[discord.ui.View]):
+    def __init__(self) -> None:
+        options = [discord.SelectOption(label=f"Rune {c}", value=c) for c in "ABC"]
+        super().__init__(custom_id="rune", options=options, placeholder="Declare a rune")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"declared {self.values[0]}", ephemeral=True)
+
+
+class TinyBot(commands.Bot):
+    """A minimal bot in the shape of floral-host: a command group, DMs, buttons."""
+
+    def __init__(self, guild_id: int) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.dm_messages = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, guild_ready_timeout=0.05)
+        self.guild_id = guild_id
+        self.dm_texts: list[str] = []
+        self.picks: list[tuple[int, str, int]] = []
+        self.send_errors: list[discord.HTTPException] = []
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Pick)
+        floral = app_commands.Group(name="floral", description="Floral Extract")
+        tiny = self
+
+        @floral.command(name="setup", description="Create a match")
+        @app_commands.describe(player1="First player", player2="Second player", window="Seconds")
+        async def setup(
+            interaction: discord.Interaction,
+            player1: discord.Member,
+            player2: discord.Member,
+            window: app_commands.Range[int, 5, 600] = 60,
+        ) -> None:
+            if not interaction.permissions.manage_guild:
+                await interaction.response.send_message("Moderators only.", ephemeral=True)
+                return
+            await interaction.response.send_message(
+                f"Match between {player1.mention} and {player2.mention}, {window}s windows"
+            )
+            for player in (player1, player2):
+                try:
+                    await player.send("Hello! Pick one:", view=tiny.pick_view("m1"))
+                except discord.HTTPException as exc:
+                    tiny.send_errors.append(exc)
+                    await interaction.followup.send(f"Cannot DM {player.mention}: use /submit", ephemeral=True)
+
+        @floral.command(name="slow", description="Think, then answer")
+        async def slow(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await asyncio.sleep(0)
+            await interaction.followup.send("done thinking")
+            await interaction.followup.send("and one more")
+
+        @floral.command(name="announce", description="Post in the channel")
+        async def announce(interaction: discord.Interaction, text: str) -> None:
+            await interaction.response.defer()
+            assert interaction.channel is not None
+            await interaction.channel.send(text)  # type: ignore[union-attr]
+            await interaction.edit_original_response(content="posted")
+
+        @floral.command(name="declare", description="Open the declaration menu")
+        async def declare(interaction: discord.Interaction) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(Rune())
+            await interaction.response.send_message("Declare:", view=view, ephemeral=True)
+
+        async def match_ids(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=m, value=m) for m in ("m1", "m2", "x9") if m.startswith(current)]
+
+        @floral.command(name="status", description="Show a match")
+        @app_commands.autocomplete(match=match_ids)
+        async def status(interaction: discord.Interaction, match: str) -> None:
+            await interaction.response.send_message(f"status of {match}")
+
+        @app_commands.command(name="submit", description="Submit a move")
+        async def submit(interaction: discord.Interaction, value: str) -> None:
+            await interaction.response.send_message(f"submitted {value}", ephemeral=True)
+
+        self.tree.add_command(floral, guild=discord.Object(self.guild_id))
+        self.tree.add_command(submit)
+        await self.tree.sync(guild=discord.Object(self.guild_id))
+        await self.tree.sync()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py sleeps 5 s before a re-IDENTIFY; skip that in tests."""
+
+    def pick_view(self, match: str) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        for n in (1, 2):
+            view.add_item(Pick(match, n))
+        return view
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.guild is not None:
+            return
+        self.dm_texts.append(message.content)
+        await message.channel.send(f"got {message.content}")
+
+
+class ErrorLogs(logging.Handler):
+    """Collects ERROR records from discord.py and the test bot."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, world: World) -> AsyncIterator[TinyBot]:
+    """A TinyBot logged in to the fake and connected (IDENTIFY answered)."""
+    errors = ErrorLogs()
+    logging.getLogger("discord").addHandler(errors)
+    with point_discord_py_at(fake):
+        tiny = TinyBot(world.guild.id)
+        task = asyncio.create_task(tiny.start(fake.token))
+        try:
+            await fake.wait_for_session()
+            await asyncio.wait_for(tiny.wait_until_ready(), 5)
+            yield tiny
+            await fake.settle()
+        finally:
+            await tiny.close()
+            await asyncio.wait_for(task, 5)
+            logging.getLogger("discord").removeHandler(errors)
+    assert not errors.records, [r.getMessage() for r in errors.records]
+
+
+async def test_login_ready_and_sync(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    routes = [r.route for r in fake.requests]
+    assert routes[:2] == ["GET /users/@me", "GET /oauth2/applications/@me"]
+    assert "PUT /applications/{app_id}/guilds/{guild_id}/commands" in routes
+    assert bot.user is not None and bot.user.id == fake.bot_user.id
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None and {c.name for c in guild.text_channels} == {"floral", "mod-log"}
+    assert {r.name for r in guild.roles} >= {"Moderator", "Floral Moderator"}
+    assert guild.get_member(world.alice.id) is None  # no members intent: only the bot's member
+    assert fake.sessions[-1].intents & Intent.PRIVILEGED == 0
+    setup = fake.command("floral setup", world.guild)
+    assert [o["name"] for o in setup["options"]] == ["player1", "player2", "window"]
+    assert setup["options"][2]["min_value"] == 5
+    assert fake.command_id("floral", world.guild) > 0
+    assert fake.command("submit")["guild_id"] if "guild_id" in fake.command("submit") else True
+
+
+async def test_slash_reply_and_ephemeral_refusal(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    options = {"player1": world.alice, "player2": world.bob, "window": 30}
+    ix = await fake.slash(world.mod, "floral setup", options, channel=world.channel)
+    reply = await ix.reply()
+    assert reply.content == f"Match between {world.alice.mention} and {world.bob.mention}, 30s windows"
+    assert not reply.ephemeral and reply in fake.messages_in(world.channel)
+    refused = await (await fake.slash(world.carol, "floral setup", options, channel=world.channel)).reply()
+    assert refused.ephemeral and refused.content == "Moderators only."
+    assert fake.ephemerals_to(world.carol) == [refused] and refused not in fake.messages_in(world.channel)
+
+
+async def test_slash_option_checks(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    with pytest.raises(FakeDiscordError, match="no option 'player3'"):
+        await fake.slash(world.mod, "floral setup", {"player1": world.alice, "player2": world.bob,
+                                                     "player3": world.carol}, channel=world.channel)
+    with pytest.raises(FakeDiscordError, match="required options missing"):
+        await fake.slash(world.mod, "floral setup", {"player1": world.alice}, channel=world.channel)
+    with pytest.raises(FakeDiscordError, match="out of"):
+        await fake.slash(world.mod, "floral setup", {"player1": world.alice, "player2": world.bob,
+                                                     "window": 1}, channel=world.channel)
+    with pytest.raises(FakeDiscordError, match="pick a subcommand"):
+        await fake.slash(world.mod, "floral", channel=world.channel)
+    with pytest.raises(FakeDiscordError, match="not available"):
+        await fake.slash(world.alice, "floral slow")  # guild command, used in DMs
+
+
+async def test_defer_then_followups(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    ix = await fake.slash(world.alice, "floral slow", channel=world.channel)
+    assert await ix.response() == 5
+    reply = await ix.reply()
+    assert reply.content == "done thinking" and reply.ephemeral  # the defer decides
+    second = await ix.followup(1)
+    assert second.content == "and one more" and not second.ephemeral
+    assert fake.messages_in(world.channel) == [second]
+
+
+async def test_defer_edit_original_and_channel_post(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    ix = await fake.slash(world.mod, "floral announce", {"text": "Turn 1 begins"}, channel=world.channel)
+    assert (await ix.reply()).content == "posted"
+    post = await fake.wait_for_message(lambda m: m.content == "Turn 1 begins", channel=world.channel)
+    assert post.interaction_id is None
+
+
+async def test_dm_with_persistent_button_click(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    options = {"player1": world.alice, "player2": world.bob}
+    await (await fake.slash(world.mod, "floral setup", options, channel=world.channel)).reply()
+    hello = await fake.wait_for_message(to=world.alice)
+    assert hello.content == "Hello! Pick one:" and hello.custom_ids() == ["pick:m1:1", "pick:m1:2"]
+    await fake.wait_for_message(to=world.bob)
+    with pytest.raises(FakeDiscordError, match="cannot click"):
+        await fake.click(world.bob, hello, "pick:m1:2")
+    ix = await fake.click(world.alice, hello, "pick:m1:2")
+    assert await ix.response() == 7
+    assert (await ix.reply()).content == "You picked 2 in m1"
+    assert hello.components == [] and hello.history[0]["content"] == "Hello! Pick one:"
+    assert bot.picks == [(world.alice.id, "m1", 2)]
+
+
+async def test_select_menu_and_autocomplete(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    menu = await (await fake.slash(world.alice, "floral declare", channel=world.channel)).reply()
+    assert menu.ephemeral and menu.custom_ids() == ["rune"]
+    with pytest.raises(FakeDiscordError, match="has no options"):
+        await fake.select(world.alice, menu, "rune", ["Z"])
+    answer = await (await fake.select(world.alice, menu, "rune", ["B"])).reply()
+    assert answer.content == "declared B" and answer.ephemeral
+    choices = await fake.autocomplete(world.mod, "floral status", {"match": "m"}, focused="match",
+                                      channel=world.channel)
+    assert [c["value"] for c in choices] == ["m1", "m2"]
+
+
+async def test_dm_text_and_global_command_in_dm(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    typed = await fake.dm_text(world.alice, "C")
+    answer = await fake.wait_for_message(to=world.alice, after=typed)
+    assert answer.content == "got C" and bot.dm_texts == ["C"]
+    reply = await (await fake.slash(world.alice, "submit", {"value": "C"})).reply()
+    assert reply.content == "submitted C" and reply.channel_id == fake.dm_channel(world.alice).id
+
+
+async def test_closed_dms_answer_50007(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    fake.close_dms(world.bob)
+    ix = await fake.slash(world.mod, "floral setup", {"player1": world.alice, "player2": world.bob},
+                          channel=world.channel)
+    warning = await ix.followup(0)
+    assert warning.ephemeral and warning.content == f"Cannot DM {world.bob.mention}: use /submit"
+    assert [e.code for e in bot.send_errors] == [50007]
+    assert fake.dms_to(world.bob) == [] and len(fake.blocked_dms) == 1
+    assert len(fake.dms_to(world.alice)) == 1
+
+
+async def test_survives_429_and_500(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    send = "POST /channels/{channel_id}/messages"
+    dm = fake.dm_channel(world.alice)
+    broken = fake.fail(send, channel=dm, status=500, times=1)  # discord.py retries after 1 s
+    limited = fake.rate_limit(send, channel=dm, retry_after=0.05)
+    await fake.dm_text(world.alice, "A")
+    answer = await fake.wait_for_message(to=world.alice, timeout=10)
+    assert answer.content == "got A" and len(fake.dms_to(world.alice)) == 1
+    assert (limited.hits, broken.hits) == (1, 1)
+    assert [r.status for r in fake.requests_matching(send, channel_id=dm)] == [500, 429, 200]
+
+
+async def test_resume_after_dropped_connection_replays(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    session = fake.sessions[-1]
+    await fake.drop_gateway()
+    await fake.dm_text(world.alice, "while away")  # buffered, replayed on RESUME
+    await fake.wait_for_resume()
+    assert fake.identifies == 1 and session.resumes == 1
+    answer = await fake.wait_for_message(to=world.alice)
+    assert answer.content == "got while away" and bot.dm_texts == ["while away"]
+    await fake.send_reconnect()
+    await fake.wait_for_resume(after=1)
+    ix = await fake.slash(world.alice, "floral declare", channel=world.channel)
+    assert (await ix.reply()).content == "Declare:"
+    assert bot.dm_texts == ["while away"] and fake.identifies == 1
+
+
+async def test_invalid_session_reidentifies(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    await fake.invalidate_session()
+    await fake.wait_for_session(after=1)
+    await fake.dm_text(world.alice, "again")
+    assert (await fake.wait_for_message(to=world.alice)).content == "got again"
+
+
+async def test_unimplemented_route_is_a_failure(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    channel = bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    with pytest.raises(discord.NotFound):
+        await channel.pins()
+    async with aiohttp.ClientSession() as session, session.get(f"{fake.base_url}/elsewhere") as resp:
+        assert resp.status == 404
+    failures = fake.take_failures()
+    assert len(failures) == 2 and "unimplemented route: GET /channels/" in failures[0]
+    with pytest.raises(FakeDiscordError, match="unimplemented"):
+        fake.failures.append("unimplemented route: X")
+        fake.assert_clean()
+    fake.take_failures()
+
+
+async def test_invalid_message_is_a_failure(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    channel = bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send("x" * 2001)
+    assert err.value.code == 50035
+    (failure,) = fake.take_failures()
+    assert "2001 characters" in failure
+
+
+async def test_wait_timeout_explains(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    with pytest.raises(FakeDiscordError, match=r"timed out after 0.05s(.|\n)*recent requests"):
+        await fake.wait_for_message(to=world.carol, timeout=0.05)
+    assert fake.mark() == 0
+
+
+async def test_acting_without_a_bot_is_refused(fake: FakeDiscord, world: World) -> None:
+    with pytest.raises(FakeDiscordError, match="no bot is connected"):
+        await fake.dm_text(world.alice, "hello?")
+
+
+async def test_ephemeral_flag_constant() -> None:
+    assert MsgFlag.EPHEMERAL == discord.MessageFlags(ephemeral=True).value
