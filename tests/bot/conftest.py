@@ -24,15 +24,23 @@ GUILD, CHANNEL = 1, 2
 
 
 class OffsetClock:
-    """Real time plus an offset the test can move forward (downtime, waiting)."""
+    """Real time plus an offset the test can move forward (downtime, waiting); ``freeze``
+    stops it so time arithmetic can be checked exactly (only ``advance`` moves it then)."""
 
     def __init__(self) -> None:
         self.offset = 0.0
+        self.frozen: float | None = None
 
     def __call__(self) -> float:
-        return time.time() + self.offset
+        return self.frozen if self.frozen is not None else time.time() + self.offset
+
+    def freeze(self) -> float:
+        self.frozen = self()
+        return self.frozen
 
     def advance(self, seconds: float) -> None:
+        if self.frozen is not None:
+            self.frozen += seconds
         self.offset += seconds
 
 

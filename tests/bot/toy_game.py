@@ -112,7 +112,7 @@ class ToyGame:
         if seat not in {r.seat for r in self.requests(state)}:
             return Refused("Nothing is asked of you now.")
         text = raw.strip()
-        if not (text.isdigit() and int(text) <= state["config"]["max"]):
+        if text not in [str(n) for n in range(state["config"]["max"] + 1)]:
             return Refused(f"Send one number from 0 to {state['config']['max']}.")
         return Accepted(int(text), f"You guess {int(text)}.")
 

@@ -1,0 +1,47 @@
+"""Delivery: order per audience, retries of transient failures, reports of permanent ones."""
+
+from __future__ import annotations
+
+from bot.transport import PermanentError, TransientError
+from tests.bot.conftest import PLAYERS, HostEnv
+
+
+async def test_transient_failures_are_retried_in_order(env: HostEnv) -> None:
+    env.transport.failures["seat0"] = [TransientError("503"), TransientError("429", 0.02)]
+    record = await env.new_match(window_s=3600)
+    await env.host.wait_idle()
+
+    seat0 = env.transport.to("seat0", record.id)
+    assert [d.payload["kind"] for d in seat0] == ["setup", "start"]  # hello first, still
+    tried = [d.message_id for d in env.transport.attempts if str(d.audience) == "seat0"]
+    assert tried == [seat0[0].message_id] * 3 + [seat0[1].message_id]
+    # the other audiences were not held up
+    assert len(env.transport.to("seat1", record.id)) == 2
+    rows = await env.host.store.outbox(record.id)
+    assert {row.status for row in rows} == {"sent"}
+    assert [row.tries for row in rows if row.message.audience == "seat0"] == [3, 1]
+
+
+async def test_permanent_failure_is_reported_once_with_the_fallback(env: HostEnv) -> None:
+    env.transport.failures["seat1"] = [PermanentError("Cannot send messages to this user")] * 3
+    record = await env.new_match(window_s=3600)
+    for user in PLAYERS:  # a second step: the player is still unreachable
+        assert (await env.host.submit(record.id, user, "1")).accepted
+    await env.host.wait_idle()
+
+    reports = [d for d in env.transport.sent if d.payload["kind"] == "unreachable"]
+    assert sorted(str(d.audience) for d in reports) == ["moderators", "public"]
+    public = next(d for d in reports if str(d.audience) == "public")
+    assert f"<@{PLAYERS[1]}>" in public.text and "/submit" in public.text
+    rows = await env.host.store.outbox(record.id)
+    assert [r.status for r in rows if r.message.audience == "seat1"] == ["failed"] * 3
+    log = [e for e in await env.host.store.match_log(record.id) if e.kind == "unreachable"]
+    assert [(e.by_user, e.data["seat"]) for e in log] == [(PLAYERS[1], 1)]
+
+
+async def test_moderator_log_failure_is_not_reported_to_players(env: HostEnv) -> None:
+    env.transport.failures["moderators"] = [PermanentError("missing access")]
+    record = await env.new_match(window_s=3600)
+    await env.host.wait_idle()
+    assert not [d for d in env.transport.sent if d.payload["kind"] == "unreachable"]
+    assert env.transport.to("public", record.id)

@@ -1,0 +1,47 @@
+"""Settings from the environment and .env."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings
+
+TOKEN = "MTIz.secret-token-value"
+
+
+def test_defaults(tmp_path: Path) -> None:
+    settings = Settings.load({}, tmp_path / "missing.env")
+    assert settings.db_path == Path("data/floral-host.db")
+    assert (settings.grace_s, settings.reminder_s, settings.log_level) == (15.0, 15.0, "INFO")
+    assert settings.discord_token is None and settings.dev_guild_id is None
+
+
+def test_env_file_with_environment_winning(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        f"# comment\nDISCORD_TOKEN='{TOKEN}'\nexport FLORAL_DB=x.db\nDEV_GUILD_ID=42\n"
+        "LOG_LEVEL=debug\nFLORAL_GRACE_SECONDS=3\nMODERATOR_ROLE=Hosts\n"
+    )
+    settings = Settings.load(
+        {"FLORAL_DB": "y.db", "DISCORD_API_BASE": "http://127.0.0.1:1"}, env_file
+    )
+    assert settings.discord_token == TOKEN
+    assert settings.db_path == Path("y.db")
+    assert (settings.dev_guild_id, settings.log_level, settings.grace_s) == (42, "DEBUG", 3.0)
+    assert settings.moderator_role == "Hosts"
+    assert settings.discord_api_base == "http://127.0.0.1:1"
+
+
+def test_token_never_in_repr() -> None:
+    settings = Settings.load({"DISCORD_TOKEN": TOKEN}, None)
+    assert TOKEN not in repr(settings) and TOKEN not in str(settings)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("DEV_GUILD_ID", "abc"), ("FLORAL_REMINDER_SECONDS", "-1")]
+)
+def test_bad_values_name_the_variable(name: str, value: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        Settings.load({name: value}, None)

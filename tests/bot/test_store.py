@@ -1,0 +1,60 @@
+"""The SQLite store: schema versioning, pragmas, guarded changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.store import Attempt, Change, NewMatch, StepRecord, WindowRecord
+from bot.store.schema import LATEST_VERSION
+from bot.store.sqlite import SqliteStore
+
+
+def new_match() -> NewMatch:
+    return NewMatch("toy", 1, 2, (11, 12), ("A", "B"), (9,), {"x": 1}, 5, None)
+
+
+async def test_schema_is_versioned_and_migrated_once(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "sub" / "h.db")
+    assert await store.schema_version() == LATEST_VERSION == 1
+    await store.close()
+    store = await SqliteStore.open(tmp_path / "sub" / "h.db")  # reopening migrates nothing
+    assert await store.schema_version() == 1
+    pragmas = [await store._fetch(f"PRAGMA {name}") for name in ("journal_mode", "synchronous")]
+    assert [next(iter(rows))[0] for rows in pragmas] == ["wal", 1]  # 1: NORMAL
+    await store.close()
+
+
+async def test_a_window_closes_once_and_a_failed_guard_writes_nothing(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "h.db")
+    match_id = await store.create_match(new_match(), {"s": 0}, 1.0, [])
+    window = WindowRecord(match_id, 1, (0, 1), 100.0, None, False)
+    assert await store.apply(Change(match_id, 2.0, status="running", open_window=window))
+
+    def resolve(at: float) -> Change:
+        step = StepRecord(match_id, 1, "resolve", {0: "a", 1: None}, {"s": 1})
+        return Change(match_id, at, close_window=1, close_reason="deadline", new_step=step)
+
+    assert await store.apply(resolve(3.0))
+    assert not await store.apply(resolve(4.0))  # a second resolution of step 1
+    assert [s.step for s in await store.steps(match_id)] == [0, 1]
+    late = Attempt(match_id, 1, 0, 11, "b", "accepted", "", "b", 5.0)
+    assert not await store.add_attempt(late)
+    assert await store.attempts(match_id) == []
+    await store.close()
+
+
+async def test_records_round_trip(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "h.db")
+    match_id = await store.create_match(new_match(), {"s": 0}, 1.0, [])
+    record = await store.get_match(match_id)
+    assert record is not None
+    assert (record.players, record.names, record.moderators) == ((11, 12), ("A", "B"), (9,))
+    assert (record.config, record.seed, record.status, record.step) == ({"x": 1}, 5, "setup", 0)
+    await store.apply(
+        Change(match_id, 2.0, open_window=WindowRecord(match_id, 1, (1,), 9.5, None, False))
+    )
+    assert await store.add_attempt(Attempt(match_id, 1, 1, 12, "z", "accepted", "ok", [1], 3.0))
+    window = await store.open_window(match_id)
+    assert window is not None and (window.seats, window.moves) == ((1,), {1: [1]})
+    assert (await store.latest_step(match_id)).snapshot == {"s": 0}
+    await store.close()
