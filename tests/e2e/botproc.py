@@ -109,7 +109,9 @@ class BotProcess:
 
     # ----------------------------------------------------------------- lifecycle
 
-    async def start(self, *, wait_ready: bool = True, expect_exit: bool = False, timeout: float = 20.0) -> None:
+    async def start(
+        self, *, wait_ready: bool = True, expect_exit: bool = False, timeout: float = 20.0
+    ) -> None:
         """Start the process; with ``wait_ready`` wait until it IDENTIFYs on the gateway."""
         if self.running:
             raise RuntimeError(f"{self.name} is already running")
@@ -144,7 +146,9 @@ class BotProcess:
                 raise FakeDiscordError(f"{exc}\n{self.name} output:\n{self.output()}") from None
             if not self.running and not expect_exit:
                 await self._finish_readers()
-                raise FakeDiscordError(f"{self.name} exited with {self.returncode}:\n{self.output()}")
+                raise FakeDiscordError(
+                    f"{self.name} exited with {self.returncode}:\n{self.output()}"
+                )
 
     async def _read(self, stream: asyncio.StreamReader, label: str, start: int) -> None:
         while True:
@@ -162,7 +166,10 @@ class BotProcess:
         code = await proc.wait()
         if self._proc is proc and not self._expect_exit:
             await self._finish_readers()
-            self.fake.abort(f"{self.name} (pid {proc.pid}) exited unexpectedly with {code}; output:\n{self.output()}")
+            self.fake.abort(
+                f"{self.name} (pid {proc.pid}) exited unexpectedly with {code}; output:\n"
+                + self.output()
+            )
         self.fake._notify()
 
     async def _finish_readers(self) -> None:
@@ -208,7 +215,9 @@ class BotProcess:
         """SIGINT (Ctrl-C), then SIGKILL after ``timeout``."""
         await self._signal(signal.SIGINT, timeout)
 
-    async def restart(self, *, kill: bool = True, wait_ready: bool = True, timeout: float = 20.0) -> None:
+    async def restart(
+        self, *, kill: bool = True, wait_ready: bool = True, timeout: float = 20.0
+    ) -> None:
         """Stop (SIGKILL by default, else SIGTERM) and start again with the same env and argv."""
         await (self.kill() if kill else self.terminate())
         await self.start(wait_ready=wait_ready, timeout=timeout)
@@ -220,8 +229,10 @@ class BotProcess:
 
     # ----------------------------------------------------------------- log
 
-    async def wait_for_log(self, pattern: str, *, timeout: float = 10.0, since_start: bool = True) -> str:
-        """The first line matching ``pattern`` (of the current start unless ``since_start=False``)."""
+    async def wait_for_log(
+        self, pattern: str, *, timeout: float = 10.0, since_start: bool = True
+    ) -> str:
+        """The first line matching ``pattern`` (of this start unless ``since_start=False``)."""
         rx = re.compile(pattern)
 
         def check() -> str | None:
@@ -230,4 +241,6 @@ class BotProcess:
                     return line.text
             return None
 
-        return await self.fake.wait_until(check, timeout=timeout, what=f"{self.name} to log {pattern!r}")
+        return await self.fake.wait_until(
+            check, timeout=timeout, what=f"{self.name} to log {pattern!r}"
+        )

@@ -36,8 +36,10 @@ def world(fake: FakeDiscord) -> World:
 
 
 @pytest.fixture
-async def launch_bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[LaunchBot]:
-    """Start bot processes against ``fake``: ``bot = await launch_bot()`` runs ``python -m bot run``.
+async def launch_bot(
+    fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[LaunchBot]:
+    """Start bot processes against ``fake``: ``await launch_bot()`` runs ``python -m bot run``.
 
     ``launch_bot(argv=[...], env={...}, wait_ready=True, expect_exit=False)``; every process is
     killed at teardown, and any ERROR/traceback line it logged fails the test.
@@ -55,7 +57,9 @@ async def launch_bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory
     ) -> BotProcess:
         workdir = tmp_path_factory.mktemp("bot")
         merged = {"FLORAL_DB": str(workdir / "floral-host.db"), "LOG_LEVEL": "INFO", **(env or {})}
-        proc = BotProcess(fake, argv or default_bot_argv(), env=merged, name=name or f"bot{len(procs)}")
+        proc = BotProcess(
+            fake, argv or default_bot_argv(), env=merged, name=name or f"bot{len(procs)}"
+        )
         procs.append(proc)
         await proc.start(wait_ready=wait_ready, expect_exit=expect_exit, timeout=timeout)
         return proc

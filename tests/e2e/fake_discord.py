@@ -272,7 +272,9 @@ class Channel:
         }
 
     def __repr__(self) -> str:
-        return f"<Channel {'DM ' + self.recipient.name if self.recipient else '#' + str(self.name)}>"
+        return (
+            f"<Channel {'DM ' + self.recipient.name if self.recipient else '#' + str(self.name)}>"
+        )
 
 
 @dataclass(eq=False)
@@ -385,7 +387,9 @@ class Message:
         for comp in self.iter_components():
             if comp.get("custom_id") == custom_id:
                 return comp
-        raise FakeDiscordError(f"message {self.id} has no component {custom_id!r}: {self.custom_ids()}")
+        raise FakeDiscordError(
+            f"message {self.id} has no component {custom_id!r}: {self.custom_ids()}"
+        )
 
     def payload(self, fake: FakeDiscord) -> JSON:
         data: JSON = {
@@ -422,7 +426,8 @@ class Message:
 
     def __repr__(self) -> str:
         flags = " ephemeral" if self.ephemeral else ""
-        return f"<Message {self.id} in {self.channel_id} by {self.author.name}{flags}: {self.content[:60]!r}>"
+        where = f"{self.id} in {self.channel_id} by {self.author.name}{flags}"
+        return f"<Message {where}: {self.content[:60]!r}>"
 
 
 def _walk_components(components: Sequence[JSON]) -> Iterator[JSON]:
@@ -506,7 +511,9 @@ class Interaction:
 
     async def reply(self, timeout: float = 5.0) -> Message:
         """Wait for the message the user sees in answer (see module docstring)."""
-        return await self.fake.wait_until(self._reply_now, timeout=timeout, what=f"a reply to {self}")
+        return await self.fake.wait_until(
+            self._reply_now, timeout=timeout, what=f"a reply to {self}"
+        )
 
     async def followup(self, index: int = 0, timeout: float = 5.0) -> Message:
         """Wait for the ``index``-th followup message (a completed defer counts as original)."""
@@ -514,7 +521,9 @@ class Interaction:
         def check() -> Message | None:
             return self.followups[index] if len(self.followups) > index else None
 
-        return await self.fake.wait_until(check, timeout=timeout, what=f"followup {index} to {self}")
+        return await self.fake.wait_until(
+            check, timeout=timeout, what=f"followup {index} to {self}"
+        )
 
     def __repr__(self) -> str:
         name = (self.payload.get("data") or {}).get("name") or (self.payload.get("data") or {}).get(
@@ -890,7 +899,9 @@ class FakeDiscord:
                 return result
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise FakeDiscordError(f"timed out after {timeout}s waiting for {what}\n{self.summary()}")
+                raise FakeDiscordError(
+                    f"timed out after {timeout}s waiting for {what}\n{self.summary()}"
+                )
             fut: asyncio.Future[None] = loop.create_future()
             self._waiters.add(fut)
             try:
@@ -909,7 +920,9 @@ class FakeDiscord:
             if self._in_flight == 0 and quiet >= idle:
                 return
             if loop.time() > deadline:
-                raise FakeDiscordError(f"the bot did not settle within {timeout}s\n{self.summary()}")
+                raise FakeDiscordError(
+                    f"the bot did not settle within {timeout}s\n{self.summary()}"
+                )
             await asyncio.sleep(max(idle - quiet, 0.01))
 
     def summary(self, last: int = 12) -> str:
@@ -1042,8 +1055,15 @@ class FakeDiscord:
         parts = path.split()
         cmd = self._find_command(parts[0], guild.id if guild else None)
         if cmd is None and guild is None:
-            cmd = next((c for cmds in self.commands.values() for (n, t), c in cmds.items()
-                        if n == parts[0] and t == 1), None)
+            cmd = next(
+                (
+                    c
+                    for cmds in self.commands.values()
+                    for (n, t), c in cmds.items()
+                    if n == parts[0] and t == 1
+                ),
+                None,
+            )
         if cmd is None:
             raise KeyError(f"no command /{parts[0]} synced; have {self._command_names()}")
         node = cmd
@@ -1061,13 +1081,17 @@ class FakeDiscord:
 
     def _command_names(self) -> list[str]:
         return sorted(
-            f"{n}" + (f" (guild {g})" if g else "") for g, cmds in self.commands.items() for n, _ in cmds
+            f"{n}" + (f" (guild {g})" if g else "")
+            for g, cmds in self.commands.items()
+            for n, _ in cmds
         )
 
     # ----------------------------------------------------------------- acting as users
 
     def _require_bot(self) -> None:
-        live = [s for s in self.sessions if not s.invalid and (s.ws is not None or s.dropped_by_fake)]
+        live = [
+            s for s in self.sessions if not s.invalid and (s.ws is not None or s.dropped_by_fake)
+        ]
         if not live:
             raise FakeDiscordError(
                 "no bot is connected to the gateway (wait for it: fake.wait_for_session())"
@@ -1108,7 +1132,9 @@ class FakeDiscord:
             )
         return payload
 
-    async def _fire(self, payload: JSON, user: User, channel: Channel, message: Message | None) -> Interaction:
+    async def _fire(
+        self, payload: JSON, user: User, channel: Channel, message: Message | None
+    ) -> Interaction:
         ix = Interaction(
             fake=self,
             id=int(payload["id"]),
@@ -1136,7 +1162,11 @@ class FakeDiscord:
             )
         contexts = cmd.get("contexts")
         if channel.is_dm:
-            allowed = 1 in contexts if contexts is not None else cmd.get("dm_permission", True) is not False
+            allowed = (
+                1 in contexts
+                if contexts is not None
+                else cmd.get("dm_permission", True) is not False
+            )
             if not allowed:
                 raise FakeDiscordError(f"/{parts[0]} cannot be used in DMs")
         else:
@@ -1146,9 +1176,11 @@ class FakeDiscord:
             if need is not None and not bypass:
                 guild = self.guilds[channel.guild_id]  # type: ignore[index]
                 have = guild.permissions_of(user.id)
-                if (int(need) == 0 and not have & Perm.ADMINISTRATOR) or (have & int(need)) != int(need):
+                if (int(need) == 0 and not have & Perm.ADMINISTRATOR) or (have & int(need)) != int(
+                    need
+                ):
                     raise FakeDiscordError(
-                        f"Discord hides /{parts[0]} from {user.name}: default_member_permissions={need}"
+                        f"Discord hides /{parts[0]} from {user.name}: needs permissions {need}"
                     )
         return cmd
 
@@ -1161,7 +1193,7 @@ class FakeDiscord:
         channel: Channel | None = None,
         bypass_permissions: bool = False,
     ) -> Interaction:
-        """Fire a chat-input command ``path`` ("match pause") as ``user`` in ``channel`` (or DMs)."""
+        """Fire the slash command ``path`` ("match pause") as ``user`` in ``channel`` or DMs."""
         self._require_bot()
         channel = channel or self.dm_channel(user)
         cmd = self._command_for(user, path, channel, bypass_permissions)
@@ -1169,7 +1201,9 @@ class FakeDiscord:
         data: JSON = {"id": cmd["id"], "name": cmd["name"], "type": 1}
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]
-        data["options"] = self._options_for(cmd, path.split()[1:], dict(options or {}), channel, resolved)
+        data["options"] = self._options_for(
+            cmd, path.split()[1:], dict(options or {}), channel, resolved
+        )
         if resolved:
             data["resolved"] = resolved
         payload = self._interaction_base(2, user, channel)
@@ -1196,7 +1230,12 @@ class FakeDiscord:
         if focused not in schema or not schema[focused].get("autocomplete"):
             raise FakeDiscordError(f"/{path} option {focused!r} has no autocomplete")
         leaf = [
-            {"name": k, "type": schema[k]["type"], "value": str(v), **({"focused": True} if k == focused else {})}
+            {
+                "name": k,
+                "type": schema[k]["type"],
+                "value": str(v),
+                **({"focused": True} if k == focused else {}),
+            }
             for k, v in options.items()
         ]
         data: JSON = {"id": cmd["id"], "name": cmd["name"], "type": 1}
@@ -1215,7 +1254,8 @@ class FakeDiscord:
         node = cmd
         for part in subpath:
             found = next(
-                (o for o in node.get("options") or [] if o["name"] == part and o["type"] in (1, 2)), None
+                (o for o in node.get("options") or [] if o["name"] == part and o["type"] in (1, 2)),
+                None,
             )
             if found is None:
                 raise FakeDiscordError(f"/{cmd['name']} has no subcommand {part!r}")
@@ -1223,7 +1263,9 @@ class FakeDiscord:
             node = found
         if any(o["type"] in (1, 2) for o in node.get("options") or []):
             names = [o["name"] for o in node["options"]]
-            raise FakeDiscordError(f"/{cmd['name']} {' '.join(subpath)}: pick a subcommand of {names}")
+            raise FakeDiscordError(
+                f"/{cmd['name']} {' '.join(subpath)}: pick a subcommand of {names}"
+            )
         options = leaf
         for found in reversed(nodes):
             options = [{"name": found["name"], "type": found["type"], "options": options}]
@@ -1235,7 +1277,8 @@ class FakeDiscord:
         node = cmd
         for part in subpath:
             node = next(
-                (o for o in node.get("options") or [] if o["name"] == part and o["type"] in (1, 2)), {}
+                (o for o in node.get("options") or [] if o["name"] == part and o["type"] in (1, 2)),
+                {},
             )
         schema = {o["name"]: o for o in node.get("options") or [] if o["type"] not in (1, 2)}
         label = f"/{cmd['name']} {' '.join(subpath)}".strip()
@@ -1244,7 +1287,13 @@ class FakeDiscord:
             if name not in schema:
                 raise FakeDiscordError(f"{label} has no option {name!r}; options: {list(schema)}")
             opt = schema[name]
-            leaf.append({"name": name, "type": opt["type"], "value": self._value(label, opt, value, channel, resolved)})
+            leaf.append(
+                {
+                    "name": name,
+                    "type": opt["type"],
+                    "value": self._value(label, opt, value, channel, resolved),
+                }
+            )
         missing = [n for n, o in schema.items() if o.get("required") and n not in given]
         if missing:
             raise FakeDiscordError(f"{label}: required options missing: {missing}")
@@ -1259,10 +1308,18 @@ class FakeDiscord:
             if not opt.get("min_length", 0) <= len(value) <= opt.get("max_length", 6000):
                 raise FakeDiscordError(f"{name}: length out of bounds")
         elif t in (4, 10):
-            if isinstance(value, bool) or not isinstance(value, int | float) or (t == 4 and not isinstance(value, int)):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or (t == 4 and not isinstance(value, int))
+            ):
                 raise FakeDiscordError(f"{name}: a number is needed, got {value!r}")
-            if "min_value" in opt and value < opt["min_value"] or "max_value" in opt and value > opt["max_value"]:
-                raise FakeDiscordError(f"{name}: {value} is out of [{opt.get('min_value')}, {opt.get('max_value')}]")
+            if ("min_value" in opt and value < opt["min_value"]) or (
+                "max_value" in opt and value > opt["max_value"]
+            ):
+                raise FakeDiscordError(
+                    f"{name}: {value} is out of [{opt.get('min_value')}, {opt.get('max_value')}]"
+                )
         elif t == 5:
             if not isinstance(value, bool):
                 raise FakeDiscordError(f"{name}: a bool is needed, got {value!r}")
@@ -1288,7 +1345,9 @@ class FakeDiscord:
             raise FakeDiscordError(f"{name}: {value!r} is not one of the choices {opt['choices']}")
         return value
 
-    def _component_target(self, user: User, message: Message, custom_id: str) -> tuple[Channel, JSON]:
+    def _component_target(
+        self, user: User, message: Message, custom_id: str
+    ) -> tuple[Channel, JSON]:
         self._require_bot()
         current = self.messages_by_id.get(message.id)
         if current is None or current.deleted:
@@ -1313,7 +1372,9 @@ class FakeDiscord:
         payload["message"] = message.payload(self)
         return await self._fire(payload, user, channel, message)
 
-    async def select(self, user: User, message: Message, custom_id: str, values: Sequence[str]) -> Interaction:
+    async def select(
+        self, user: User, message: Message, custom_id: str, values: Sequence[str]
+    ) -> Interaction:
         """Choose ``values`` in the string select menu ``custom_id`` on ``message``."""
         channel, comp = self._component_target(user, message, custom_id)
         if comp.get("type") != 3:
@@ -1355,7 +1416,9 @@ class FakeDiscord:
         msg = self._user_message(user, channel, content)
         payload = msg.payload(self)
         guild = self.guilds[channel.guild_id]  # type: ignore[index]
-        payload["member"] = {k: v for k, v in self.member_payload(guild, user).items() if k != "user"}
+        payload["member"] = {
+            k: v for k, v in self.member_payload(guild, user).items() if k != "user"
+        }
         await self.dispatch("MESSAGE_CREATE", payload)
         return msg
 
@@ -1363,7 +1426,9 @@ class FakeDiscord:
 
     def _check_route(self, route: str) -> None:
         if route not in {r[2] for r in self._routes}:
-            raise ValueError(f"unknown route {route!r}; known: {sorted({r[2] for r in self._routes})}")
+            raise ValueError(
+                f"unknown route {route!r}; known: {sorted({r[2] for r in self._routes})}"
+            )
 
     def fail(
         self,
@@ -1380,7 +1445,7 @@ class FakeDiscord:
     ) -> Fault:
         """The next ``times`` requests to ``"METHOD /template"`` answer ``status``."""
         self._check_route(route)
-        method, template = route.split(" ", 1)
+        method = route.split(" ", 1)[0]
         cond = {k: str(getattr(v, "id", v)) for k, v in (where or {}).items()}
         if channel is not None:
             cond["channel_id"] = str(channel.id)
@@ -1420,8 +1485,15 @@ class FakeDiscord:
         }
         if is_global:
             headers["X-RateLimit-Global"] = "true"
-        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global, "code": 0}
-        return self.fail(route, status=429, times=times, channel=channel, where=where, headers=headers, body=body)
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": is_global,
+            "code": 0,
+        }
+        return self.fail(
+            route, status=429, times=times, channel=channel, where=where, headers=headers, body=body
+        )
 
     async def drop_gateway(self, code: int = 4000) -> None:
         """Close every gateway connection with ``code``; the client should RESUME."""
@@ -1479,7 +1551,13 @@ class FakeDiscord:
                 and not session.intents & Intent.MESSAGE_CONTENT
                 and f"<@{self.bot_user.id}>" not in data.get("content", "")
             ):
-                frame_data = {**data, "content": "", "embeds": [], "attachments": [], "components": []}
+                frame_data = {
+                    **data,
+                    "content": "",
+                    "embeds": [],
+                    "attachments": [],
+                    "components": [],
+                }
             async with session.lock:
                 session.seq += 1
                 frame = {"op": 0, "t": event, "s": session.seq, "d": frame_data}
@@ -1493,7 +1571,15 @@ class FakeDiscord:
         query = dict(request.query)
         if query.get("v") != "10" or query.get("encoding") != "json":
             self.failures.append(f"gateway connected with unexpected query {query}")
-        await self._send(ws, {"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
+        await self._send(
+            ws,
+            {
+                "op": 10,
+                "d": {"heartbeat_interval": self.heartbeat_interval_ms},
+                "s": None,
+                "t": None,
+            },
+        )
         session: _Session | None = None
         try:
             async for msg in ws:
@@ -1523,7 +1609,9 @@ class FakeDiscord:
             self._notify()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, request: web.Request, d: JSON) -> _Session | None:
+    async def _identify(
+        self, ws: web.WebSocketResponse, request: web.Request, d: JSON
+    ) -> _Session | None:
         if d.get("token") not in (self.token, f"Bot {self.token}"):
             self.failures.append("gateway: IDENTIFY with a wrong token")
             await ws.close(code=4004, message=b"Authentication failed.")
@@ -1534,7 +1622,12 @@ class FakeDiscord:
         guilds = [g for g in self.guilds.values() if self.bot_user.id in g.members]
         ready = {
             "v": 10,
-            "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "email": None},
+            "user": {
+                **self.bot_user.payload(),
+                "verified": True,
+                "mfa_enabled": False,
+                "email": None,
+            },
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
@@ -1564,9 +1657,15 @@ class FakeDiscord:
             if session.ws is not None:
                 await self._send(session.ws, frame)
 
-    async def _resume(self, ws: web.WebSocketResponse, request: web.Request, d: JSON) -> _Session | None:
+    async def _resume(
+        self, ws: web.WebSocketResponse, request: web.Request, d: JSON
+    ) -> _Session | None:
         session = next((s for s in self.sessions if s.id == d.get("session_id")), None)
-        if session is None or session.invalid or d.get("token") not in (self.token, f"Bot {self.token}"):
+        if (
+            session is None
+            or session.invalid
+            or d.get("token") not in (self.token, f"Bot {self.token}")
+        ):
             await self._send(ws, {"op": 9, "d": False, "s": None, "t": None})
             return None
         old = session.ws
@@ -1584,23 +1683,34 @@ class FakeDiscord:
             await self._send(ws, resumed)
         session.resumes += 1
         self.resumes += 1
-        log.info("gateway: RESUME session %s from seq %s, replayed %d", session.id, last, len(replay))
+        log.info(
+            "gateway: RESUME session %s from seq %s, replayed %d", session.id, last, len(replay)
+        )
         return session
 
-    async def _member_chunk(self, ws: web.WebSocketResponse, d: JSON, session: _Session | None) -> None:
+    async def _member_chunk(
+        self, ws: web.WebSocketResponse, d: JSON, session: _Session | None
+    ) -> None:
         guild = self.guilds.get(int(d.get("guild_id", 0)))
         if guild is None or session is None:
             self.failures.append(f"gateway: bad REQUEST_GUILD_MEMBERS {d}")
             return
         members = [self.member_payload(guild, self.users[uid]) for uid in guild.members]
-        chunk = {"guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1,
-                 "not_found": [], "nonce": d.get("nonce")}
+        chunk = {
+            "guild_id": str(guild.id),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+            "nonce": d.get("nonce"),
+        }
         await self.dispatch_to(session, "GUILD_MEMBERS_CHUNK", chunk)
 
     # ----------------------------------------------------------------- REST plumbing
 
     def _route(self, route: str, handler: Handler) -> None:
         method, template = route.split(" ", 1)
+
         def param(m: re.Match[str]) -> str:
             name = m[1]
             if name == "message_id" and template.startswith("/webhooks/"):
@@ -1627,14 +1737,20 @@ class FakeDiscord:
             r(f"PATCH {base}/{{command_id}}", self._patch_command)
             r(f"DELETE {base}/{{command_id}}", self._delete_command)
         r("GET /guilds/{guild_id}", lambda q: self.guild_payload(self._guild(q), 0))
-        r("GET /guilds/{guild_id}/channels", lambda q: [c.payload() for c in self._guild(q).channels])
+        r(
+            "GET /guilds/{guild_id}/channels",
+            lambda q: [c.payload() for c in self._guild(q).channels],
+        )
         r("GET /guilds/{guild_id}/roles", lambda q: [x.payload() for x in self._guild(q).roles])
         r("GET /guilds/{guild_id}/members/{user_id}", self._get_member)
         r("GET /channels/{channel_id}", lambda q: self._channel(q).payload())
         r("POST /channels/{channel_id}/typing", lambda q: None)
         r("GET /channels/{channel_id}/messages", self._get_messages)
         r("POST /channels/{channel_id}/messages", self._post_message)
-        r("GET /channels/{channel_id}/messages/{message_id}", lambda q: self._message(q).payload(self))
+        r(
+            "GET /channels/{channel_id}/messages/{message_id}",
+            lambda q: self._message(q).payload(self),
+        )
         r("PATCH /channels/{channel_id}/messages/{message_id}", self._patch_message)
         r("DELETE /channels/{channel_id}/messages/{message_id}", self._delete_message)
         r("POST /interactions/{interaction_id}/{token}/callback", self._callback)
@@ -1643,8 +1759,17 @@ class FakeDiscord:
         r("PATCH /webhooks/{app_id}/{token}/messages/{message_id}", self._patch_webhook_message)
         r("DELETE /webhooks/{app_id}/{token}/messages/{message_id}", self._delete_webhook_message)
 
+    def _match_route(self, method: str, path: str) -> tuple[str, dict[str, str], Handler] | None:
+        for verb, pattern, route, handler in self._routes:
+            match = pattern.match(path)
+            if verb == method and match:
+                return route, match.groupdict(), handler
+        return None
+
     @staticmethod
-    def _json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
+    def _json_response(
+        data: Any, status: int = 200, headers: Mapping[str, str] | None = None
+    ) -> web.Response:
         if data is None and status == 200:
             return web.Response(status=204, headers=headers)
         hdrs = {"Content-Type": "application/json", **(headers or {})}
@@ -1659,10 +1784,14 @@ class FakeDiscord:
         for m in self.messages:
             for a in m.attachments:
                 if str(a.id) == request.match_info["id"]:
-                    return web.Response(body=a.data, content_type=a.content_type or "application/octet-stream")
+                    return web.Response(
+                        body=a.data, content_type=a.content_type or "application/octet-stream"
+                    )
         return web.Response(status=404)
 
-    async def _read_body(self, request: web.Request) -> tuple[Any, list[tuple[str, str, bytes, str | None]]]:
+    async def _read_body(
+        self, request: web.Request
+    ) -> tuple[Any, list[tuple[str, str, bytes, str | None]]]:
         files: list[tuple[str, str, bytes, str | None]] = []
         if request.content_type.startswith("multipart/"):
             payload: Any = None
@@ -1689,8 +1818,14 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         body, files = await self._read_body(request)
         record = RecordedRequest(
-            request.method, path, None, {}, dict(request.query), body,
-            [(n, f, d) for n, f, d, _ in files], asyncio.get_running_loop().time(),
+            request.method,
+            path,
+            None,
+            {},
+            dict(request.query),
+            body,
+            [(n, f, d) for n, f, d, _ in files],
+            asyncio.get_running_loop().time(),
         )
         self.requests.append(record)
         self._in_flight += 1
@@ -1711,20 +1846,17 @@ class FakeDiscord:
         files: list[tuple[str, str, bytes, str | None]],
         record: RecordedRequest,
     ) -> web.Response:
-        for method, pattern, route, handler in self._routes:
-            match = pattern.match(path)
-            if method == request.method and match:
-                break
-        else:
+        found = self._match_route(request.method, path)
+        if found is None:
             self.failures.append(f"unimplemented route: {request.method} {path}")
             log.error("fake Discord: unimplemented route %s %s", request.method, path)
             return self._json_response({"message": "404: Not Found", "code": 0}, 404)
-        record.route, record.params = route, match.groupdict()
-        if not route.startswith(("POST /interactions/", "POST /webhooks/", "GET /webhooks/",
-                                 "PATCH /webhooks/", "DELETE /webhooks/")):
-            if request.headers.get("Authorization") != f"Bot {self.token}":
-                self.failures.append(f"{route}: missing or wrong Authorization header")
-                return self._json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        route, record.params, handler = found
+        record.route = route
+        token_auth = "/interactions/" in route or "/webhooks/" in route  # the token is the auth
+        if not token_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+            self.failures.append(f"{route}: missing or wrong Authorization header")
+            return self._json_response({"message": "401: Unauthorized", "code": 0}, 401)
         if "app_id" in record.params and record.params["app_id"] != str(self.app_id):
             self.failures.append(f"{route}: wrong application id {record.params['app_id']}")
             return self._json_response({"message": "Unknown Application", "code": 10002}, 404)
@@ -1742,9 +1874,15 @@ class FakeDiscord:
                 self.failures.append(f"{request.method} {path}: {err} {err.errors or ''}".strip())
             data: JSON = {"message": err.message, "code": err.code}
             if err.errors is not None:
-                data["errors"] = {"fake": {"_errors": [{"code": "INVALID", "message": str(e)} for e in err.errors]}}
+                data["errors"] = {
+                    "fake": {
+                        "_errors": [{"code": "INVALID", "message": str(e)} for e in err.errors]
+                    }
+                }
             return self._json_response(data, err.status)
-        except Exception as exc:  # a bug in the fake or a body it cannot read: fail fast, no 5xx retries
+        except (
+            Exception
+        ) as exc:  # a bug in the fake or a body it cannot read: fail fast, no 5xx retries
             log.exception("fake Discord: error handling %s %s", request.method, path)
             self.failures.append(f"{request.method} {path}: the fake could not handle it: {exc!r}")
             return self._json_response({"message": f"fake error: {exc!r}", "code": 0}, 400)
@@ -1777,7 +1915,12 @@ class FakeDiscord:
         return {
             "url": self.gateway_url,
             "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 0,
+                "max_concurrency": 1,
+            },
         }
 
     def _get_application(self, q: _Req) -> JSON:
@@ -1828,7 +1971,9 @@ class FakeDiscord:
         errors: list[str] = []
         ctype = p.get("type", 1)
         name = p.get("name", "")
-        if ctype == 1 and not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower() and ctype == 1:
+        if (ctype == 1 and not re.fullmatch(r"[-_\w]{1,32}", name)) or (
+            name != name.lower() and ctype == 1
+        ):
             errors.append(f"bad command name {name!r}")
         if ctype == 1 and not 1 <= len(p.get("description", "")) <= 100:
             errors.append(f"/{name}: description must be 1-100 characters")
@@ -1839,7 +1984,10 @@ class FakeDiscord:
             seen_optional = False
             for o in opts:
                 label = f"{where} {o.get('name')}"
-                if not re.fullmatch(r"[-_\w]{1,32}", o.get("name", "")) or o["name"] != o["name"].lower():
+                if (
+                    not re.fullmatch(r"[-_\w]{1,32}", o.get("name", ""))
+                    or o["name"] != o["name"].lower()
+                ):
                     errors.append(f"{label}: bad option name")
                 if not 1 <= len(o.get("description", "")) <= 100:
                     errors.append(f"{label}: description must be 1-100 characters")
@@ -1857,7 +2005,9 @@ class FakeDiscord:
         if errors:
             raise ApiError(400, 50035, "Invalid Form Body", failure=True, errors=errors)
 
-    def _store_command(self, scope: int | None, p: JSON, existing: Mapping[tuple[str, int], JSON]) -> JSON:
+    def _store_command(
+        self, scope: int | None, p: JSON, existing: Mapping[tuple[str, int], JSON]
+    ) -> JSON:
         self._validate_command(p)
         key = (p["name"], p.get("type", 1))
         old = existing.get(key)
@@ -1892,7 +2042,9 @@ class FakeDiscord:
             cmd = self._store_command(scope, p, existing)
             new[(cmd["name"], cmd["type"])] = cmd
         if len([k for k in new if k[1] == 1]) > 100:
-            raise ApiError(400, 30032, "Maximum number of application commands reached", failure=True)
+            raise ApiError(
+                400, 30032, "Maximum number of application commands reached", failure=True
+            )
         self.commands[scope] = new
         self.syncs += 1
         return list(new.values())
@@ -1935,7 +2087,9 @@ class FakeDiscord:
             errors.append(f"content is {len(content)} characters (max 2000)")
         embeds = body.get("embeds") or []
         components = body.get("components") or []
-        if creating and not (content or embeds or components or files or body.get("sticker_ids") or body.get("poll")):
+        if creating and not (
+            content or embeds or components or files or body.get("sticker_ids") or body.get("poll")
+        ):
             raise ApiError(400, 50006, "Cannot send an empty message", failure=True)
         if len(embeds) > 10:
             errors.append("more than 10 embeds")
@@ -1967,14 +2121,25 @@ class FakeDiscord:
         if errors:
             raise ApiError(400, 50035, "Invalid Form Body", failure=True, errors=errors)
 
-    def _attachments_from(self, body: JSON, files: Sequence[tuple[str, str, bytes, str | None]]) -> list[Attachment]:
-        described = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
+    def _attachments_from(
+        self, body: JSON, files: Sequence[tuple[str, str, bytes, str | None]]
+    ) -> list[Attachment]:
+        described = {
+            str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)
+        }
         result = []
         for name, filename, data, ctype in files:
-            index = name[len("files["):-1] if name.startswith("files[") else name
+            index = name[len("files[") : -1] if name.startswith("files[") else name
             meta = described.get(index, {})
-            result.append(Attachment(self.snowflake(), meta.get("filename") or filename, data, ctype,
-                                     meta.get("description")))
+            result.append(
+                Attachment(
+                    self.snowflake(),
+                    meta.get("filename") or filename,
+                    data,
+                    ctype,
+                    meta.get("description"),
+                )
+            )
         return result
 
     def _new_message(
@@ -2005,16 +2170,24 @@ class FakeDiscord:
         self.messages_by_id[msg.id] = msg
         return msg
 
-    def _edit(self, msg: Message, body: JSON, files: Sequence[tuple[str, str, bytes, str | None]]) -> None:
+    def _edit(
+        self, msg: Message, body: JSON, files: Sequence[tuple[str, str, bytes, str | None]]
+    ) -> None:
         self._validate_message(body, files, creating=False)
         if not msg.loading:
             msg.history.append(msg.snapshot())
         for key in ("content", "embeds", "components"):
             if key in body:
-                setattr(msg, key, body[key] if body[key] is not None else ("" if key == "content" else []))
+                setattr(
+                    msg,
+                    key,
+                    body[key] if body[key] is not None else ("" if key == "content" else []),
+                )
         if "attachments" in body or files:
             keep = {str(a.get("id")) for a in body.get("attachments") or [] if isinstance(a, dict)}
-            msg.attachments = [a for a in msg.attachments if str(a.id) in keep] + self._attachments_from(body, files)
+            msg.attachments = [
+                a for a in msg.attachments if str(a.id) in keep
+            ] + self._attachments_from(body, files)
         if body.get("flags") is not None:
             suppress = body["flags"] & MsgFlag.SUPPRESS_EMBEDS
             msg.flags = (msg.flags & ~MsgFlag.SUPPRESS_EMBEDS) | suppress
@@ -2025,12 +2198,18 @@ class FakeDiscord:
 
     async def _post_message(self, q: _Req) -> JSON:
         channel = self._channel(q)
-        if channel.is_dm and channel.recipient is not None and channel.recipient.id in self.closed_dms:
+        if (
+            channel.is_dm
+            and channel.recipient is not None
+            and channel.recipient.id in self.closed_dms
+        ):
             self.blocked_dms.append((channel.recipient, q.json))
             raise ApiError(403, 50007, "Cannot send messages to this user")
         flags = int(q.json.get("flags") or 0)
         if flags & MsgFlag.EPHEMERAL:
-            raise ApiError(400, 50035, "Invalid Form Body: ephemeral outside an interaction", failure=True)
+            raise ApiError(
+                400, 50035, "Invalid Form Body: ephemeral outside an interaction", failure=True
+            )
         self._validate_message(q.json, q.files, creating=True)
         msg = self._new_message(channel, q.json, q.files, flags=flags)
         payload = msg.payload(self)
@@ -2042,15 +2221,23 @@ class FakeDiscord:
         limit = int(q.request.query.get("limit", 50))
         before = int(q.request.query.get("before", 1 << 63))
         after = int(q.request.query.get("after", 0))
-        found = [m for m in self.messages if m.channel_id == channel.id and not m.deleted
-                 and m.visible_to is None and after < m.id < before]
+        found = [
+            m
+            for m in self.messages
+            if m.channel_id == channel.id
+            and not m.deleted
+            and m.visible_to is None
+            and after < m.id < before
+        ]
         found = found[:limit] if "after" in q.request.query else found[-limit:]
         return [m.payload(self) for m in reversed(found)]
 
     async def _patch_message(self, q: _Req) -> JSON:
         msg = self._message(q)
         if msg.author is not self.bot_user:
-            raise ApiError(403, 50005, "Cannot edit a message authored by another user", failure=True)
+            raise ApiError(
+                403, 50005, "Cannot edit a message authored by another user", failure=True
+            )
         self._edit(msg, q.json, q.files)
         payload = msg.payload(self)
         await self.dispatch("MESSAGE_UPDATE", payload)
@@ -2074,16 +2261,25 @@ class FakeDiscord:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.", failure=True)
         late = asyncio.get_running_loop().time() - ix.created
         if late > self.interaction_deadline:
-            raise ApiError(404, 10062, f"Unknown interaction (answered after {late:.2f}s)", failure=True)
+            raise ApiError(
+                404, 10062, f"Unknown interaction (answered after {late:.2f}s)", failure=True
+            )
         t = int(q.json.get("type", 0))
         data = q.json.get("data") or {}
         allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[ix.type]
         if t not in allowed:
-            raise ApiError(400, 50035, f"callback type {t} invalid for interaction type {ix.type}", failure=True)
+            raise ApiError(
+                400,
+                50035,
+                f"callback type {t} invalid for interaction type {ix.type}",
+                failure=True,
+            )
         msg: Message | None = None
         if t == 4:
             self._validate_message(data, q.files, creating=True)
-            flags = int(data.get("flags") or 0) & (MsgFlag.EPHEMERAL | MsgFlag.SUPPRESS_EMBEDS | MsgFlag.COMPONENTS_V2)
+            flags = int(data.get("flags") or 0) & (
+                MsgFlag.EPHEMERAL | MsgFlag.SUPPRESS_EMBEDS | MsgFlag.COMPONENTS_V2
+            )
             msg = self._new_message(ix.channel, data, q.files, flags=flags, interaction=ix)
         elif t == 5:
             flags = MsgFlag.LOADING | (int(data.get("flags") or 0) & MsgFlag.EPHEMERAL)
@@ -2100,7 +2296,9 @@ class FakeDiscord:
         elif t == 9:
             ix.modal = data
         ix.callback_type, ix.callback_data = t, data
-        ix.original = msg if msg is not None else (self.messages_by_id[ix.message.id] if ix.message else None)
+        ix.original = (
+            msg if msg is not None else (self.messages_by_id[ix.message.id] if ix.message else None)
+        )
         if msg is not None and not msg.ephemeral and not msg.loading:
             await self.dispatch("MESSAGE_CREATE" if t == 4 else "MESSAGE_UPDATE", msg.payload(self))
         if q.request.query.get("with_response") not in ("1", "true", "True"):
@@ -2124,7 +2322,9 @@ class FakeDiscord:
         if ix is None:
             raise ApiError(404, 10015, "Unknown Webhook", failure=True)
         if not ix.acknowledged:
-            raise ApiError(404, 10015, "Unknown Webhook (interaction not acknowledged yet)", failure=True)
+            raise ApiError(
+                404, 10015, "Unknown Webhook (interaction not acknowledged yet)", failure=True
+            )
         return ix
 
     def _webhook_message(self, q: _Req) -> tuple[Interaction, Message]:
@@ -2152,7 +2352,9 @@ class FakeDiscord:
                 await self.dispatch("MESSAGE_UPDATE", msg.payload(self))
         else:
             self._validate_message(body, q.files, creating=True)
-            flags = int(body.get("flags") or 0) & (MsgFlag.EPHEMERAL | MsgFlag.SUPPRESS_EMBEDS | MsgFlag.COMPONENTS_V2)
+            flags = int(body.get("flags") or 0) & (
+                MsgFlag.EPHEMERAL | MsgFlag.SUPPRESS_EMBEDS | MsgFlag.COMPONENTS_V2
+            )
             msg = self._new_message(ix.channel, body, q.files, flags=flags, interaction=ix)
             ix.followups.append(msg)
             if not msg.ephemeral:
@@ -2206,8 +2408,13 @@ def _component_errors(rows: Sequence[JSON]) -> list[str]:
                     errors.append(f"{where}: custom_id must be 1-100 characters")
             if comp.get("type") == 2:
                 style = comp.get("style")
-                if style == 5 and not comp.get("url") or style in (1, 2, 3, 4) and "custom_id" not in comp:
-                    errors.append(f"{where}: button style {style} needs {'url' if style == 5 else 'custom_id'}")
+                if (style == 5 and not comp.get("url")) or (
+                    style in (1, 2, 3, 4) and "custom_id" not in comp
+                ):
+                    errors.append(
+                        f"{where}: button style {style} needs "
+                        + ("url" if style == 5 else "custom_id")
+                    )
                 if len(comp.get("label") or "") > 80:
                     errors.append(f"{where}: label over 80 characters")
                 if not comp.get("label") and not comp.get("emoji"):
@@ -2216,7 +2423,7 @@ def _component_errors(rows: Sequence[JSON]) -> list[str]:
                 options = comp.get("options") or []
                 if not 1 <= len(options) <= 25:
                     errors.append(f"{where}: 1-25 select options")
-                if len({o.get('value') for o in options}) != len(options):
+                if len({o.get("value") for o in options}) != len(options):
                     errors.append(f"{where}: duplicate option values")
                 for o in options:
                     if not 1 <= len(o.get("label") or "") <= 100:

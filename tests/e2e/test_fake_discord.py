@@ -18,7 +18,10 @@ from .fake_discord import FakeDiscord, FakeDiscordError, Intent, MsgFlag, World,
 log = logging.getLogger(__name__)
 
 
-class Pick(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"pick:(?P<match>\w+):(?P<n>\d)"):
+class Pick(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pick:(?P<match>\w+):(?P<n>\d)",
+):
     """A persistent button whose custom id carries the match and the choice."""
 
     def __init__(self, match: str, n: int) -> None:
@@ -27,7 +30,10 @@ class Pick(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[discord.ui.View], match: re.Match[str]
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
     ) -> Pick:
         return cls(match["match"], int(match["n"]))
 
@@ -35,7 +41,9 @@ class Pick(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=
         bot = interaction.client
         assert isinstance(bot, TinyBot)
         bot.picks.append((interaction.user.id, self.match, self.n))
-        await interaction.response.edit_message(content=f"You picked {self.n} in {self.match}", view=None)
+        await interaction.response.edit_message(
+            content=f"You picked {self.n} in {self.match}", view=None
+        )
 
 
 class Rune(discord.ui.Select[discord.ui.View]):
@@ -54,7 +62,9 @@ class TinyBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.dm_messages = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, guild_ready_timeout=0.05)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, guild_ready_timeout=0.05
+        )
         self.guild_id = guild_id
         self.dm_texts: list[str] = []
         self.picks: list[tuple[int, str, int]] = []
@@ -84,7 +94,9 @@ class TinyBot(commands.Bot):
                     await player.send("Hello! Pick one:", view=tiny.pick_view("m1"))
                 except discord.HTTPException as exc:
                     tiny.send_errors.append(exc)
-                    await interaction.followup.send(f"Cannot DM {player.mention}: use /submit", ephemeral=True)
+                    await interaction.followup.send(
+                        f"Cannot DM {player.mention}: use /submit", ephemeral=True
+                    )
 
         @floral.command(name="slow", description="Think, then answer")
         async def slow(interaction: discord.Interaction) -> None:
@@ -106,8 +118,14 @@ class TinyBot(commands.Bot):
             view.add_item(Rune())
             await interaction.response.send_message("Declare:", view=view, ephemeral=True)
 
-        async def match_ids(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            return [app_commands.Choice(name=m, value=m) for m in ("m1", "m2", "x9") if m.startswith(current)]
+        async def match_ids(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return [
+                app_commands.Choice(name=m, value=m)
+                for m in ("m1", "m2", "x9")
+                if m.startswith(current)
+            ]
 
         @floral.command(name="status", description="Show a match")
         @app_commands.autocomplete(match=match_ids)
@@ -184,29 +202,45 @@ async def test_login_ready_and_sync(fake: FakeDiscord, world: World, bot: TinyBo
     assert [o["name"] for o in setup["options"]] == ["player1", "player2", "window"]
     assert setup["options"][2]["min_value"] == 5
     assert fake.command_id("floral", world.guild) > 0
-    assert fake.command("submit")["guild_id"] if "guild_id" in fake.command("submit") else True
+    assert "guild_id" not in fake.command("submit")  # synced globally
 
 
-async def test_slash_reply_and_ephemeral_refusal(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+async def test_slash_reply_and_ephemeral_refusal(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
     options = {"player1": world.alice, "player2": world.bob, "window": 30}
     ix = await fake.slash(world.mod, "floral setup", options, channel=world.channel)
     reply = await ix.reply()
-    assert reply.content == f"Match between {world.alice.mention} and {world.bob.mention}, 30s windows"
+    assert (
+        reply.content == f"Match between {world.alice.mention} and {world.bob.mention}, 30s windows"
+    )
     assert not reply.ephemeral and reply in fake.messages_in(world.channel)
-    refused = await (await fake.slash(world.carol, "floral setup", options, channel=world.channel)).reply()
+    refused = await (
+        await fake.slash(world.carol, "floral setup", options, channel=world.channel)
+    ).reply()
     assert refused.ephemeral and refused.content == "Moderators only."
-    assert fake.ephemerals_to(world.carol) == [refused] and refused not in fake.messages_in(world.channel)
+    assert fake.ephemerals_to(world.carol) == [refused] and refused not in fake.messages_in(
+        world.channel
+    )
 
 
 async def test_slash_option_checks(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
     with pytest.raises(FakeDiscordError, match="no option 'player3'"):
-        await fake.slash(world.mod, "floral setup", {"player1": world.alice, "player2": world.bob,
-                                                     "player3": world.carol}, channel=world.channel)
+        await fake.slash(
+            world.mod,
+            "floral setup",
+            {"player1": world.alice, "player2": world.bob, "player3": world.carol},
+            channel=world.channel,
+        )
     with pytest.raises(FakeDiscordError, match="required options missing"):
         await fake.slash(world.mod, "floral setup", {"player1": world.alice}, channel=world.channel)
     with pytest.raises(FakeDiscordError, match="out of"):
-        await fake.slash(world.mod, "floral setup", {"player1": world.alice, "player2": world.bob,
-                                                     "window": 1}, channel=world.channel)
+        await fake.slash(
+            world.mod,
+            "floral setup",
+            {"player1": world.alice, "player2": world.bob, "window": 1},
+            channel=world.channel,
+        )
     with pytest.raises(FakeDiscordError, match="pick a subcommand"):
         await fake.slash(world.mod, "floral", channel=world.channel)
     with pytest.raises(FakeDiscordError, match="not available"):
@@ -223,14 +257,22 @@ async def test_defer_then_followups(fake: FakeDiscord, world: World, bot: TinyBo
     assert fake.messages_in(world.channel) == [second]
 
 
-async def test_defer_edit_original_and_channel_post(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
-    ix = await fake.slash(world.mod, "floral announce", {"text": "Turn 1 begins"}, channel=world.channel)
+async def test_defer_edit_original_and_channel_post(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    ix = await fake.slash(
+        world.mod, "floral announce", {"text": "Turn 1 begins"}, channel=world.channel
+    )
     assert (await ix.reply()).content == "posted"
-    post = await fake.wait_for_message(lambda m: m.content == "Turn 1 begins", channel=world.channel)
+    post = await fake.wait_for_message(
+        lambda m: m.content == "Turn 1 begins", channel=world.channel
+    )
     assert post.interaction_id is None
 
 
-async def test_dm_with_persistent_button_click(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+async def test_dm_with_persistent_button_click(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
     options = {"player1": world.alice, "player2": world.bob}
     await (await fake.slash(world.mod, "floral setup", options, channel=world.channel)).reply()
     hello = await fake.wait_for_message(to=world.alice)
@@ -252,12 +294,15 @@ async def test_select_menu_and_autocomplete(fake: FakeDiscord, world: World, bot
         await fake.select(world.alice, menu, "rune", ["Z"])
     answer = await (await fake.select(world.alice, menu, "rune", ["B"])).reply()
     assert answer.content == "declared B" and answer.ephemeral
-    choices = await fake.autocomplete(world.mod, "floral status", {"match": "m"}, focused="match",
-                                      channel=world.channel)
+    choices = await fake.autocomplete(
+        world.mod, "floral status", {"match": "m"}, focused="match", channel=world.channel
+    )
     assert [c["value"] for c in choices] == ["m1", "m2"]
 
 
-async def test_dm_text_and_global_command_in_dm(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+async def test_dm_text_and_global_command_in_dm(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
     typed = await fake.dm_text(world.alice, "C")
     answer = await fake.wait_for_message(to=world.alice, after=typed)
     assert answer.content == "got C" and bot.dm_texts == ["C"]
@@ -267,8 +312,12 @@ async def test_dm_text_and_global_command_in_dm(fake: FakeDiscord, world: World,
 
 async def test_closed_dms_answer_50007(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
     fake.close_dms(world.bob)
-    ix = await fake.slash(world.mod, "floral setup", {"player1": world.alice, "player2": world.bob},
-                          channel=world.channel)
+    ix = await fake.slash(
+        world.mod,
+        "floral setup",
+        {"player1": world.alice, "player2": world.bob},
+        channel=world.channel,
+    )
     warning = await ix.followup(0)
     assert warning.ephemeral and warning.content == f"Cannot DM {world.bob.mention}: use /submit"
     assert [e.code for e in bot.send_errors] == [50007]
@@ -288,7 +337,9 @@ async def test_survives_429_and_500(fake: FakeDiscord, world: World, bot: TinyBo
     assert [r.status for r in fake.requests_matching(send, channel_id=dm)] == [500, 429, 200]
 
 
-async def test_resume_after_dropped_connection_replays(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+async def test_resume_after_dropped_connection_replays(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
     session = fake.sessions[-1]
     await fake.drop_gateway()
     await fake.dm_text(world.alice, "while away")  # buffered, replayed on RESUME
@@ -310,12 +361,17 @@ async def test_invalid_session_reidentifies(fake: FakeDiscord, world: World, bot
     assert (await fake.wait_for_message(to=world.alice)).content == "got again"
 
 
-async def test_unimplemented_route_is_a_failure(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+async def test_unimplemented_route_is_a_failure(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
     channel = bot.get_channel(world.channel.id)
     assert isinstance(channel, discord.TextChannel)
     with pytest.raises(discord.NotFound):
-        await channel.pins()
-    async with aiohttp.ClientSession() as session, session.get(f"{fake.base_url}/elsewhere") as resp:
+        await channel.webhooks()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{fake.base_url}/elsewhere") as resp,
+    ):
         assert resp.status == 404
     failures = fake.take_failures()
     assert len(failures) == 2 and "unimplemented route: GET /channels/" in failures[0]
@@ -347,4 +403,4 @@ async def test_acting_without_a_bot_is_refused(fake: FakeDiscord, world: World) 
 
 
 async def test_ephemeral_flag_constant() -> None:
-    assert MsgFlag.EPHEMERAL == discord.MessageFlags(ephemeral=True).value
+    assert discord.MessageFlags(ephemeral=True).value == MsgFlag.EPHEMERAL
