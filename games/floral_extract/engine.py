@@ -85,7 +85,8 @@ class TurnRecord:
     fertilize: bool = False
     weather: bool = False
     sabotage: int = 0  # opponent pot hit, 0 for none
-    declaration: dict[str, JSON] | None = None
+    declaration: dict[str, JSON] | None = None  # {"symbol", "correct"}, as traces show it
+    dud: bool = False  # a chargeless declaration (declaration_without_charge = dud)
 
 
 class FloralExtract:
@@ -292,7 +293,8 @@ class FloralExtract:
         player.window = player.window_len = 0  # a declaration breaks every window (AMB. 13)
         if player.charge == 0:  # only reachable with declaration_without_charge = dud
             record.spells.append(f"DECLARE:{symbol}:dud")
-            record.declaration = {"symbol": symbol, "correct": False, "dud": True}
+            record.declaration = {"symbol": symbol, "correct": False}
+            record.dud = True
             return
         player.charge = 0
         secret = state.players[1 - seat].identity[symbol]
@@ -306,7 +308,7 @@ class FloralExtract:
             player.correct_pairs.append((symbol, previous))
             player.score_turns.append(turn)
             record.spells.append(f"DECLARE:{symbol}:correct")
-            record.declaration = {"symbol": symbol, "correct": True, "identity": previous}
+            record.declaration = {"symbol": symbol, "correct": True}
         else:
             player.wrong_since_correct += 1
             record.spells.append(f"DECLARE:{symbol}:incorrect")

@@ -276,18 +276,20 @@ def _public_turn(state: State, turn: int, records: list[TurnRecord]) -> Rendered
         decl = record.declaration
         if decl is None:
             continue
-        declarations.append(dict(decl, seat=SEAT_NAMES[seat]))
-        if decl.get("dud"):
-            lines.append(
-                f"{SEAT_NAMES[seat]} declared {decl['symbol']} without a charge: no effect."
-            )
+        name, symbol = SEAT_NAMES[seat], decl["symbol"]
+        if record.dud:
+            declarations.append({"seat": name, "symbol": symbol, "correct": False, "dud": True})
+            lines.append(f"{name} declared {symbol} without a charge: no effect.")
         elif decl["correct"]:
-            lines.append(
-                f"{SEAT_NAMES[seat]} declared {decl['symbol']}: correct, "
-                f"{decl['symbol']} = {decl['identity']}."
+            # the translation is public (AMBIGUITY 25): the guessed symbol's identity
+            identity = state.players[1 - seat].identity[symbol]
+            declarations.append(
+                {"seat": name, "symbol": symbol, "correct": True, "identity": identity}
             )
+            lines.append(f"{name} declared {symbol}: correct, {symbol} = {identity}.")
         else:
-            lines.append(f"{SEAT_NAMES[seat]} declared {decl['symbol']}: incorrect.")
+            declarations.append({"seat": name, "symbol": symbol, "correct": False})
+            lines.append(f"{name} declared {symbol}: incorrect.")
     points = [p.points for p in state.players]
     lines.append(f"Points: P1 {points[0]} – P2 {points[1]}.")
     data = {"turn": turn, "casts": casts, "declarations": declarations, "points": points}
