@@ -32,6 +32,7 @@ from .fake_discord import FakeDiscord, FakeDiscordError
 log = logging.getLogger(__name__)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 ERROR_PATTERN = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback \(most recent call last\)")
 
 
@@ -155,7 +156,7 @@ class BotProcess:
             raw = await stream.readline()
             if not raw:
                 return
-            text = raw.decode(errors="replace").rstrip("\n")
+            text = ANSI_ESCAPE.sub("", raw.decode(errors="replace").rstrip("\n"))
             self.lines.append(LogLine(label, text, start))
             log.info("[%s %s] %s", self.name, label, text)
             if ERROR_PATTERN.search(text) and not any(rx.search(text) for rx in self._allowed):

@@ -67,9 +67,13 @@ async def launch_bot(
     try:
         yield launch
     finally:
-        errors: list[str] = []
+        report: list[str] = []
         for proc in procs:
             await proc.close()
-            errors += [f"{proc.name}: {line}" for line in proc.errors]
-    if errors:
-        pytest.fail("bot process logged errors:\n  " + "\n  ".join(errors), pytrace=False)
+            if proc.errors:
+                tail = "\n".join(f"    {ln.text}" for ln in proc.lines[-40:])
+                report.append(
+                    f"{proc.name} logged errors: {proc.errors}\n  its last lines:\n{tail}"
+                )
+    if report:
+        pytest.fail("\n".join(report), pytrace=False)
