@@ -36,7 +36,9 @@ Acting as users (each needs a connected bot, else :class:`FakeDiscordError`):
     ``await fake.click(user, message, custom_id)`` / ``await fake.select(user, message,
         custom_id, ["a"])`` -> :class:`Interaction` (component interaction, full message payload).
     ``await fake.dm_text(user, "C")`` / ``await fake.say(user, channel, "hi")`` -> :class:`Message`
-        (MESSAGE_CREATE; DM without guild_id).
+        (MESSAGE_CREATE; DM without guild_id). Events the bot's intents exclude are not sent
+        (listed in ``fake.dropped_events``); guild text is blanked without MESSAGE_CONTENT.
+    ``await fake.interact(user, 5, data, channel=ch)`` fires any other interaction (a modal submit).
 
 Interactions (:class:`Interaction`):
     ``await ix.response()`` callback type; ``await ix.reply()`` the message the user sees (type 4
@@ -1152,6 +1154,24 @@ class FakeDiscord:
         self._interactions_by_token[ix.token] = ix
         await self.dispatch("INTERACTION_CREATE", payload)
         return ix
+
+    async def interact(
+        self,
+        user: User,
+        itype: int,
+        data: JSON,
+        *,
+        channel: Channel | None = None,
+        message: Message | None = None,
+    ) -> Interaction:
+        """Fire a raw interaction of type ``itype`` with ``data`` (e.g. a modal submit, type 5)."""
+        self._require_bot()
+        channel = channel or self.dm_channel(user)
+        payload = self._interaction_base(itype, user, channel)
+        payload["data"] = data
+        if message is not None:
+            payload["message"] = message.payload(self)
+        return await self._fire(payload, user, channel, message)
 
     def _command_for(self, user: User, path: str, channel: Channel, bypass: bool) -> JSON:
         parts = path.split()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -53,6 +54,13 @@ class Rune(discord.ui.Select[discord.ui.View]):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"declared {self.values[0]}", ephemeral=True)
+
+
+class Note(discord.ui.Modal, title="A note"):
+    note: discord.ui.TextInput[Note] = discord.ui.TextInput(label="Note", custom_id="note")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"noted {self.note.value}", ephemeral=True)
 
 
 class TinyBot(commands.Bot):
@@ -131,6 +139,18 @@ class TinyBot(commands.Bot):
         @app_commands.autocomplete(match=match_ids)
         async def status(interaction: discord.Interaction, match: str) -> None:
             await interaction.response.send_message(f"status of {match}")
+
+        @floral.command(name="export", description="A match as a file")
+        async def export(interaction: discord.Interaction) -> None:
+            script = discord.File(io.BytesIO(b'{"moves": []}'), "m1.json")
+            await interaction.response.send_message("script:", file=script, ephemeral=True)
+            assert interaction.channel is not None
+            log_file = discord.File(io.BytesIO(b"turn 1"), "log.txt")
+            await interaction.channel.send("log", file=log_file)  # type: ignore[union-attr]
+
+        @floral.command(name="note", description="Open a modal")
+        async def note(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(Note())
 
         @app_commands.command(name="submit", description="Submit a move")
         async def submit(interaction: discord.Interaction, value: str) -> None:
@@ -404,3 +424,31 @@ async def test_acting_without_a_bot_is_refused(fake: FakeDiscord, world: World) 
 
 async def test_ephemeral_flag_constant() -> None:
     assert discord.MessageFlags(ephemeral=True).value == MsgFlag.EPHEMERAL
+
+
+async def test_files_are_recorded(fake: FakeDiscord, world: World, bot: TinyBot) -> None:
+    reply = await (await fake.slash(world.mod, "floral export", channel=world.channel)).reply()
+    assert reply.ephemeral and [a.filename for a in reply.attachments] == ["m1.json"]
+    assert reply.attachments[0].data == b'{"moves": []}'
+    post = await fake.wait_for_message(lambda m: m.content == "log", channel=world.channel)
+    assert post.attachments[0].text == "turn 1"
+
+
+async def test_modal_submit_through_raw_interaction(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    opened = await fake.slash(world.alice, "floral note", channel=world.channel)
+    assert await opened.response() == 9 and opened.modal is not None
+    rows = [{"type": 1, "components": [{"type": 4, "custom_id": "note", "value": "hi"}]}]
+    data = {"custom_id": opened.modal["custom_id"], "components": rows}
+    submitted = await fake.interact(world.alice, 5, data, channel=world.channel)
+    assert (await submitted.reply()).content == "noted hi"
+
+
+async def test_events_outside_the_intents_are_not_sent(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    await fake.say(world.alice, world.channel, "hello bot")  # TinyBot has no guild_messages
+    assert fake.dropped_events[-1].startswith("MESSAGE_CREATE")
+    with pytest.raises(FakeDiscordError, match="events not delivered"):
+        await fake.wait_for_message(channel=world.channel, timeout=0.05)
