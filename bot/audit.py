@@ -1,0 +1,137 @@
+"""``floral-host audit``: replay every stored match from (config, seed, move log) through its
+engine and compare with the stored snapshots; also check that each logged move is the one its
+window's attempts give. The last stdout line is a JSON summary; exit 1 on any mismatch."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.games import load_game_info
+from bot.settings import Settings
+from bot.store import Attempt, MatchRecord, StepRecord, Store
+from bot.store.sqlite import SqliteStore
+from games.protocol import JSON, Accepted, Event, Game, Setup
+
+
+def replay(
+    game: Game[Any], record: MatchRecord, steps: Sequence[StepRecord]
+) -> Iterator[tuple[StepRecord, Any, list[Event]]]:
+    """The state and events after each logged step, recomputed by the engine."""
+    setup = Setup(record.config, len(record.players), record.seed, record.names)
+    state, events = game.new_match(setup)
+    for step in steps:
+        if step.kind == "resolve":
+            state, events = game.resolve(state, step.moves or {})
+        elif step.kind == "end":
+            state, events = game.end(state, "host")
+        yield step, state, events
+
+
+def audit_match(
+    game: Game[Any], record: MatchRecord, steps: Sequence[StepRecord], attempts: Sequence[Attempt]
+) -> list[str]:
+    """Every way the stored match disagrees with its replay."""
+    problems = []
+    numbers = [step.step for step in steps]
+    if numbers != list(range(len(steps))) or numbers[-1:] != [record.step]:
+        problems.append(f"match {record.id}: steps {numbers} are not 0..{record.step}")
+    before = None
+    for step, state, _ in replay(game, record, steps):
+        if step.kind == "resolve" and before is not None:
+            window = [a for a in attempts if a.step == step.step]
+            problems += _check_moves(game, record.id, before, step, window)
+        replayed = json.loads(json.dumps(game.dump(state)))
+        if replayed != step.snapshot:
+            where = first_difference(step.snapshot, replayed)
+            problems.append(f"match {record.id} step {step.step}: snapshot differs at {where}")
+        before = state
+    return problems
+
+
+def _check_moves(
+    game: Game[Any], match_id: int, state: Any, step: StepRecord, attempts: Sequence[Attempt]
+) -> list[str]:
+    """The engine judges each attempt as it did, and the logged move is the last accepted."""
+    problems, expected = [], {seat: None for seat in step.moves or {}}  # type: list[str], dict[int, JSON]
+    for attempt in attempts:
+        if attempt.verdict == "duplicate":
+            continue
+        verdict = game.submit(state, attempt.seat, attempt.raw)
+        accepted = isinstance(verdict, Accepted)
+        if accepted != (attempt.verdict == "accepted"):
+            problems.append(
+                f"match {match_id} step {step.step}: {attempt.raw!r} from seat"
+                f" {attempt.seat} was {attempt.verdict}, the engine says otherwise"
+            )
+        elif isinstance(verdict, Accepted):
+            expected[attempt.seat] = json.loads(json.dumps(verdict.move))
+    if expected != (step.moves or {}):
+        problems.append(
+            f"match {match_id} step {step.step}: logged moves {step.moves}"
+            f" but the attempts give {expected}"
+        )
+    return problems
+
+
+def first_difference(stored: JSON, replayed: JSON, path: str = "$") -> str:
+    if isinstance(stored, dict) and isinstance(replayed, dict):
+        for key in sorted(set(stored) | set(replayed), key=str):
+            if stored.get(key) != replayed.get(key):
+                return first_difference(stored.get(key), replayed.get(key), f"{path}.{key}")
+    if isinstance(stored, list) and isinstance(replayed, list) and len(stored) == len(replayed):
+        for index, (a, b) in enumerate(zip(stored, replayed, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{path}[{index}]")
+    return f"{path} (stored {json.dumps(stored)[:60]}, replayed {json.dumps(replayed)[:60]})"
+
+
+async def audit_store(store: Store) -> tuple[dict[str, int], list[str]]:
+    matches = await store.list_matches()
+    problems: list[str] = []
+    for record in matches:
+        try:
+            game = load_game_info(record.game).game
+        except KeyError as error:
+            problems.append(f"match {record.id}: cannot load game: {error}")
+            continue
+        steps, attempts = await store.steps(record.id), await store.attempts(record.id)
+        problems += audit_match(game, record, steps, attempts)
+    summary = {
+        "matches": len(matches),
+        "finished": sum(record.status == "finished" for record in matches),
+        "mismatches": len(problems),
+    }
+    return summary, problems
+
+
+async def open_existing(db: str | None) -> SqliteStore:
+    path = Path(db) if db else Settings.load().db_path
+    if not path.is_file():
+        raise FileNotFoundError(f"no database at {path}")
+    return await SqliteStore.open(path)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    store = await open_existing(args.db)
+    try:
+        summary, problems = await audit_store(store)
+    finally:
+        await store.close()
+    for problem in problems:
+        print(problem)
+    print(json.dumps(summary))
+    return 1 if problems else 0
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(_main(args))
+    except FileNotFoundError as error:
+        print(f"floral-host audit: {error}", file=sys.stderr)
+        return 2

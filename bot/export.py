@@ -1,0 +1,50 @@
+"""``floral-host export MATCH``: a stored match as the game's replayable script (JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from bot.audit import open_existing
+from bot.games import load_game_info
+from bot.store import Store
+from games.protocol import JSON
+
+
+async def export_match(store: Store, match_id: int) -> JSON:
+    """The game's script of the match: per resolved window, each seat's raw attempts in order."""
+    record = await store.get_match(match_id)
+    if record is None:
+        raise LookupError(f"there is no match {match_id}")
+    info = load_game_info(record.game)
+    attempts = await store.attempts(match_id)
+    windows = []
+    for step in await store.steps(match_id):
+        if step.kind != "resolve":
+            continue
+        window: dict[int, list[str]] = {}
+        for attempt in attempts:
+            if attempt.step == step.step:
+                window.setdefault(attempt.seat, []).append(attempt.raw)
+        windows.append(window)
+    return info.export_script(record.config, record.seed, list(record.names), windows)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    store = await open_existing(args.db)
+    try:
+        script = await export_match(store, int(args.match))
+    finally:
+        await store.close()
+    print(json.dumps(script, indent=2))
+    return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(_main(args))
+    except (FileNotFoundError, LookupError, KeyError, ValueError) as error:
+        print(f"floral-host export: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,265 @@
+"""``floral-host simulate``: whole matches between AI players through the real host, store,
+scheduler and outbox, with a console transport that prints every message.
+
+Each AI player learns only what its seat is sent (the public posts of its match and its own
+messages), answers after a random delay in [0, 1.25 × window] drawn from the seed, so some
+windows time out, and about one attempt in 20 is junk, to exercise refusals. With ``--db``,
+unfinished matches in that database are resumed first; their players' memories are rebuilt by
+replaying the log, keeping only what each seat was told. The last stdout line is a JSON summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.audit import replay
+from bot.games import load_game_info
+from bot.host import Host, SubmitResult
+from bot.store import ACTIVE_STATUSES, MatchRecord, Store
+from bot.store.sqlite import SqliteStore
+from bot.transport import (
+    Delivery,
+    event_from_json,
+    format_delivery,
+    request_from_json,
+    request_to_json,
+)
+from games.protocol import PUBLIC, Agent, Event, derive_rng, to_seat
+from games.registry import GameInfo
+
+DEFAULT_WINDOW_S = 0.1
+JUNK = "?!#%&*~^"
+JUNK_RATE = 0.05
+FIRST_USER_ID = 1001
+
+
+@dataclass
+class AgentPlayer:
+    """One AI seat, driven by what the transport delivers to it."""
+
+    host: Host
+    match_id: int
+    seat: int
+    user_id: int
+    agent: Agent
+    rng: random.Random  # timing and junk, apart from the agent's own RNG
+    delay: Callable[[random.Random], float]
+    junk_rate: float
+    report: Callable[[str], None]
+    known_step: int = -1  # events up to this step are already known (rebuilt on resume)
+    acted: set[int] = field(default_factory=set)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def observe(self, events: list[Event], step: int) -> None:
+        if step <= self.known_step:
+            return
+        for event in events:
+            if event.audience in (PUBLIC, to_seat(self.seat)):
+                self.agent.observe(event)
+
+    def prompt(self, request: Mapping[str, Any]) -> None:
+        """Answer this prompt once, later, as a person would."""
+        step = request["step"]
+        if step in self.acted:
+            return
+        self.acted.add(step)
+        task = asyncio.create_task(self._answer(request))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _answer(self, payload: Mapping[str, Any]) -> None:
+        await asyncio.sleep(self.delay(self.rng))
+        step, request = payload["step"], request_from_json(payload)
+        if self.rng.random() < self.junk_rate:
+            await self._submit(self.rng.choice(JUNK), step)
+            await asyncio.sleep(self.delay(self.rng) / 10)  # retyping
+        view = await self.host.view(self.match_id, self.user_id)
+        await self._submit(self.agent.act(request, view), step)
+
+    async def _submit(self, raw: str, step: int) -> SubmitResult:
+        result = await self.host.submit(self.match_id, self.user_id, raw, step=step)
+        verdict = f"ack step {result.step}" if result.accepted else "refused"
+        self.report(f"[m{self.match_id} seat{self.seat} {verdict}] {raw!r}: {result.text}")
+        return result
+
+
+class SimulatedPlayers:
+    """The transport of a simulation: prints each message and hands it to the AI players."""
+
+    def __init__(self, out: TextIO, quiet: bool) -> None:
+        self.out, self.quiet = out, quiet
+        self.players: dict[int, list[AgentPlayer]] = {}
+
+    def say(self, line: str) -> None:
+        if not self.quiet:
+            print(line, file=self.out, flush=True)
+
+    async def send(self, delivery: Delivery) -> None:
+        self.say(format_delivery(delivery))
+        players = self.players.get(delivery.match_id, [])
+        events = [event_from_json(e) for e in delivery.payload.get("events", [])]
+        step = delivery.payload.get("step", 0)
+        for player in players:
+            if delivery.audience == PUBLIC or delivery.audience.seat == player.seat:
+                player.observe(events, step)
+        request = delivery.payload.get("request")
+        if request is not None and delivery.audience.seat is not None and players:
+            players[delivery.audience.seat].prompt(request)
+
+    async def stop(self) -> None:
+        tasks = [task for seats in self.players.values() for p in seats for task in p.tasks]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@dataclass
+class Simulation:
+    host: Host
+    players: SimulatedPlayers
+    window_s: float
+    junk_rate: float = JUNK_RATE
+    infos: dict[str, GameInfo] = field(default_factory=dict)
+
+    def info(self, key: str) -> GameInfo:
+        if key not in self.infos:
+            self.infos[key] = load_game_info(key)
+        return self.infos[key]
+
+    def seat_players(self, record: MatchRecord, level: str | None = None) -> list[AgentPlayer]:
+        info = self.info(record.game)
+        factory = info.agents[level or info.default_agent]
+        limit = 1.25 * (record.window_s or self.window_s)
+        return [
+            AgentPlayer(
+                self.host,
+                record.id,
+                seat,
+                user_id,
+                factory(seat, derive_rng(record.seed, "agent", seat)),
+                derive_rng(record.seed, "timing", seat),
+                lambda rng: rng.uniform(0, limit),
+                self.junk_rate,
+                self.players.say,
+            )
+            for seat, user_id in enumerate(record.players)
+        ]
+
+    async def resume(self, store: Store) -> list[int]:
+        """Attach players to the unfinished matches, each knowing what its seat was told."""
+        resumed = []
+        for record in await store.list_matches(statuses=ACTIVE_STATUSES):
+            players = self.seat_players(record)
+            game = self.info(record.game).game
+            for step, _, events in replay(game, record, await store.steps(record.id)):
+                for player in players:
+                    player.observe(events, step.step)
+                    player.known_step = step.step
+            self.players.players[record.id] = players
+            resumed.append(record.id)
+        return resumed
+
+    def answer_open_windows(self, match_ids: list[int]) -> None:
+        """Prompts sent before a restart are not sent again unless the window had expired."""
+        for match_id in match_ids:
+            for player in self.players.players[match_id]:
+                for prompt in self.host.prompts_for(player.user_id):
+                    if prompt.match_id == match_id and not prompt.answered:
+                        player.prompt(
+                            request_to_json(prompt.request, match_id, prompt.step, prompt.deadline)
+                        )
+
+    async def new_match(self, key: str, seed: int, index: int) -> int:
+        info = self.info(key)
+        seats = info.game.min_seats
+        record = await self.host.create_match(
+            key,
+            guild_id=0,
+            channel_id=index + 1,
+            players=[FIRST_USER_ID + seat for seat in range(seats)],
+            names=[f"{info.default_agent}{seat + 1}" for seat in range(seats)],
+            seed=seed,
+            window_s=self.window_s,
+        )
+        self.players.players[record.id] = self.seat_players(record)
+        return record.id
+
+    async def start_waiting(self, match_ids: list[int]) -> None:
+        for match_id in match_ids:
+            status = (await self.host.status(match_id)).match.status
+            if status in ("setup", "revealed"):
+                await self.host.start_match(match_id)
+
+
+async def simulate(
+    key: str,
+    *,
+    matches: int = 1,
+    seed: int | None = None,
+    window_s: float | None = None,
+    db: Path | None = None,
+    quiet: bool = False,
+    out: TextIO = sys.stdout,
+) -> dict[str, int]:
+    """Run the simulation; the summary. Raises KeyError for an unknown game."""
+    window = window_s or DEFAULT_WINDOW_S
+    load_game_info(key)
+    with tempfile.TemporaryDirectory() as scratch:
+        store = await SqliteStore.open(db or Path(scratch) / "simulate.db")
+        players = SimulatedPlayers(out, quiet)
+        host = Host(store, players, grace_s=max(window, 0.05), retry_base_s=0.05)
+        sim = Simulation(host, players, window)
+        resumed = await sim.resume(store)
+        await host.start()
+        sim.answer_open_windows(resumed)
+        await sim.start_waiting(resumed)
+        seeds = random.Random(seed)
+        created = []
+        for index in range(matches):
+            match_id = await sim.new_match(key, seeds.getrandbits(48), index)
+            await host.start_match(match_id)
+            created.append(match_id)
+        ids = resumed + created
+        await asyncio.gather(*(host.wait_over(match_id) for match_id in ids))
+        await host.wait_idle()
+        records = [await store.get_match(match_id) for match_id in ids]
+        summary = {
+            "matches": len(ids),
+            "finished": sum(r is not None and r.status == "finished" for r in records),
+            "turns": host.stats.turns,
+            "submissions": host.stats.submissions,
+            "timeouts": host.stats.timeouts,
+            "refused": host.stats.refused,
+            "messages": host.worker.sent,
+        }
+        await players.stop()
+        await host.close()
+    return summary
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        summary = asyncio.run(
+            simulate(
+                args.game,
+                matches=args.matches,
+                seed=args.seed,
+                window_s=args.window,
+                db=Path(args.db) if args.db else None,
+                quiet=args.quiet,
+            )
+        )
+    except KeyError as error:
+        print(f"floral-host simulate: {error.args[0]}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary), flush=True)
+    return 0 if summary["finished"] == summary["matches"] else 1
