@@ -7,7 +7,6 @@ checks in the rules' order (A3: triple, three coins back, empty deck), then open
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 
@@ -64,14 +63,14 @@ class WarlocksBrew:
         if state.phase == "over":
             raise ValueError("the match is over")
         _check_moves(state, moves)
-        new = copy.deepcopy(state)
+        new = state.clone()
         if new.phase == "last_call":
             return new, _resolve_last_call(new, moves)
         return new, _resolve_bids(new, moves)
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
         """Host end rule: count the brews now, exactly as if the deck had just run out."""
-        new = copy.deepcopy(state)
+        new = state.clone()
         if new.phase == "over":
             return new, []
         for seat in new.seats:  # an interrupted rebid: the coins on the table go home
@@ -140,8 +139,8 @@ def bidding_seats(state: State) -> list[int]:
 def open_requests(state: State) -> list[Request]:
     window = float(state.config["window"])
     if state.phase == "last_call":
-        return [_last_call_request(state, seat, window) for seat in state.active()]
-    return [_bid_request(state, seat, window) for seat in bidding_seats(state)]
+        return [_last_call_request(state, seat, window) for seat in asked_seats(state)]
+    return [_bid_request(state, seat, window) for seat in asked_seats(state)]
 
 
 def _bid_request(state: State, seat: int, window: float) -> Request:
@@ -163,8 +162,12 @@ def _last_call_request(state: State, seat: int, window: float) -> Request:
     return Request(seat, "declare", prompt, choices, PASS, window)
 
 
+def asked_seats(state: State) -> list[int]:
+    return state.active() if state.phase == "last_call" else bidding_seats(state)
+
+
 def check_answer(state: State, seat: int, raw: str) -> Verdict:
-    if seat not in [request.seat for request in open_requests(state)]:
+    if seat not in asked_seats(state):
         return Refused("You have nothing to decide right now.")
     text = " ".join(raw.split()).casefold()
     if state.phase == "last_call":

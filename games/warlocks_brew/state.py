@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Literal
 
 from games.protocol import JSON
@@ -22,6 +22,16 @@ class Seat:
     table: list[int] = field(default_factory=list)  # revealed bids of earlier rebid rounds
     brew: list[str] = field(default_factory=list)  # ingredients won, in order
     eliminated: bool = False  # Utter Darkness: a wrong declaration
+
+    def clone(self) -> Seat:
+        return replace(
+            self,
+            dealt=list(self.dealt),
+            hand=list(self.hand),
+            front=list(self.front),
+            table=list(self.table),
+            brew=list(self.brew),
+        )
 
     def brew_counts(self) -> dict[str, int]:
         return dict(sorted(Counter(self.brew).items()))
@@ -53,6 +63,19 @@ class State:
     def active(self) -> list[int]:
         """Seats still in the game (Utter Darkness eliminates)."""
         return [i for i, seat in enumerate(self.seats) if not seat.eliminated]
+
+    def clone(self) -> State:
+        """An independent copy (the config is shared: nothing ever changes it)."""
+        return replace(
+            self,
+            seats=[seat.clone() for seat in self.seats],
+            deck=list(self.deck),
+            storefront=list(self.storefront),
+            snakeoil=list(self.snakeoil),
+            discarded=list(self.discarded),
+            rebidders=list(self.rebidders),
+            winners=list(self.winners),
+        )
 
     def dump(self) -> JSON:
         return asdict(self)
