@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.floral_extract import GAME  # noqa: E402
-from games.floral_extract.state import State  # noqa: E402
-from games.protocol import Accepted, Setup  # noqa: E402
+from games.floral_extract import GAME
+from games.floral_extract.state import State
+from games.protocol import Accepted, Setup
 
 BOOK = {
     "water": {"type": "set", "n": 3, "set": [1, 2, 3]},
@@ -54,8 +54,11 @@ def bench_turns(seconds: float) -> tuple[float, int]:
         for _ in range(1000):
             if state.phase == "over":
                 state = new_state(rng.randrange(1 << 30), None)
-            moves = {s: quick_move(state, s, rng) for s in range(2) if state.phase == "cast"
-                     or state.players[s].can_plant}
+            moves = {
+                s: quick_move(state, s, rng)
+                for s in range(2)
+                if state.phase == "cast" or state.players[s].can_plant
+            }
             casting = state.phase == "cast"
             start = time.perf_counter()
             state, _ = GAME.resolve(state, moves)

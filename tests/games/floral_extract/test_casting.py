@@ -99,7 +99,7 @@ def test_dud_mode_accepts_a_chargeless_declaration_that_only_breaks_windows() ->
     assert t3["P1"]["wrong_since_correct"] == 0
     assert t3["P1"]["points"] == 0
     assert t4["P1"]["spells"] == []
-    _, _, _, t3b, t4b = trace(
+    _, _, _, _t3b, t4b = trace(
         [plant(None, None), *casts(1, [("1", "1"), ("2", "1"), ("0", "1"), ("3", "1")])]
     )
     assert t4b["P1"]["spells"] == ["WATER:1", "WEATHER:1"]  # the same runes around a stall
