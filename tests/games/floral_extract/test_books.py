@@ -222,6 +222,24 @@ def test_any_text_parses_or_raises_config_error(text: str) -> None:
         assert caught.field.startswith("spellbook")
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 80), st.sampled_from(list(" ;:|{},-<>=0123456789aPw"))), max_size=4
+    )
+)
+def test_mutated_text_parses_or_names_a_spellbook_field(edits: list[tuple[int, str]]) -> None:
+    text = CLASSIC_TEXT
+    for at, char in edits:
+        text = text[:at] + char + text[at + 1 :]  # replace (or append) one character
+    try:
+        book = parse_text(text)
+    except ConfigError as caught:
+        assert caught.field.startswith("spellbook")
+    else:
+        assert parse_text(format_text(book)) == book
+
+
 # --- resolving a config value ------------------------------------------------------------
 
 
@@ -252,6 +270,18 @@ def test_engine_resolves_string_spellbooks() -> None:
     assert state.config["spellbook"] == CLASSIC_JSON
     state, _ = GAME.new_match(Setup(config={"spellbook": "random"}, seats=2, seed=1))
     assert state.config["spellbook"] == random_spellbook(_engine_rng(1)).to_json()
+
+
+def test_engine_takes_per_player_text_and_refuses_bad_text() -> None:
+    from games.floral_extract import GAME
+    from games.protocol import Setup
+
+    text = "P1: " + CLASSIC_TEXT + "\nP2: " + spell_text(water="set 3 {4,5,6}")
+    state, _ = GAME.new_match(Setup(config={"spellbook": text}, seats=2, seed=1))
+    assert state.config["spellbook"]["P1"] == CLASSIC_JSON
+    with pytest.raises(ConfigError) as caught:
+        GAME.new_match(Setup(config={"spellbook": spell_text(water="set 3")}, seats=2, seed=1))
+    assert caught.value.field == "spellbook.water"
 
 
 def _engine_rng(seed: int) -> random.Random:
