@@ -1,0 +1,132 @@
+"""simulate, export and audit, in process and through the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.audit import audit_store
+from bot.export import export_match
+from bot.simulate import simulate
+from bot.store.sqlite import SqliteStore
+from games.registry import get
+from tests.bot import toy_game
+
+TOY = "tests.bot.toy_game"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+async def test_simulate_plays_every_match_to_the_end(tmp_path: Path) -> None:
+    out = io.StringIO()
+    db = tmp_path / "sim.db"
+    summary = await simulate(TOY, matches=4, seed=11, window_s=0.05, db=db, out=out)
+    assert summary["matches"] == summary["finished"] == 4
+    assert summary["turns"] == 12  # 3 rounds each
+    assert summary["messages"] > 0 and summary["submissions"] > 0
+    lines = out.getvalue().splitlines()
+    assert all(re.match(r"(\[m\d+ \w+[\] ]| +)", line) for line in lines)
+
+    store = await SqliteStore.open(db)
+    audit, problems = await audit_store(store)
+    assert (audit, problems) == ({"matches": 4, "finished": 4, "mismatches": 0}, [])
+    for record in await store.list_matches():
+        script = await export_match(store, record.id)
+        replayed = toy_game.run_script(script)
+        assert replayed["final"] == (await store.latest_step(record.id)).snapshot
+    await store.close()
+
+
+async def test_simulate_resumes_unfinished_matches_only_with_zero(tmp_path: Path) -> None:
+    db = tmp_path / "sim.db"
+    summary = await simulate(TOY, matches=0, db=db, out=io.StringIO())
+    assert summary["matches"] == 0
+    await simulate(TOY, matches=2, seed=1, window_s=0.05, db=db, quiet=True, out=io.StringIO())
+    again = await simulate(TOY, matches=0, db=db, quiet=True, out=io.StringIO())
+    assert again["matches"] == 0  # nothing unfinished was left
+
+
+def test_cli_simulate_floral_extract_then_audit_and_export(tmp_path: Path) -> None:
+    db = tmp_path / "fe.db"
+    run = cli(
+        "simulate",
+        "floral-extract",
+        "--matches",
+        "2",
+        "--seed",
+        "4",
+        "--window",
+        "0.03",
+        "--db",
+        str(db),
+        "--quiet",
+    )
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout.splitlines()[-1])
+    assert set(summary) == {
+        "matches",
+        "finished",
+        "turns",
+        "submissions",
+        "timeouts",
+        "refused",
+        "messages",
+    }
+    assert summary["matches"] == summary["finished"] == 2
+
+    audit = cli("audit", "--db", str(db))
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert json.loads(audit.stdout.splitlines()[-1]) == {
+        "matches": 2,
+        "finished": 2,
+        "mismatches": 0,
+    }
+
+    export = cli("export", "1", "--db", str(db))
+    assert export.returncode == 0, export.stderr
+    trace = get("floral-extract").run_script(json.loads(export.stdout))
+    with sqlite3.connect(db) as connection:
+        (outcome,) = connection.execute("SELECT outcome FROM matches WHERE id = 1").fetchone()
+    winner = trace["checkpoints"][-1]["winner"]
+    assert ["P1", "P2"].index(winner) in json.loads(outcome)["winners"]
+
+
+def test_audit_reports_a_tampered_snapshot(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert cli("simulate", TOY, "--db", str(db), "--quiet", "--window", "0.03").returncode == 0
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "UPDATE steps SET snapshot = json_set(snapshot, '$.scores[0]', 99)"
+            " WHERE match_id = 1 AND step = 2"
+        )
+    audit = cli("audit", "--db", str(db))
+    assert audit.returncode == 1
+    lines = audit.stdout.splitlines()
+    assert "match 1 step 2: snapshot differs at $.scores[0]" in lines[0]
+    assert json.loads(lines[-1])["mismatches"] == 1
+
+
+def test_cli_errors_are_clear(tmp_path: Path) -> None:
+    unknown = cli("simulate", "chess", "--quiet")
+    assert unknown.returncode == 2 and "unknown game 'chess'" in unknown.stderr
+    missing = cli("audit", "--db", str(tmp_path / "none.db"))
+    assert missing.returncode == 2 and "no database" in missing.stderr
+    db = tmp_path / "t.db"
+    assert cli("simulate", TOY, "--db", str(db), "--quiet", "--window", "0.03").returncode == 0
+    absent = cli("export", "9", "--db", str(db))
+    assert absent.returncode == 2 and "no match 9" in absent.stderr
