@@ -5,10 +5,13 @@ Rules as the bot plays them: ``docs/warlocks-brew.md``.
 
 from __future__ import annotations
 
+from games.protocol import Game
+
 from .agents import AGENTS, DEFAULT_AGENT
 from .engine import WarlocksBrew
 from .script import export_script, run_script
+from .state import State
 
-GAME = WarlocksBrew()
+GAME: Game[State] = WarlocksBrew()  # the annotation makes mypy check the protocol
 
 __all__ = ["AGENTS", "DEFAULT_AGENT", "GAME", "WarlocksBrew", "export_script", "run_script"]

@@ -80,6 +80,7 @@ def test_setups_at_the_edge_of_reachable_are_accepted() -> None:
 
 def _deck_of(config: dict[str, Any], seed: int = 7, seats: int = 3) -> list[str]:
     state, _ = GAME.new_match(Setup(config, seats, seed))
+    assert state.card is not None
     return [state.card, *state.deck]
 
 
