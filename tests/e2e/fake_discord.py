@@ -485,7 +485,7 @@ class Interaction:
     followups: list[Message] = field(default_factory=list)
     choices: list[JSON] | None = None
     modal: JSON | None = None
-    edits_after_ack: int = 0
+    versions_at_ack: int = 0  # len(original.history) when acknowledged
 
     @property
     def acknowledged(self) -> bool:
@@ -503,7 +503,11 @@ class Interaction:
             return self.original
         if t == 5 and self.original is not None and not self.original.loading:
             return self.original
-        if t == 6 and self.edits_after_ack:
+        if (
+            t == 6
+            and self.original is not None
+            and len(self.original.history) > self.versions_at_ack
+        ):
             return self.original
         if t in (5, 6) and self.followups:
             return self.followups[0]
@@ -1015,6 +1019,20 @@ class FakeDiscord:
             if m.guild_id is not None and m.author is self.bot_user and not m.ephemeral
             for text in m.all_texts()
         ]
+
+    def max_messages_per_window(self, channel: Channel, window: float = 5.0) -> int:
+        """The most bot messages created in ``channel`` within any ``window`` seconds."""
+        times = sorted(
+            (m.id >> 22) / 1000
+            for m in self.messages
+            if m.channel_id == channel.id and m.author is self.bot_user
+        )
+        best, start = 0, 0
+        for end, t in enumerate(times):
+            while t - times[start] >= window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
 
     def requests_matching(self, route: str, **where: object) -> list[RecordedRequest]:
         """Requests to ``"METHOD /template"`` whose path params equal ``where``."""
@@ -2316,6 +2334,8 @@ class FakeDiscord:
         elif t == 9:
             ix.modal = data
         ix.callback_type, ix.callback_data = t, data
+        if t == 6 and ix.message is not None:
+            ix.versions_at_ack = len(self.messages_by_id[ix.message.id].history)
         ix.original = (
             msg if msg is not None else (self.messages_by_id[ix.message.id] if ix.message else None)
         )
@@ -2388,10 +2408,8 @@ class FakeDiscord:
         return msg.payload(self)
 
     async def _patch_webhook_message(self, q: _Req) -> JSON:
-        ix, msg = self._webhook_message(q)
+        _, msg = self._webhook_message(q)
         self._edit(msg, q.json, q.files)
-        if msg is ix.original:
-            ix.edits_after_ack += 1
         if not msg.ephemeral:
             await self.dispatch("MESSAGE_UPDATE", msg.payload(self))
         return msg.payload(self)

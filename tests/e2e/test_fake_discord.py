@@ -63,6 +63,19 @@ class Note(discord.ui.Modal, title="A note"):
         await interaction.response.send_message(f"noted {self.note.value}", ephemeral=True)
 
 
+class Refresh(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Refresh", custom_id="board:refresh")
+    async def refresh(
+        self, interaction: discord.Interaction, button: discord.ui.Button[Refresh]
+    ) -> None:
+        await interaction.response.defer()  # a deferred update (type 6)
+        assert interaction.message is not None
+        await interaction.message.edit(content="refreshed")
+
+
 class TinyBot(commands.Bot):
     """A minimal bot in the shape of floral-host: a command group, DMs, buttons."""
 
@@ -148,6 +161,10 @@ class TinyBot(commands.Bot):
             log_file = discord.File(io.BytesIO(b"turn 1"), "log.txt")
             await interaction.channel.send("log", file=log_file)  # type: ignore[union-attr]
 
+        @floral.command(name="board", description="Post a board")
+        async def board(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("board", view=Refresh())
+
         @floral.command(name="note", description="Open a modal")
         async def note(interaction: discord.Interaction) -> None:
             await interaction.response.send_modal(Note())
@@ -223,6 +240,8 @@ async def test_login_ready_and_sync(fake: FakeDiscord, world: World, bot: TinyBo
     assert setup["options"][2]["min_value"] == 5
     assert fake.command_id("floral", world.guild) > 0
     assert "guild_id" not in fake.command("submit")  # synced globally
+    fetched = await bot.tree.fetch_commands(guild=discord.Object(world.guild.id))
+    assert [(c.name, c.id) for c in fetched] == [("floral", fake.command_id("floral", world.guild))]
 
 
 async def test_slash_reply_and_ephemeral_refusal(
@@ -452,3 +471,15 @@ async def test_events_outside_the_intents_are_not_sent(
     assert fake.dropped_events[-1].startswith("MESSAGE_CREATE")
     with pytest.raises(FakeDiscordError, match="events not delivered"):
         await fake.wait_for_message(channel=world.channel, timeout=0.05)
+
+
+async def test_deferred_update_then_message_edit(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    board = await (await fake.slash(world.mod, "floral board", channel=world.channel)).reply()
+    ix = await fake.click(world.alice, board, "board:refresh")
+    assert await ix.response() == 6
+    assert (await ix.reply()) is board and board.content == "refreshed"
+    assert board.all_texts() == ["board\nRefresh", "refreshed\nRefresh"]
+    assert fake.public_texts() == board.all_texts()
+    assert fake.max_messages_per_window(world.channel) == 1
