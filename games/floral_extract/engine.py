@@ -198,9 +198,11 @@ class FloralExtract:
         for seat, player in enumerate(state.players):
             result: dict[str, JSON] = {"prompted": player.can_plant, "planted": None}
             code = moves.get(seat)
-            if player.can_plant and isinstance(code, str) and code in FLOWERS:
-                if code in player.planted:
-                    raise ValueError(f"seat {seat} already planted {code}")
+            if code is not None:
+                if not (player.can_plant and isinstance(code, str) and len(code) == 1):
+                    raise ValueError(f"seat {seat}: {code!r} is not a planting move now")
+                if code not in FLOWERS or code in player.planted:
+                    raise ValueError(f"seat {seat} cannot plant {code!r}")
                 pot = player.pots.index(None)
                 player.pots[pot] = Flower(code)
                 player.planted += code
