@@ -52,7 +52,10 @@ Observing (all :class:`Message` records are live: edits update them, ``history``
     ``await fake.wait_for_message(pred, to=user | channel=ch, after=mark, timeout=5)``;
     ``fake.mark()`` a checkpoint for ``after``; ``await fake.wait_until(check, what=...)``;
     ``fake.requests`` / ``fake.requests_matching("POST /channels/{channel_id}/messages")``;
-    ``fake.command("floral setup")`` the synced command/subcommand schema; ``fake.command_id``.
+    ``fake.command("floral setup")`` the synced command/subcommand schema; ``fake.command_id``;
+    ``fake.max_messages_per_window(channel, 5.0)``; ``await fake.settle()`` waits until the bot
+    has made no request for 0.1 s (before asserting that nothing more was sent);
+    ``fake.sessions[-1].intents``, ``fake.identifies``, ``fake.resumes``, ``fake.syncs``.
 
 Faults:
     ``fake.rate_limit("POST /channels/{channel_id}/messages", times=1, retry_after=0.05)``,
@@ -69,7 +72,15 @@ Strictness: every request is recorded; an unimplemented route answers 404 and is
 the ``fake`` fixture calls it at teardown; ``fake.take_failures()`` claims expected ones.
 
 Pointing discord.py at it: in-process, ``with point_discord_py_at(fake): ...``; a subprocess
-gets ``fake.env()`` (DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL), see ``botproc.py``.
+gets ``fake.env()`` (DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL), see ``botproc.py``:
+``bot = await launch_bot()`` (``python -m bot run``; waits for its IDENTIFY), ``bot.restart()``
+(SIGKILL + start, same env and database), ``bot.wait_for_log(regex)``, ``bot.errors``.
+
+Things discord.py does that tests must allow for: a 5xx is retried after 1 s, then 3 s, 5 s...
+(inject one 500, not several); a re-IDENTIFY after op 9 waits 5 s (``before_identify_hook``);
+``on_ready`` comes ``guild_ready_timeout`` (2 s default) after the last GUILD_CREATE, but
+interactions and messages are handled before it. Guild-synced commands are not usable in DMs.
+Interactions must be answered within ``FakeDiscord(interaction_deadline=3.0)`` seconds.
 """
 
 from __future__ import annotations
@@ -87,7 +98,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 log = logging.getLogger(__name__)
 
@@ -1838,7 +1849,9 @@ class FakeDiscord:
                 part = await reader.next()
                 if part is None:
                     break
-                data = await part.read(decode=False)  # type: ignore[union-attr]
+                if not isinstance(part, BodyPartReader):
+                    raise ApiError(400, 50035, "nested multipart", failure=True)
+                data = await part.read(decode=False)
                 if part.name == "payload_json":
                     payload = json.loads(data)
                 else:
