@@ -3,9 +3,10 @@
 from games.floral_extract.agents import Gardener, RandomAgent
 from games.floral_extract.engine import FloralExtract
 from games.floral_extract.script import export_script, run_script
+from games.registry import AgentFactory
 
 GAME = FloralExtract()
-AGENTS = {"random": RandomAgent, "gardener": Gardener}
+AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "gardener": Gardener}
 DEFAULT_AGENT = "gardener"
 
 __all__ = ["AGENTS", "DEFAULT_AGENT", "GAME", "FloralExtract", "export_script", "run_script"]

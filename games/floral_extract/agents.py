@@ -23,8 +23,8 @@ from typing import Any
 
 from games.protocol import JSON, Accepted, Agent, Event, Game, Request
 
-from .rules import BLOOM_AT, FLOWERS, RAINY, SABOTAGE_POT, SEAT_NAMES, Flower, spell_x
-from .spellbook import SPELLS, CompiledSpell, compile_spell, parse_spellbook
+from .rules import BLOOM_AT, FLOWERS, RAINY, SEAT_NAMES, Flower, spell_x
+from .spellbook import SPELLS, compile_spell, parse_spellbook
 from .state import per_seat_books
 
 FULL = 0xFF  # every identity 0..7 still possible
@@ -302,48 +302,61 @@ def parse_pots(raw: Sequence[JSON]) -> Pots:
 # --- the spellbook from one seat's side --------------------------------------------------------
 
 
+Window = tuple[int, int]
+"""An own filtered window as the engine reads it: the last runes as a base-8 number (newest in
+the lowest digit) and how many of them are usable (a declaration breaks the window)."""
+
+WINDOW_MOD = 8**5  # the longest condition looks at 5 runes
+
+
 class OwnSpells:
-    """The three basic spells as this seat casts them, evaluated on a filtered history."""
+    """The three basic spells as this seat casts them."""
 
     def __init__(self, book: JSON, seat: int) -> None:
         parsed = parse_spellbook(per_seat_books(book)[seat])
-        self.conditions = {spell: parsed.conditions(spell) for spell in SPELLS}
-        self.compiled: list[tuple[int, CompiledSpell]] = [
-            (bit, compile_spell(self.conditions[spell]))
-            for bit, spell in zip((WATER, FERTILIZE, WEATHER), SPELLS, strict=True)
-        ]
+        self.checks: list[tuple[int, int, int, bytes]] = []  # (bit, n, modulus, table)
+        for bit, spell in zip((WATER, FERTILIZE, WEATHER), SPELLS, strict=True):
+            compiled = compile_spell(parsed.conditions(spell))
+            self.checks += [(bit, n, mod, table) for n, mod, table in compiled.checks]
 
-    def fired(self, filtered: Sequence[Entry]) -> int:
-        """The spells the last entry of ``filtered`` (an own non-stall rune) completes."""
-        code, clean, scale = 0, 0, 1
-        for entry in reversed(filtered[-5:]):
-            if entry is None:  # a declaration breaks every window holding it
-                break
-            code += entry * scale
-            scale *= 8
-            clean += 1
+    def cast(self, window: Window, rune: int) -> tuple[Window, int]:
+        """The window after casting own ``rune``, and the spells that completes. A stall
+        neither completes nor breaks anything."""
+        if rune == 0:
+            return window, 0
+        code = (window[0] * 8 + rune) % WINDOW_MOD
+        clean = min(window[1] + 1, 5)
         bits = 0
-        for bit, spell in self.compiled:
-            if spell.fires(code, clean):
+        for bit, n, modulus, table in self.checks:
+            if clean >= n and table[code % modulus]:
                 bits |= bit
-        if clean >= 2 and code % 8 + code // 8 % 8 in SABOTAGE_POT:  # the last two runes
-            bits |= SABOTAGE
-        return bits
+        return (code, clean), bits
 
     def rates(self) -> dict[int, float]:
         """The best share of turns each spell (and WATER with FERTILIZE together) can fire on,
         over casting patterns repeating every 1 to 3 runes: how much a flower can count on it."""
         best = {WATER: 0.0, FERTILIZE: 0.0, WEATHER: 0.0, WATER | FERTILIZE: 0.0}
         for pattern in _patterns():
+            window = own_window(pattern * 5)
             hits = dict.fromkeys(best, 0)
-            for shift in range(len(pattern)):
-                window = [pattern[(shift - k) % len(pattern)] for k in range(5)][::-1]
-                fired = self.fired(window)
+            for rune in pattern:
+                window, fired = self.cast(window, rune)
                 for bits in hits:
                     hits[bits] += (fired & bits) == bits
             for bits, count in hits.items():
                 best[bits] = max(best[bits], count / len(pattern))
         return best
+
+
+def own_window(history: Iterable[Entry]) -> Window:
+    """The filtered window after a full own history (stalls skipped)."""
+    code, clean = 0, 0
+    for entry in history:
+        if entry is None:
+            code, clean = 0, 0
+        elif entry:
+            code, clean = (code * 8 + entry) % WINDOW_MOD, min(clean + 1, 5)
+    return code, clean
 
 
 def _patterns() -> list[tuple[int, ...]]:
@@ -387,6 +400,7 @@ def choose_flower(available: Iterable[str], pot: int, rates: Mapping[int, float]
 
 # --- the gardener ------------------------------------------------------------------------------
 
+DEPTH = 2  # turns the search looks ahead
 GAMMA = 0.8  # the weight of next turn's value against this turn's
 LEAF_TURNS = 2.0  # how many more turns a weather set now is assumed to last
 CHARGE_VALUE = 3.0  # a guess charge, against a garden value of ~0.1-0.3 per flower and turn
@@ -556,40 +570,69 @@ class Gardener:
         )
 
     def _search(self, plan: Plan) -> int:
-        """The rune whose two-turn outlook (garden, weather left behind, guess window) is best;
-        ties go to the seat's own RNG."""
-        spells = self.spells
-        assert spells is not None
-        filtered = [e for e in self.history if e != 0][-5:]
-        start = tuple(self.weather.branches)
-        steps: dict[tuple[int, ...], tuple[float, tuple[Branch, ...]]] = {}
-        scored: list[tuple[float, float, int]] = []
-        for first in plan.legal:
-            after_first = [*filtered, first] if first else filtered
-            fired1 = spells.fired(after_first) & GROWTH if first else 0
-            value1, after1 = self._step(steps, (fired1,), start, plan.turn)
-            best2 = -1e9
-            for second in range(0 if first else 1, 8):
-                fired2 = spells.fired([*after_first, second]) & GROWTH if second else 0
-                value2, after2 = self._step(steps, (fired1, fired2), after1, plan.turn + 1)
-                leaf, _ = self._step(steps, (fired1, fired2, 0), after2, plan.turn + 2)
-                total = value2 + GAMMA * LEAF_TURNS * leaf
-                total += self._guess_value(plan, (first, second))
-                best2 = max(best2, total)
-            scored.append((value1 + GAMMA * best2, self.rng.random(), first))
+        """The rune whose outlook over the next DEPTH turns (garden, weather left behind, guess
+        window) is best; ties go to the seat's own RNG."""
+        search = Search(self, plan)
+        window = own_window(self.history)
+        run = tuple(distinct_tail(self.history))
+        scored = []
+        for rune in plan.legal:
+            value = search.cast(0, window, run, (), tuple(self.weather.branches), rune)
+            scored.append((value, self.rng.random(), rune))
         return max(scored)[2]
 
-    def _step(
+
+class Search:
+    """A depth-limited search over the seat's own next runes. The garden only depends on the
+    spells each turn fires, so garden steps are memoized by that line of spells."""
+
+    def __init__(self, gardener: Gardener, plan: Plan) -> None:
+        assert gardener.spells is not None
+        self.spells = gardener.spells
+        self.sliding = gardener.sliding
+        self.plan = plan
+        self.scale = CHARGE_VALUE if plan.access else CHARGE_VALUE * PREBUILD
+        self.memo: dict[tuple[int, ...], tuple[float, tuple[Branch, ...]]] = {}
+
+    def cast(
         self,
-        memo: dict[tuple[int, ...], tuple[float, tuple[Branch, ...]]],
-        key: tuple[int, ...],
+        depth: int,
+        window: Window,
+        run: tuple[int, ...] | None,
+        line: tuple[int, ...],
         branches: tuple[Branch, ...],
-        turn: int,
+        rune: int,
+    ) -> float:
+        """Value of casting ``rune`` now and playing best after; ``run`` is the guessing
+        window's distinct tail, None once the line has earned its charge."""
+        window, fired = self.spells.cast(window, rune)
+        line = (*line, fired)
+        value, branches = self.step(line, branches, self.plan.turn + depth)
+        if run is not None:
+            run = (*run[run.index(rune) + 1 :], rune) if rune in run else (*run, rune)
+            if len(run) >= self.plan.cost:
+                quality = 0.6 + 0.4 * self.plan.weights[rune]
+                value += self.scale * quality * CHARGE_STEP**depth
+                run = None
+        if depth + 1 == DEPTH:
+            leaf, _ = self.step((*line, 0), branches, self.plan.turn + depth + 1)
+            value += GAMMA * LEAF_TURNS * leaf
+            if run is not None:
+                missing = self.plan.cost - len(run)
+                value += self.scale * 0.8 * CHARGE_STEP ** (depth + missing)
+            return value
+        best = max(
+            self.cast(depth + 1, window, run, line, branches, nxt)
+            for nxt in range(1 if rune == 0 else 0, 8)
+        )
+        return value + GAMMA * best
+
+    def step(
+        self, line: tuple[int, ...], branches: tuple[Branch, ...], turn: int
     ) -> tuple[float, tuple[Branch, ...]]:
-        """Garden value of one turn with the spells ``key[-1]`` fired, memoized by the spells
-        of the whole line (the garden depends on nothing else)."""
-        if key not in memo:
-            fired = key[-1]
+        """Garden value of one turn with the spells ``line[-1]`` fired."""
+        if line not in self.memo:
+            fired = line[-1]
             x = spell_x(turn)
             value = 0.0
             out = []
@@ -598,31 +641,23 @@ class Gardener:
                 pots, gain, _ = grow(b.pots, weather, fired, x, self.sliding)
                 value += b.weight * gain
                 out.append(Branch(b.weight, weather, pots))
-            memo[key] = (value, tuple(out))
-        return memo[key]
+            self.memo[line] = (value, tuple(out))
+        return self.memo[line]
 
-    def _guess_value(self, plan: Plan, line: tuple[int, int]) -> float:
-        """How soon the line gets a guess charge, and how good a declaration it sets up."""
-        history = [*self.history[-6:]]
-        scale = CHARGE_VALUE if plan.access else CHARGE_VALUE * PREBUILD
-        for depth, ident in enumerate(line):
-            history.append(ident)
-            run = distinct_run(history)
-            if run >= plan.cost:
-                quality = 0.6 + 0.4 * plan.weights[ident]
-                return scale * quality * CHARGE_STEP**depth
-        missing = plan.cost - distinct_run(history)
-        return scale * 0.8 * CHARGE_STEP ** (1 + missing)
+
+def distinct_tail(history: Sequence[Entry]) -> list[int]:
+    """The last casts that are own runes with pairwise distinct identities, oldest first."""
+    seen: list[int] = []
+    for entry in reversed(history):
+        if entry is None or entry in seen:
+            break
+        seen.append(entry)
+    return seen[::-1]
 
 
 def distinct_run(history: Sequence[Entry]) -> int:
     """How many of the last casts are own runes with pairwise distinct identities."""
-    seen: set[int] = set()
-    for entry in reversed(history):
-        if entry is None or entry in seen:
-            break
-        seen.add(entry)
-    return len(seen)
+    return len(distinct_tail(history))
 
 
 def _spell_bits(spells: Iterable[str]) -> int:
@@ -652,7 +687,3 @@ def play_match(game: Game[Any], state: Any, events: list[Event], agents: Sequenc
                 raise ValueError(f"seat {request.seat} answered {answer!r}: {verdict}")
             moves[request.seat] = verdict.move
         state, events = game.resolve(state, moves)
-
-
-AgentFactory = Callable[[int, random.Random], Agent]
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "gardener": Gardener}
