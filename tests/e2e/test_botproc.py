@@ -28,7 +28,10 @@ async def test_start_kill_restart_and_old_buttons(
     tapped = await (await fake.click(world.carol, post, "mini:tap:7")).reply()
     assert tapped.content == f"tapped 7 (pid {bot.pid})" and tapped.ephemeral
     assert (await fake.slash(world.bob, "ping")).user is world.bob  # global command, in DMs
-    assert fake.syncs == 2 and bot.errors == []
+    await fake.drop_gateway()  # the subprocess resumes its session too
+    await fake.wait_for_resume()
+    assert (await (await fake.slash(world.bob, "ping")).reply()).content.startswith("pong")
+    assert fake.syncs == 2 and fake.identifies == 2 and bot.errors == []
 
 
 async def test_error_lines_are_failures(
