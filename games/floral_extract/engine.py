@@ -8,7 +8,6 @@ spells, weather, garden flags, growth, blooming, win check, notifications.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from games.protocol import (
     JSON,
@@ -26,6 +25,7 @@ from games.protocol import (
 
 from . import render
 from .config import parse_config
+from .effects import FERTILIZE, SABOTAGE_SHIFT, WATER, WEATHER
 from .rules import (
     BLOOM_AT,
     FLOWER_NAMES,
@@ -33,7 +33,6 @@ from .rules import (
     GROWTH,
     PHASE_TURNS,
     RAINY,
-    SABOTAGE_POT,
     SEAT_NAMES,
     WEATHER_BY_NAME,
     WIN_POINTS,
@@ -65,28 +64,40 @@ Flags = tuple[bool, bool, bool]
 """A pot's final (watered, fertilized, sabotaged) of one turn."""
 
 
-@dataclass(slots=True)
-class Garden:
-    """What a turn did to one seat's pots: flags per pot (None: empty), pots that bloomed."""
-
-    flags: list[Flags | None]
-    bloomed: list[int]
-
-
-@dataclass(slots=True)
 class TurnRecord:
     """What happened to one seat on one turn: the full, moderator-level truth."""
 
-    cast: str
-    identity: int | None
-    timeout: bool
-    spells: list[str] = field(default_factory=list)
-    water: bool = False
-    fertilize: bool = False
-    weather: bool = False
-    sabotage: int = 0  # opponent pot hit, 0 for none
-    declaration: dict[str, JSON] | None = None  # {"symbol", "correct"}, as traces show it
-    dud: bool = False  # a chargeless declaration (declaration_without_charge = dud)
+    __slots__ = (
+        "bloomed",
+        "cast",
+        "declaration",
+        "dud",
+        "fertilize",
+        "identity",
+        "sabotage",
+        "spells",
+        "timeout",
+        "water",
+        "weather",
+    )
+
+    def __init__(self, cast: str, identity: int | None, timeout: bool) -> None:
+        self.cast = cast
+        self.identity = identity  # None for a declaration
+        self.timeout = timeout
+        self.spells: list[str] = []  # in trace order: STALL, WATER, ..., DECLARE
+        self.water = self.fertilize = self.weather = False
+        self.sabotage = 0  # the opponent pot hit, 0 for none
+        self.declaration: dict[str, JSON] | None = None  # {"symbol", "correct"}, as in traces
+        self.dud = False  # a chargeless declaration (declaration_without_charge = dud)
+        self.bloomed: list[int] = []  # own pots whose flower bloomed at the end of the turn
+
+
+def pot_flags(pot: int, own: TurnRecord, other: TurnRecord, x: int, rainy: bool) -> Flags:
+    """Step 4 of §7: a flower's final flags; the opponent's sabotage cancels water and feed."""
+    if other.sabotage == pot:
+        return (False, False, True)
+    return (rainy or (own.water and pot <= x), own.fertilize and pot == x, False)
 
 
 class FloralExtract:
@@ -214,17 +225,18 @@ class FloralExtract:
     def _turn(self, state: State, moves: Mapping[int, Move | None]) -> list[Event]:
         turn = state.turns_completed + 1
         x = spell_x(turn)
-        records = [self._fix_cast(state, seat, moves.get(seat)) for seat in (0, 1)]
-        for seat in (0, 1):
-            self._cast(state, seat, records[seat], turn, x)
+        records = [self._fix_cast(state, 0, moves.get(0)), self._fix_cast(state, 1, moves.get(1))]
+        self._cast(state, 0, records[0], turn, x)
+        self._cast(state, 1, records[1], turn, x)
         if records[0].weather or records[1].weather:
             state.weather = x
-        gardens = [self._garden(state, seat, records, x) for seat in (0, 1)]
+        self._garden(state, 0, records, x)
+        self._garden(state, 1, records, x)
         state.turns_completed = turn
         self._check_end(state, turn)
         if state.phase != "over" and turn % PHASE_TURNS == 0:
             state.phase = "plant" if any(p.can_plant for p in state.players) else "cast"
-        return render.turn_events(state, turn, records, gardens)
+        return render.turn_events(state, turn, records)
 
     def _fix_cast(self, state: State, seat: int, move: Move | None) -> TurnRecord:
         """Step 1 of §7: the seat's valid move, or the timeout default."""
@@ -258,25 +270,26 @@ class FloralExtract:
             self._guessing_spell(state, player, record)
 
     def _basic_spells(self, state: State, seat: int, record: TurnRecord, r: int, x: int) -> None:
-        """§6.1 and §6.3 over the window of non-stall runes (stalls never enter it)."""
+        """§6.1 and §6.3: one lookup of the new window gives every spell the rune completes."""
         player = state.players[seat]
-        previous = player.window % 8 if player.window_len else 0  # 0: none, or a declaration
         player.push_rune(r)
-        code, clean = player.window, player.window_len
-        water, fertilize, weather = state.books[seat]
+        effects = state.effects[seat][player.window]
+        if not effects:
+            return
         spells = record.spells
-        if water.fires(code, clean):
+        if effects & WATER:
             record.water = True
             spells.append(f"WATER:{x}")
-        if fertilize.fires(code, clean):
+        if effects & FERTILIZE:
             record.fertilize = True
             spells.append(f"FERTILIZE:{x}")
-        if weather.fires(code, clean):
+        if effects & WEATHER:
             record.weather = True
             spells.append(f"WEATHER:{x}")
-        if previous and previous + r in SABOTAGE_POT:
-            record.sabotage = SABOTAGE_POT[previous + r]
-            spells.append(f"SABOTAGE:{record.sabotage}")
+        pot = effects >> SABOTAGE_SHIFT
+        if pot:
+            record.sabotage = pot
+            spells.append(f"SABOTAGE:{pot}")
 
     def _guessing_spell(self, state: State, player: Player, record: TurnRecord) -> None:
         """§6.4: the last ``cost`` casts, stalls included, are own runes, pairwise distinct."""
@@ -292,7 +305,7 @@ class FloralExtract:
         symbol = record.cast
         previous = player.history[-1] if player.history else None
         player.push_history(symbol)
-        player.window = player.window_len = 0  # a declaration breaks every window (AMB. 13)
+        player.window = 0  # a declaration breaks every window (AMBIGUITY 13)
         if player.charge == 0:  # only reachable with declaration_without_charge = dud
             record.spells.append(f"DECLARE:{symbol}:dud")
             record.declaration = {"symbol": symbol, "correct": False}
@@ -316,32 +329,22 @@ class FloralExtract:
             record.spells.append(f"DECLARE:{symbol}:incorrect")
             record.declaration = {"symbol": symbol, "correct": False}
 
-    def _garden(self, state: State, seat: int, records: list[TurnRecord], x: int) -> Garden:
+    def _garden(self, state: State, seat: int, records: list[TurnRecord], x: int) -> None:
         """Steps 4-6 of §7 for one seat: the pots' final flags, growth, then blooms."""
         own, other = records[seat], records[1 - seat]
         player = state.players[seat]
         weather = state.weather
         rainy = weather == RAINY
         sliding = state.config["azalea_shrink_mode"] == "sliding"
-        flags: list[Flags | None] = []
-        bloomed: list[int] = []
         for index, flower in enumerate(player.pots):
             if flower is None:
-                flags.append(None)
                 continue
-            pot = index + 1
-            if other.sabotage == pot:
-                watered = fertilized = False
-            else:
-                watered = rainy or (own.water and pot <= x)
-                fertilized = own.fertilize and pot == x
-            flags.append((watered, fertilized, other.sabotage == pot))
+            watered, fertilized, _ = pot_flags(index + 1, own, other, x, rainy)
             GROWTH[flower.code](flower, weather, watered, fertilized, sliding)
             if flower.stage >= BLOOM_AT[flower.code]:
                 player.pots[index] = None
                 player.blooms += 1
-                bloomed.append(pot)
-        return Garden(flags, bloomed)
+                own.bloomed.append(index + 1)
 
     # --- the end ---------------------------------------------------------------------------
 
@@ -416,7 +419,7 @@ def clone(state: State) -> State:
         phase=state.phase,
         winner=state.winner,
         end_reason=state.end_reason,
-        books=state.books,
+        effects=state.effects,
     )
 
 

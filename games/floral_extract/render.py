@@ -14,6 +14,7 @@ from .rules import (
     FLOWER_NAMES,
     FLOWERS,
     PHASE_TURNS,
+    RAINY,
     SEAT_NAMES,
     WEATHER_NAMES,
     spell_x,
@@ -22,7 +23,7 @@ from .spellbook import SPELLS, describe, parse_spellbook
 from .state import Player, State, per_seat_books
 
 if TYPE_CHECKING:
-    from .engine import Garden, TurnRecord
+    from .engine import TurnRecord
 
 Rendered = tuple[dict[str, Any], str]
 SEATS = (to_seat(0), to_seat(1))
@@ -240,7 +241,6 @@ def turn_events(
     state: State,
     turn: int,
     records: list[TurnRecord],
-    gardens: list[Garden],
 ) -> list[Event]:
     report = turn % PHASE_TURNS == 0
     events = [
@@ -248,17 +248,17 @@ def turn_events(
         Event.lazy(
             SEATS[0],
             "turn_private",
-            partial(_private_turn, state, turn, 0, records[0], gardens[0], report),
+            partial(_private_turn, state, turn, 0, records[0], report),
         ),
         Event.lazy(
             SEATS[1],
             "turn_private",
-            partial(_private_turn, state, turn, 1, records[1], gardens[1], report),
+            partial(_private_turn, state, turn, 1, records[1], report),
         ),
         Event.lazy(
             MODERATORS,
             "turn_full",
-            partial(_moderator_turn, state, turn, records, gardens, report),
+            partial(_moderator_turn, state, turn, records, report),
         ),
     ]
     if state.phase == "over":
@@ -296,10 +296,8 @@ def _public_turn(state: State, turn: int, records: list[TurnRecord]) -> Rendered
     return data, " ".join(lines)
 
 
-def _private_turn(
-    state: State, turn: int, seat: int, record: TurnRecord, garden: Garden, report: bool
-) -> Rendered:
-    bloomed = garden.bloomed
+def _private_turn(state: State, turn: int, seat: int, record: TurnRecord, report: bool) -> Rendered:
+    bloomed = record.bloomed
     player = state.players[seat]
     how = "Time ran out: you cast" if record.timeout else "You cast"
     shown = record.cast if record.identity is None else f"{record.cast} ({record.identity})"
@@ -345,24 +343,31 @@ def _moderator_turn(
     state: State,
     turn: int,
     records: list[TurnRecord],
-    gardens: list[Garden],
     report: bool,
 ) -> Rendered:
-    from .engine import guess_cost
+    from .engine import guess_cost, pot_flags
+
+    x, rainy = spell_x(turn), state.weather == RAINY
 
     data: dict[str, Any] = {"turn": turn, "weather": WEATHER_NAMES[state.weather]}
     for seat, record in enumerate(records):
         player = state.players[seat]
+        flags = [
+            None
+            if flower is None and pot not in record.bloomed
+            else pot_flags(pot, record, records[1 - seat], x, rainy)
+            for pot, flower in enumerate(player.pots, start=1)
+        ]
         data[SEAT_NAMES[seat]] = {
             "cast": record.cast,
             "identity": record.identity,
             "timeout": record.timeout,
             "spells": list(record.spells),
             "pots": pots_json(player),
-            "watered": [None if f is None else f[0] for f in gardens[seat].flags],
-            "fertilized": [None if f is None else f[1] for f in gardens[seat].flags],
-            "sabotaged": [None if f is None else f[2] for f in gardens[seat].flags],
-            "bloomed_pots": gardens[seat].bloomed,
+            "watered": [None if f is None else f[0] for f in flags],
+            "fertilized": [None if f is None else f[1] for f in flags],
+            "sabotaged": [None if f is None else f[2] for f in flags],
+            "bloomed_pots": record.bloomed,
             "blooms": player.blooms,
             "points": player.points,
             "charge": player.charge,

@@ -250,10 +250,10 @@ def _preset_player(state: State, seat: int, raw: JSON, field: str) -> None:
         for i, e in enumerate(raw.get("history", []))
     ]
     player.history = history[-HISTORY_KEEP:]
-    player.window = player.window_len = 0
+    player.window = 0
     for entry in history:
         if isinstance(entry, str):  # a declaration breaks the window
-            player.window = player.window_len = 0
+            player.window = 0
         elif entry:
             player.push_rune(entry)
 

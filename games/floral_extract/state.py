@@ -7,6 +7,7 @@ from typing import Literal
 
 from games.protocol import JSON, ConfigError
 
+from .effects import WINDOW_MODULUS, effects_table, window_code, window_runes
 from .rules import (
     ADVANTAGE_SYMBOLS,
     OTHER_SYMBOLS,
@@ -16,11 +17,8 @@ from .rules import (
     WEATHER_NAMES,
     Flower,
 )
-from .spellbook import SPELLS, CompiledSpell, compile_spell, parse_spellbook
 
 HISTORY_KEEP = 6  # the longest guessing window
-WINDOW_KEEP = 5  # the longest basic-spell window
-WINDOW_MODULUS = 8**WINDOW_KEEP
 
 Entry = int | str
 """A cast in a history: an own identity (int) or a declared opponent symbol (str)."""
@@ -39,10 +37,9 @@ class Player:
     correct_pairs: list[tuple[str, int]] = field(default_factory=list)
     score_turns: list[int] = field(default_factory=list)
     history: list[Entry] = field(default_factory=list)  # tail of H, oldest first
-    # The basic-spell window: the non-stall own runes cast since the last declaration (at most
-    # the last 5), read as a base-8 number with the newest rune in the lowest digit.
+    # The basic-spell window (effects.py): the last non-stall own runes since the last
+    # declaration, at most 5, as a base-8 number with the newest rune in the lowest digit.
     window: int = 0
-    window_len: int = 0
     symbol_of: list[str] = field(default_factory=list)  # identity -> own symbol (derived)
 
     def __post_init__(self) -> None:
@@ -68,7 +65,7 @@ class Player:
             "correct_pairs": [list(p) for p in self.correct_pairs],
             "score_turns": list(self.score_turns),
             "history": list(self.history),
-            "window": window_runes(self.window, self.window_len),
+            "window": window_runes(self.window),
         }
 
     @classmethod
@@ -85,8 +82,7 @@ class Player:
             correct_pairs=[(s, i) for s, i in data["correct_pairs"]],
             score_turns=list(data["score_turns"]),
             history=list(data["history"]),
-            window=sum(r * 8**age for age, r in enumerate(reversed(data["window"]))),
-            window_len=len(data["window"]),
+            window=window_code(data["window"]),
         )
 
     def copy(self) -> Player:
@@ -105,25 +101,17 @@ class Player:
         new.score_turns = self.score_turns.copy()
         new.history = self.history.copy()
         new.window = self.window
-        new.window_len = self.window_len
         return new
 
     def push_rune(self, identity: int) -> None:
         """An own non-stall rune enters the basic-spell window."""
         self.window = (self.window * 8 + identity) % WINDOW_MODULUS
-        if self.window_len < WINDOW_KEEP:
-            self.window_len += 1
 
     def push_history(self, entry: Entry) -> None:
         history = self.history
         history.append(entry)
         if len(history) > HISTORY_KEEP:
             del history[0]
-
-
-def window_runes(code: int, length: int) -> list[int]:
-    """The basic-spell window as identities, oldest first."""
-    return [code // 8**age % 8 for age in range(length - 1, -1, -1)]
 
 
 def _dump_flower(flower: Flower | None) -> JSON:
@@ -158,11 +146,11 @@ class State:
     phase: Phase = "plant"
     winner: int | None = None
     end_reason: str | None = None
-    books: tuple[tuple[CompiledSpell, ...], ...] = ()  # per seat: water, fertilize, weather
+    effects: tuple[bytes, ...] = ()  # per seat: effects.effects_table of its spellbook
 
     def __post_init__(self) -> None:
-        if not self.books:
-            self.books = compile_books(self.config["spellbook"])
+        if not self.effects:
+            self.effects = compile_books(self.config["spellbook"])
 
     @property
     def advantage(self) -> int:
@@ -203,13 +191,12 @@ def per_seat_books(raw: JSON) -> list[JSON]:
     return [raw, raw]
 
 
-def compile_books(raw: JSON) -> tuple[tuple[CompiledSpell, ...], ...]:
-    books = []
-    for seat, book_json in enumerate(per_seat_books(raw)):
-        field_name = "spellbook" if book_json is raw else f"spellbook.{SEAT_NAMES[seat]}"
-        book = parse_spellbook(book_json, field_name)
-        books.append(tuple(compile_spell(book.conditions(s)) for s in SPELLS))
-    return tuple(books)
+def compile_books(raw: JSON) -> tuple[bytes, ...]:
+    """Each seat's effects table: a shared book or one book per seat."""
+    return tuple(
+        effects_table(book, "spellbook" if book is raw else f"spellbook.{SEAT_NAMES[seat]}")
+        for seat, book in enumerate(per_seat_books(raw))
+    )
 
 
 def alphabets(advantage: int) -> list[str]:

@@ -1,0 +1,74 @@
+"""What an own non-stall rune sets off, precomputed for every basic-spell window.
+
+The window is the last (up to 5) non-stall own runes since the last declaration, as a base-8
+number with the newest rune in the lowest digit. Runes in it are 1..7 (stalls never enter), so a
+0 digit means "no rune": the number of usable runes is the count of non-zero low digits, and the
+code alone decides every basic spell and the sabotage (newest rune plus the one before).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from games.protocol import JSON
+
+from .rules import SABOTAGE_POT
+from .spellbook import SPELLS, parse_spellbook, table
+
+WINDOW_KEEP = 5
+WINDOW_MODULUS = 8**WINDOW_KEEP
+
+WATER, FERTILIZE, WEATHER = 1, 2, 4
+SABOTAGE_SHIFT = 3  # bits 3-4 hold the sabotaged opponent pot, 0 for none
+
+
+def window_runes(code: int) -> list[int]:
+    """The window's runes, oldest first."""
+    runes = []
+    while code % 8:
+        runes.append(code % 8)
+        code //= 8
+    return runes[::-1]
+
+
+def window_code(runes: list[int]) -> int:
+    code = 0
+    for rune in runes[-WINDOW_KEEP:]:
+        code = code * 8 + rune
+    return code
+
+
+def effects_table(book: JSON, field: str = "spellbook") -> bytes:
+    """For every window code, the spells (WATER | FERTILIZE | WEATHER) and sabotage it sets off."""
+    return _table(json.dumps(book, sort_keys=True), field)
+
+
+def _reachable() -> list[list[int]]:
+    """Window codes by usable length: only these occur, as stalls (0) never enter a window."""
+    by_length = [[0]]
+    for _ in range(WINDOW_KEEP):
+        by_length.append([code * 8 + r for code in by_length[-1] for r in range(1, 8)])
+    return by_length
+
+
+REACHABLE = _reachable()
+
+
+@lru_cache(maxsize=256)
+def _table(book_key: str, field: str) -> bytes:
+    book = parse_spellbook(json.loads(book_key), field)
+    out = bytearray(WINDOW_MODULUS)
+    for bit, spell in zip((WATER, FERTILIZE, WEATHER), SPELLS, strict=True):
+        for condition in book.conditions(spell):
+            lookup, modulus = table(condition), 8**condition.n
+            for length in range(condition.n, WINDOW_KEEP + 1):
+                for code in REACHABLE[length]:
+                    if lookup[code % modulus]:
+                        out[code] |= bit
+    for length in range(2, WINDOW_KEEP + 1):
+        for code in REACHABLE[length]:
+            pot = SABOTAGE_POT.get(code % 8 + code // 8 % 8)
+            if pot:
+                out[code] |= pot << SABOTAGE_SHIFT
+    return bytes(out)
