@@ -128,12 +128,17 @@ def start_match(
 # --- requests and answers -------------------------------------------------------------------
 
 
-def bidding_seats(state: State) -> list[int]:
-    """Seats asked to bid now; a seat with an empty hand passes without being asked (A6)."""
+def round_seats(state: State) -> list[int]:
+    """Seats taking part in this bidding round: everyone still in, or the tied ones in a rebid."""
     if state.phase != "bid":
         return []
     pool = state.rebidders if state.round > 1 else state.active()
-    return [i for i in pool if not state.seats[i].eliminated and state.seats[i].hand]
+    return [i for i in pool if not state.seats[i].eliminated]
+
+
+def bidding_seats(state: State) -> list[int]:
+    """Seats asked to bid now; a seat with an empty hand passes without being asked (A6)."""
+    return [i for i in round_seats(state) if state.seats[i].hand]
 
 
 def open_requests(state: State) -> list[Request]:
@@ -211,6 +216,7 @@ def _new_result(state: State) -> dict[str, JSON]:
         "round": state.round,
         "card": state.card,
         "last_call": state.phase == "last_call",
+        "in_round": round_seats(state),
         "bidding": bidding_seats(state),
         "bids": [None] * len(state.seats),
         "timeouts": [],

@@ -191,7 +191,7 @@ def _bids_line(state: State, result: dict[str, JSON]) -> str:
     if result["last_call"]:
         return "Last call before the count."
     parts = []
-    for seat in result["bidding"]:
+    for seat in result["in_round"]:
         coin = result["bids"][seat]
         name = state.seats[seat].name
         if coin is not None:

@@ -152,6 +152,20 @@ def test_two_player_coin_goes_to_the_other_hand() -> None:
     assert choices == ["1", "2", "3", "4", "5"]  # a doubled coin is one button
 
 
+def test_empty_hand_passes_without_a_request() -> None:
+    state = start(2)
+    for raws in (("5", "1"), ("4", "1"), ("3", "1"), ("2", "2"), ("1", "1")):
+        state, _ = play(state, *raws)
+    assert state.seats[0].hand == []
+    assert [r.seat for r in GAME.requests(state)] == [1]
+    assert isinstance(GAME.submit(state, 0, "1"), Refused)
+    state, events = play(state, None, "3")
+    result = reveal(events)
+    assert result["winner"] == 1 and result["bids"] == [None, 3] and result["timeouts"] == []
+    assert "P1 passes (no coins)" in next(e for e in events if e.kind == "reveal").text
+    assert state.seats[0].hand == [3]
+
+
 # --- hidden brews -----------------------------------------------------------------------------
 
 
