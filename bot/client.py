@@ -1,0 +1,212 @@
+"""``floral-host run``: the Discord client that hosts matches.
+
+``FloralBot.setup_hook`` opens the store, starts the host (its scheduler and outbox delivery),
+loads the cogs, which register their persistent buttons, and syncs the slash commands (to
+``DEV_GUILD_ID`` when set, else globally). The layout follows discord.py's ``advanced_startup``
+example.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_transport import DiscordTransport
+from bot.host import Host, HostError
+from bot.settings import Settings, read_env_file
+from bot.store.sqlite import SqliteStore
+from bot.transport import Delivery
+from games.protocol import ConfigError
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.prompts", "cogs.floral_extract", "cogs.matches")
+DEFAULT_LOG_CHANNEL = "mod-log"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Run options beyond ``Settings``: the moderator log channel (a name or an id, looked up
+    in each match's guild) and a turn limit for new matches (short matches in tests)."""
+
+    log_channel: str | None = DEFAULT_LOG_CHANNEL
+    max_turns: int | None = None
+    guild_ready_timeout: float = 2.0
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] | None = None) -> Options:
+        values = read_env_file(Path(".env"))
+        values.update(os.environ if environ is None else environ)
+        log_channel = values.get("FLORAL_LOG_CHANNEL", DEFAULT_LOG_CHANNEL).strip() or None
+        max_turns = values.get("FLORAL_MAX_TURNS", "").strip()
+        ready = values.get("FLORAL_GUILD_READY_TIMEOUT", "").strip()
+        try:
+            return cls(
+                log_channel,
+                int(max_turns) if max_turns else None,
+                float(ready) if ready else 2.0,
+            )
+        except ValueError:
+            raise ValueError(
+                "FLORAL_MAX_TURNS / FLORAL_GUILD_READY_TIMEOUT: not a number"
+            ) from None
+
+
+class ViewRegistry:
+    """The prompt buttons builder, set by the prompts cog when it loads."""
+
+    def __init__(self) -> None:
+        self.build: Any = None
+
+    def __call__(self, request: Mapping[str, Any]) -> discord.ui.View | None:
+        return None if self.build is None else self.build(request)
+
+
+class FloralBot(commands.Bot):
+    def __init__(self, settings: Settings, options: Options | None = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.dm_messages = True  # typed answers; DM content needs no privileged intent
+        self.settings = settings
+        self.options = options or Options()
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            guild_ready_timeout=self.options.guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+        )
+        self.views = ViewRegistry()
+        self._host: Host | None = None
+
+    @property
+    def host(self) -> Host:
+        assert self._host is not None, "the host starts in setup_hook"
+        return self._host
+
+    async def setup_hook(self) -> None:
+        db_path = self.settings.db_path
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        store = await SqliteStore.open(db_path)
+        transport = DiscordTransport(self, self.views, self.log_channel_of)
+        self._host = Host(
+            store, transport, grace_s=self.settings.grace_s, reminder_s=self.settings.reminder_s
+        )
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.error(self.on_app_command_error)
+        await self._sync_commands()
+        await self._host.start()
+        log.info("host started with %d active matches", len(self._host.active_match_ids()))
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d commands%s", len(synced), f" to guild {guild_id}" if guild_id else "")
+
+    async def on_ready(self) -> None:
+        log.info("floral-host ready as %s (id %s)", self.user, self.user and self.user.id)
+
+    async def close(self) -> None:
+        if self._host is not None:
+            host, self._host = self._host, None
+            await host.close()
+        await super().close()
+
+    def log_channel_of(self, delivery: Delivery) -> int | None:
+        """The moderator log channel in the match's guild: by id, or by name from the cache."""
+        wanted = self.options.log_channel
+        if wanted is None:
+            return None
+        if wanted.isdigit():
+            return int(wanted)
+        guild = self.get_guild(delivery.guild_id)
+        channel = discord.utils.get(guild.text_channels, name=wanted) if guild else None
+        return channel.id if channel is not None else None
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Refusals are plain ephemeral messages; anything else is logged with an error id."""
+        original = getattr(error, "original", error)
+        if isinstance(original, HostError | ConfigError) or isinstance(
+            error, app_commands.CheckFailure
+        ):
+            await reply(interaction, str(original))
+            return
+        error_id = uuid.uuid4().hex[:8]
+        log.error(
+            "command %s failed (error id %s)",
+            interaction.command and interaction.command.qualified_name,
+            error_id,
+            exc_info=original,
+        )
+        await reply(interaction, f"Sorry, something went wrong (error id `{error_id}`).")
+
+
+async def reply(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def point_at(settings: Settings) -> None:
+    """Talk to a Discord-compatible server instead of Discord (a proxy, the test fake)."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+async def _run(settings: Settings, options: Options, token: str) -> None:
+    async with FloralBot(settings, options) as bot:
+        await bot.start(token)
+
+
+def main(args: argparse.Namespace | None = None) -> int:
+    try:
+        settings = Settings.load()
+        options = Options.load()
+    except ValueError as error:
+        print(f"floral-host run: {error}", file=sys.stderr)
+        return 2
+    token = settings.discord_token
+    if not token:
+        print("floral-host run: DISCORD_TOKEN is not set (environment or .env)", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
+    point_at(settings)
+    try:
+        asyncio.run(_run(settings, options, token))
+    except discord.LoginFailure:
+        print("floral-host run: Discord rejected DISCORD_TOKEN (invalid token)", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        print(f"floral-host run: cannot reach Discord: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -1,0 +1,142 @@
+"""``/floral setup|spellbook|reveal|start``: Floral Extract matches, for moderators."""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import FloralBot
+from bot.store import MatchRecord
+from cogs.common import guild_only_match, match_autocomplete, moderator_only
+from games.floral_extract import books, render
+from games.floral_extract.engine import resolve_spellbook
+from games.protocol import JSON
+
+log = logging.getLogger(__name__)
+
+GAME = "floral-extract"
+RANDOM = "random"
+
+
+async def spellbook_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    current = current.strip().lower()
+    names = [RANDOM, *books.preset_names()]
+    found = [name for name in names if current in name]
+    choices = []
+    for name in found[:25]:
+        label = name if name == RANDOM else f"{name}: {books.preset_description(name)}"
+        choices.append(app_commands.Choice(name=label[:100], value=name))
+    return choices
+
+
+def display_name(user: discord.Member | discord.User) -> str:
+    return user.display_name
+
+
+@app_commands.guild_only()
+class FloralExtract(commands.GroupCog, group_name="floral", group_description="Floral Extract"):
+    def __init__(self, bot: FloralBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _record(self, interaction: discord.Interaction, match: int) -> MatchRecord:
+        record = (await self.bot.host.status(match)).match
+        guild_only_match(interaction, record)
+        return record
+
+    @app_commands.command(description="Create a Floral Extract match in this channel")
+    @app_commands.describe(
+        player1="The first player (P1)",
+        player2="The second player (P2)",
+        advantage="Who wins a perfect tie (default P1)",
+        spellbook="random (default), a preset name, or a spellbook text",
+        window="Seconds to answer each prompt (default 60)",
+    )
+    @app_commands.autocomplete(spellbook=spellbook_autocomplete)
+    @moderator_only()
+    async def setup(
+        self,
+        interaction: discord.Interaction,
+        player1: discord.Member,
+        player2: discord.Member,
+        advantage: Literal["P1", "P2"] = "P1",
+        spellbook: str = RANDOM,
+        window: app_commands.Range[int, 1, 3600] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        config: dict[str, JSON] = {"advantage": advantage, "spellbook": spellbook.strip()}
+        if self.bot.options.max_turns is not None:
+            config["max_turns"] = self.bot.options.max_turns
+        record = await self.bot.host.create_match(
+            GAME,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            players=[player1.id, player2.id],
+            names=[display_name(player1), display_name(player2)],
+            moderators=[interaction.user.id],
+            config=config,
+            window_s=float(window) if window is not None else None,
+        )
+        log.info(
+            "match %d created by %s in channel %s",
+            record.id,
+            interaction.user.id,
+            record.channel_id,
+        )
+        await interaction.response.send_message(
+            f"🌸 Match **{record.id}**: Floral Extract, {player1.mention} (P1) vs"
+            f" {player2.mention} (P2). I am sending each player a hello by DM; prompts come"
+            f" there. Next: `/floral reveal match:{record.id}`, then"
+            f" `/floral start match:{record.id}`.",
+            allowed_mentions=discord.AllowedMentions(users=False),
+        )
+
+    @app_commands.command(description="Show (ephemeral) or replace the spellbook before the reveal")
+    @app_commands.describe(match="The match", text="A new spellbook: a preset name or text")
+    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(text=spellbook_autocomplete)
+    @moderator_only()
+    async def spellbook(
+        self, interaction: discord.Interaction, match: int, text: str | None = None
+    ) -> None:
+        record = await self._record(interaction, match)
+        if text is not None:
+            record = await self.bot.host.configure(
+                match, {**record.config, "spellbook": text.strip()}, by=interaction.user.id
+            )
+        book = resolve_spellbook(record.config["spellbook"], record.seed)
+        head = "Spellbook replaced." if text is not None else "The spellbook:"
+        await interaction.response.send_message(
+            f"{head} (match {match})\n```\n{render.spellbook_text(book)}\n```", ephemeral=True
+        )
+
+    @app_commands.command(description="Post the spellbook publicly")
+    @app_commands.describe(match="The match")
+    @app_commands.autocomplete(match=match_autocomplete)
+    @moderator_only()
+    async def reveal(self, interaction: discord.Interaction, match: int) -> None:
+        await self._record(interaction, match)
+        await self.bot.host.reveal(match, by=interaction.user.id)
+        await interaction.response.send_message(
+            f"The spellbook of match {match} is revealed.", ephemeral=True
+        )
+
+    @app_commands.command(description="DM each player their rune map and open the first window")
+    @app_commands.describe(match="The match")
+    @app_commands.autocomplete(match=match_autocomplete)
+    @moderator_only()
+    async def start(self, interaction: discord.Interaction, match: int) -> None:
+        await self._record(interaction, match)
+        await self.bot.host.start_match(match, by=interaction.user.id)
+        await interaction.response.send_message(f"Match {match} is started.", ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, FloralBot)
+    await bot.add_cog(FloralExtract(bot))

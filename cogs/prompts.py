@@ -1,0 +1,159 @@
+"""Answering prompts by DM: persistent buttons and menus, and typed single characters.
+
+Every component's custom id carries the match id and the window step (``fx:<match>:<step>:<v>``
+for a button, ``fx:declare:<match>:<step>`` for the declaration menu), so the buttons keep working
+after a restart (``DynamicItem``) and a click on an old prompt is refused by the host.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.client import FloralBot
+from cogs.common import ack_text, floral_bot, refusal_text
+
+log = logging.getLogger(__name__)
+
+DECLARE_GROUP = "declare"
+TYPED_MAX = 3  # longer DM text is chat, not an answer
+
+
+async def answer(interaction: discord.Interaction, match_id: int, step: int, value: str) -> None:
+    """Submit a component's value for the clicking user; acknowledge or refuse, ephemerally."""
+    bot = floral_bot(interaction)
+    result = await bot.host.submit(match_id, interaction.user.id, value, step=step)
+    prompt = interaction.message.content if interaction.message else ""
+    text = ack_text(result, prompt) if result.accepted else refusal_text(result)
+    await interaction.response.send_message(text, ephemeral=True)
+
+
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"fx:(?P<match>\d+):(?P<step>\d+):(?P<value>[A-Za-z0-9])",
+):
+    """One choice of a prompt (a flower, a rune)."""
+
+    def __init__(self, match_id: int, step: int, value: str, label: str = "") -> None:
+        group_style = discord.ButtonStyle.primary
+        super().__init__(
+            discord.ui.Button(
+                label=label or value,
+                style=group_style,
+                custom_id=f"fx:{match_id}:{step}:{value}",
+            )
+        )
+        self.match_id, self.step, self.value = match_id, step, value
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ChoiceButton:
+        return cls(int(match["match"]), int(match["step"]), match["value"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, self.match_id, self.step, self.value)
+
+
+class DeclareSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"fx:declare:(?P<match>\d+):(?P<step>\d+)",
+):
+    """The guess-declaration menu: the opponent's symbols, while a charge is held."""
+
+    def __init__(
+        self, match_id: int, step: int, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"fx:declare:{match_id}:{step}",
+                placeholder="Declare an opponent symbol…",
+                options=options or [discord.SelectOption(label="?")],
+            )
+        )
+        self.match_id, self.step = match_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> DeclareSelect:
+        return cls(int(match["match"]), int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not values:
+            await interaction.response.send_message("Choose a symbol.", ephemeral=True)
+            return
+        await answer(interaction, self.match_id, self.step, values[0])
+
+
+def prompt_view(request: Mapping[str, Any]) -> discord.ui.View | None:
+    """Buttons for a request's choices, a menu for its declarations (None: no choices)."""
+    match_id, step = int(request["match_id"]), int(request["step"])
+    choices = list(request.get("choices", []))
+    if not choices:
+        return None
+    view = discord.ui.View(timeout=None)
+    buttons = [c for c in choices if c["group"] != DECLARE_GROUP]
+    declares = [c for c in choices if c["group"] == DECLARE_GROUP]
+    for choice in buttons[:20]:
+        view.add_item(ChoiceButton(match_id, step, choice["value"], choice["label"]))
+    if declares:
+        options = [
+            discord.SelectOption(label=c["label"][:100], value=c["value"]) for c in declares[:25]
+        ]
+        view.add_item(DeclareSelect(match_id, step, options))
+    return view
+
+
+class Prompts(commands.Cog):
+    """Typed answers in DMs."""
+
+    def __init__(self, bot: FloralBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None or message.author.bot:
+            return
+        text = message.content.strip()
+        if not text:
+            return
+        if len(text) > TYPED_MAX:
+            await message.channel.send(
+                "Send one character to answer (or use the buttons, or /submit)."
+            )
+            return
+        prompts = self.bot.host.prompts_for(message.author.id)
+        if not prompts:
+            await message.channel.send("Nothing is asked of you right now.")
+            return
+        if len(prompts) > 1:
+            await message.channel.send(
+                "You have prompts in several matches: use the buttons or /submit in the channel."
+            )
+            return
+        prompt = prompts[0]
+        result = await self.bot.host.submit(
+            prompt.match_id, message.author.id, text, step=prompt.step
+        )
+        reply = ack_text(result, prompt.request.prompt) if result.accepted else refusal_text(result)
+        await message.channel.send(reply)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, FloralBot)
+    bot.add_dynamic_items(ChoiceButton, DeclareSelect)
+    bot.views.build = prompt_view
+    await bot.add_cog(Prompts(bot))
