@@ -22,7 +22,7 @@ from games.floral_extract.agents import (
     play_match,
 )
 from games.floral_extract.rules import Flower
-from games.protocol import JSON, MODERATORS, PUBLIC, Agent, Event, Request, Setup, to_seat
+from games.protocol import JSON, MODERATORS, PUBLIC, Accepted, Agent, Event, Request, Setup, to_seat
 
 from .helpers import CLASSIC, MAPS
 
@@ -58,6 +58,33 @@ def test_every_answer_is_accepted(names: tuple[str, str], config: dict[str, JSON
     for seed in range(2):
         state = play(agents_for(names, seed), seed, config)
         assert state.phase == "over"
+
+
+def test_gardener_survives_timeouts_and_late_creation() -> None:
+    """Windows that close without its answer (the engine casts the default) and an agent made
+    mid-match (it catches up from its view) still give accepted answers only."""
+    rng = random.Random(3)
+    state, events = GAME.new_match(Setup({"max_turns": 60}, 2, 3))
+    gardener: Agent = Gardener(0, random.Random(1))
+    other: Agent = RandomAgent(1, random.Random(2))
+    restarted = False
+    while GAME.requests(state):
+        if state.turns_completed == 30 and not restarted:
+            gardener, restarted = Gardener(0, random.Random(1)), True  # a host restart
+        for event in events:
+            for seat, agent in enumerate((gardener, other)):
+                if may_see(seat, event):
+                    agent.observe(event)
+        moves: dict[int, Any] = {}
+        for request in GAME.requests(state):
+            agent = (gardener, other)[request.seat]
+            verdict = GAME.submit(
+                state, request.seat, agent.act(request, GAME.view(state, request.seat))
+            )
+            assert isinstance(verdict, Accepted), verdict
+            moves[request.seat] = None if rng.random() < 0.2 else verdict.move
+        state, events = GAME.resolve(state, moves)
+    assert state.phase == "over"
 
 
 def test_registry_offers_both_levels() -> None:
