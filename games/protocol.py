@@ -59,35 +59,35 @@ class Event:
     state after returning it, so a lazy event renders what was true when it happened.
     """
 
-    __slots__ = ("_data", "_render", "_text", "audience", "kind")
+    __slots__ = ("_args", "_data", "_render", "_text", "audience", "kind")
 
-    def __init__(
-        self, audience: Audience, kind: str, data: Mapping[str, JSON], text: str
-    ) -> None:
+    def __init__(self, audience: Audience, kind: str, data: Mapping[str, JSON], text: str) -> None:
         self.audience = audience
         self.kind = kind
         self._data: Mapping[str, JSON] | None = data
         self._text: str | None = text
-        self._render: Callable[[], tuple[Mapping[str, JSON], str]] | None = None
+        self._render: Callable[..., tuple[Mapping[str, JSON], str]] | None = None
+        self._args: tuple[Any, ...] = ()
 
     @classmethod
     def lazy(
         cls,
         audience: Audience,
         kind: str,
-        render: Callable[[], tuple[Mapping[str, JSON], str]],
+        render: Callable[..., tuple[Mapping[str, JSON], str]],
+        *args: Any,
     ) -> Event:
-        """An event whose (data, text) are built on first access."""
+        """An event whose (data, text) = ``render(*args)`` are built on first access."""
         event = cls.__new__(cls)
         event.audience, event.kind = audience, kind
         event._data = event._text = None
-        event._render = render
+        event._render, event._args = render, args
         return event
 
     def _build(self) -> None:
         assert self._render is not None
-        self._data, self._text = self._render()
-        self._render = None
+        self._data, self._text = self._render(*self._args)
+        self._render, self._args = None, ()
 
     @property
     def data(self) -> Mapping[str, JSON]:

@@ -320,8 +320,8 @@ class FloralExtract:
         ):
             player.points += 1
             player.wrong_since_correct = 0
-            player.correct_pairs.append((symbol, previous))
-            player.score_turns.append(turn)
+            player.correct_pairs += ((symbol, previous),)
+            player.score_turns += (turn,)
             record.spells.append(f"DECLARE:{symbol}:correct")
             record.declaration = {"symbol": symbol, "correct": True}
         else:

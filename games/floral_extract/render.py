@@ -4,7 +4,6 @@ and views. Nothing here decides a rule; it only reports what the engine decided.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, to_seat
@@ -244,22 +243,10 @@ def turn_events(
 ) -> list[Event]:
     report = turn % PHASE_TURNS == 0
     events = [
-        Event.lazy(PUBLIC, "turn", partial(_public_turn, state, turn, records)),
-        Event.lazy(
-            SEATS[0],
-            "turn_private",
-            partial(_private_turn, state, turn, 0, records[0], report),
-        ),
-        Event.lazy(
-            SEATS[1],
-            "turn_private",
-            partial(_private_turn, state, turn, 1, records[1], report),
-        ),
-        Event.lazy(
-            MODERATORS,
-            "turn_full",
-            partial(_moderator_turn, state, turn, records, report),
-        ),
+        Event.lazy(PUBLIC, "turn", _public_turn, state, turn, records),
+        Event.lazy(SEATS[0], "turn_private", _private_turn, state, turn, 0, records[0], report),
+        Event.lazy(SEATS[1], "turn_private", _private_turn, state, turn, 1, records[1], report),
+        Event.lazy(MODERATORS, "turn_full", _moderator_turn, state, turn, records, report),
     ]
     if state.phase == "over":
         events += game_over_events(state)

@@ -244,12 +244,12 @@ def _preset_player(state: State, seat: int, raw: JSON, field: str) -> None:
         or not all(isinstance(t, int) and 1 <= t <= state.turns_completed for t in score_turns)
     ):
         raise ConfigError(f"{field}.score_turns", "must give the turn of each point")
-    player.score_turns = sorted(score_turns)
+    player.score_turns = tuple(sorted(score_turns))
     history = [
         _entry(e, state, seat, f"{field}.history[{i}]")
         for i, e in enumerate(raw.get("history", []))
     ]
-    player.history = history[-HISTORY_KEEP:]
+    player.history = tuple(history[-HISTORY_KEEP:])
     player.window = 0
     for entry in history:
         if isinstance(entry, str):  # a declaration breaks the window
@@ -273,11 +273,11 @@ def _preset_flower(raw: JSON, field: str) -> Flower | None:
     return Flower(code, int(stage))
 
 
-def _pairs(raw: JSON, state: State, seat: int, field: str) -> list[tuple[str, int]]:
+def _pairs(raw: JSON, state: State, seat: int, field: str) -> tuple[tuple[str, int], ...]:
     opponent = state.players[1 - seat]
     if not isinstance(raw, list):
         raise ConfigError(field, "must be a list of [symbol, identity] pairs")
-    pairs = []
+    pairs: list[tuple[str, int]] = []
     for i, pair in enumerate(raw):
         if (
             not isinstance(pair, list)
@@ -289,7 +289,7 @@ def _pairs(raw: JSON, state: State, seat: int, field: str) -> list[tuple[str, in
                 f"{field}[{i}]", f"{pair!r} is not a correct guess of the opponent's map"
             )
         pairs.append((pair[0], pair[1]))
-    return pairs
+    return tuple(pairs)
 
 
 def _entry(raw: JSON, state: State, seat: int, field: str) -> int | str:

@@ -34,9 +34,10 @@ class Player:
     points: int = 0
     wrong_since_correct: int = 0
     charge: int = 0
-    correct_pairs: list[tuple[str, int]] = field(default_factory=list)
-    score_turns: list[int] = field(default_factory=list)
-    history: list[Entry] = field(default_factory=list)  # tail of H, oldest first
+    # Tuples, replaced rather than changed, so copying a player every turn can share them.
+    correct_pairs: tuple[tuple[str, int], ...] = ()
+    score_turns: tuple[int, ...] = ()  # the turn of each point, for the tie-break
+    history: tuple[Entry, ...] = ()  # the last casts of H, oldest first
     # The basic-spell window (effects.py): the last non-stall own runes since the last
     # declaration, at most 5, as a base-8 number with the newest rune in the lowest digit.
     window: int = 0
@@ -79,9 +80,9 @@ class Player:
             points=data["points"],
             wrong_since_correct=data["wrong_since_correct"],
             charge=data["charge"],
-            correct_pairs=[(s, i) for s, i in data["correct_pairs"]],
-            score_turns=list(data["score_turns"]),
-            history=list(data["history"]),
+            correct_pairs=tuple((s, i) for s, i in data["correct_pairs"]),
+            score_turns=tuple(data["score_turns"]),
+            history=tuple(data["history"]),
             window=window_code(data["window"]),
         )
 
@@ -97,9 +98,9 @@ class Player:
         new.points = self.points
         new.wrong_since_correct = self.wrong_since_correct
         new.charge = self.charge
-        new.correct_pairs = self.correct_pairs.copy()
-        new.score_turns = self.score_turns.copy()
-        new.history = self.history.copy()
+        new.correct_pairs = self.correct_pairs
+        new.score_turns = self.score_turns
+        new.history = self.history
         new.window = self.window
         return new
 
@@ -108,10 +109,7 @@ class Player:
         self.window = (self.window * 8 + identity) % WINDOW_MODULUS
 
     def push_history(self, entry: Entry) -> None:
-        history = self.history
-        history.append(entry)
-        if len(history) > HISTORY_KEEP:
-            del history[0]
+        self.history = (*self.history[1 - HISTORY_KEEP :], entry)
 
 
 def _dump_flower(flower: Flower | None) -> JSON:
