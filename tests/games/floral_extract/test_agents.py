@@ -375,14 +375,12 @@ def test_parse_pots_reads_reports_and_views() -> None:
 def test_declares_a_known_pair_when_charged() -> None:
     state, _ = GAME.new_match(Setup({"spellbook": CLASSIC, "maps": MAPS}, 2, 0))
     state, _ = GAME.resolve(state, {0: "A", 1: "A"})  # plant
-    player = state.players[0]
-    player.history = [MAPS["P1"]["E"]]  # last cast E = 7
-    player.charge, player.blooms = 1, 1
+    # the view of a seat holding a charge whose last cast was E (= 7)
+    view = dict(GAME.view(state, 0), history=["E"], charge=1, blooms=1)
     gardener = Gardener(0, random.Random(0))
     start(gardener)
     gardener.deduction.fix("V", 7)  # type: ignore[union-attr]  # as if it had been revealed
-    request = GAME.requests(state)[0]
-    assert gardener.act(request, GAME.view(state, 0)) == "V"
+    assert gardener.act(GAME.requests(state)[0], view) == "V"
 
 
 # --- strength ----------------------------------------------------------------------------------
