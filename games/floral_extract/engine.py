@@ -350,13 +350,14 @@ class FloralExtract:
 
     def _check_end(self, state: State, turn: int) -> None:
         """Step 7 of §7, then the host's ``max_turns`` limit (§11.4)."""
-        reached = [seat for seat, p in enumerate(state.players) if p.points >= WIN_POINTS]
-        if len(reached) == 1:
-            _finish(state, reached[0], "4 points")
-        elif len(reached) == 2:
+        first, second = state.players
+        limit = state.config["max_turns"]
+        if first.points >= WIN_POINTS and second.points >= WIN_POINTS:
             winner, how = back_in_time(state, turn - 1)
             _finish(state, winner, f"4 points, {how}")
-        elif state.config["max_turns"] is not None and turn >= state.config["max_turns"]:
+        elif first.points >= WIN_POINTS or second.points >= WIN_POINTS:
+            _finish(state, 0 if first.points >= WIN_POINTS else 1, "4 points")
+        elif limit is not None and turn >= limit:
             winner, how = host_end_winner(state, turn)
             _finish(state, winner, f"turn limit, {how}")
 
@@ -411,16 +412,7 @@ def host_end_winner(state: State, turn: int) -> tuple[int, str]:
 
 def clone(state: State) -> State:
     """A deep copy: the engine never changes a state it has returned."""
-    return State(
-        config=state.config,
-        players=[p.copy() for p in state.players],
-        weather=state.weather,
-        turns_completed=state.turns_completed,
-        phase=state.phase,
-        winner=state.winner,
-        end_reason=state.end_reason,
-        effects=state.effects,
-    )
+    return state.copy()
 
 
 def resolve_spellbook(raw: JSON, seed: int) -> JSON:

@@ -169,6 +169,19 @@ class State:
             "end_reason": self.end_reason,
         }
 
+    def copy(self) -> State:
+        """A deep copy; written out because resolving copies the state every turn."""
+        new = State.__new__(State)
+        new.config = self.config  # never changes after setup
+        new.players = [p.copy() for p in self.players]
+        new.weather = self.weather
+        new.turns_completed = self.turns_completed
+        new.phase = self.phase
+        new.winner = self.winner
+        new.end_reason = self.end_reason
+        new.effects = self.effects
+        return new
+
     @classmethod
     def load(cls, data: JSON) -> State:
         return cls(
