@@ -4,6 +4,7 @@ and views. Nothing here decides a rule; it only reports what the engine decided.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, to_seat
@@ -175,6 +176,20 @@ def cast_help(player: Player, opponent: Player) -> str:
     return text + "."
 
 
+@lru_cache(maxsize=1024)
+def cast_choices(
+    symbol_of: tuple[str, ...], opponent: str, stalled_last: bool, declare: bool
+) -> tuple[Choice, ...]:
+    """The buttons of a cast: own runes by identity (no second stall), then declarations."""
+    runes = [
+        Choice(symbol, f"{symbol} {i}", "rune")
+        for i, symbol in enumerate(symbol_of)
+        if not (i == 0 and stalled_last)
+    ]
+    declarations = [Choice(s, f"Declare {s}", "declare") for s in opponent] if declare else []
+    return (*runes, *declarations)
+
+
 def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Request:
     from .engine import guess_cost, timeout_symbol
 
@@ -182,14 +197,10 @@ def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Re
     opponent = state.players[1 - seat]
     turn = state.turns_completed + 1
     stalled_last = bool(player.history) and player.history[-1] == 0
-    choices = [
-        Choice(player.symbol_of[i], f"{player.symbol_of[i]} {i}", "rune")
-        for i in range(8)
-        if not (i == 0 and stalled_last)
-    ]
     dud = state.config["declaration_without_charge"] == "dud"
-    if player.charge or dud:
-        choices += [Choice(s, f"Declare {s}", "declare") for s in opponent.symbols]
+    choices = cast_choices(
+        tuple(player.symbol_of), opponent.symbols, stalled_last, bool(player.charge) or dud
+    )
     prompt = f"Turn {turn} (X = {spell_x(turn)}): cast a rune."
     if player.charge:
         previous = player.history[-1] if player.history else None
@@ -205,7 +216,7 @@ def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Re
         seat=seat,
         kind="cast",
         prompt=prompt,
-        choices=tuple(choices),
+        choices=choices,
         default=f"cast {default} ({player.identity[default]})",
         timeout_s=timeout,
         revisable=revisable,
