@@ -62,18 +62,51 @@ def pots_json(player: Player) -> list[str | None]:
 # --- the start ---------------------------------------------------------------------------------
 
 
+RULE_OPTIONS = (
+    "initial_weather",
+    "azalea_shrink_mode",
+    "guess_cost_mode",
+    "declaration_without_charge",
+    "allow_resubmit_after_valid",
+    "opponent_report_shows_empty_pots",
+    "max_turns",
+)
+
+
+def rules_text(config: dict[str, JSON]) -> str:
+    """The rule options in force, which both players are entitled to know."""
+    limit = config["max_turns"]
+    parts = [
+        f"initial weather {config['initial_weather']}",
+        f"Azalea shrink {config['azalea_shrink_mode']}",
+        f"guess cost by the {config['guess_cost_mode']}",
+        "a declaration without a charge is "
+        + ("refused" if config["declaration_without_charge"] == "reject" else "a dud"),
+        "a valid submission "
+        + ("can be changed" if config["allow_resubmit_after_valid"] else "is final"),
+        "opponent reports "
+        + (
+            "show empty pots" if config["opponent_report_shows_empty_pots"] else "list flowers only"
+        ),
+        "no turn limit" if limit is None else f"turn limit {limit}",
+    ]
+    return "; ".join(parts) + "."
+
+
 def start_events(state: State) -> list[Event]:
     adv = SEAT_NAMES[state.advantage]
     alphabets = {SEAT_NAMES[s]: p.symbols for s, p in enumerate(state.players)}
     book = state.config["spellbook"]
+    rules = {key: state.config[key] for key in RULE_OPTIONS}
     public = Event(
         PUBLIC,
         "match_start",
-        {"advantage": adv, "alphabets": alphabets, "spellbook": book},
+        {"advantage": adv, "alphabets": alphabets, "spellbook": book, "rules": rules},
         f"Floral Extract begins. {adv} has the advantage (wins a perfect tie). "
         f"P1 casts {alphabets['P1'][0]}–{alphabets['P1'][-1]}, "
         f"P2 casts {alphabets['P2'][0]}–{alphabets['P2'][-1]}.\n"
-        f"Spellbook:\n{spellbook_text(book)}",
+        f"Spellbook:\n{spellbook_text(book)}\n"
+        f"Rules: {rules_text(state.config)}",
     )
     events = [public]
     for seat, player in enumerate(state.players):
@@ -319,8 +352,11 @@ def _private_turn(state: State, turn: int, seat: int, record: TurnRecord, report
     }
     if report:
         stages = opponent_report(state.players[1 - seat])
+        per_pot = bool(state.config["opponent_report_shows_empty_pots"])
+        if not per_pot:  # AMBIGUITY 23 (b): the flowers' stages in pot order, no pot labels
+            stages = [stage for stage in stages if stage is not None]
         data["opponent_report"] = stages
-        lines.append("Opponent's garden: " + _report_text(state, stages) + ".")
+        lines.append(f"Opponent's garden: {_report_text(stages, per_pot)}.")
     return data, " ".join(lines)
 
 
@@ -328,13 +364,12 @@ def opponent_report(player: Player) -> list[int | None]:
     return [None if f is None else f.stage for f in player.pots]
 
 
-def _report_text(state: State, stages: list[int | None]) -> str:
-    if state.config["opponent_report_shows_empty_pots"]:
+def _report_text(stages: list[int | None], per_pot: bool) -> str:
+    if per_pot:
         return ", ".join(
             f"pot {i}: {'empty' if s is None else s}" for i, s in enumerate(stages, start=1)
         )
-    shown = [str(s) for s in stages if s is not None]
-    return ", ".join(shown) if shown else "no flowers"
+    return ", ".join(map(str, stages)) if stages else "no flowers"
 
 
 def _moderator_turn(

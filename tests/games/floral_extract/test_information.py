@@ -94,6 +94,16 @@ def test_the_report_can_hide_empty_pots() -> None:
         state, events = GAME.resolve(state, {})
     report = next(e for e in events if e.kind == "turn_private" and e.audience.seat == 0)
     assert "Opponent's garden: 10." in report.text
+    assert report.data["opponent_report"] == [10]
+
+
+def test_players_are_told_the_rule_options_in_force() -> None:
+    _, events = GAME.new_match(
+        Setup({"spellbook": CLASSIC, "max_turns": 40, "guess_cost_mode": "prose"}, 2, 1)
+    )
+    start = next(e for e in events if e.kind == "match_start")
+    assert start.data["rules"]["max_turns"] == 40
+    assert "turn limit 40" in start.text and "guess cost by the prose" in start.text
 
 
 def test_no_report_between_fifth_turns() -> None:
