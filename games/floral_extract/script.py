@@ -50,6 +50,8 @@ def start_state(script: JSON) -> State:
     for key in ("advantage", "maps", "spellbook"):
         if key not in script:
             raise ConfigError(key, "is missing")
+    if script["advantage"] not in SEAT_NAMES:
+        raise ConfigError("advantage", f"must be P1 or P2, got {script['advantage']!r}")
     config = dict(raw_config)
     config.update(advantage=script["advantage"], maps=script["maps"], spellbook=script["spellbook"])
     state, _ = GAME.new_match(Setup(config, 2, seed=0))
