@@ -135,21 +135,25 @@ class Prompts(commands.Cog):
                 "Send one character to answer (or use the buttons, or /submit)."
             )
             return
-        prompts = self.bot.host.prompts_for(message.author.id)
-        if not prompts:
-            await message.channel.send("Nothing is asked of you right now.")
-            return
+        await message.channel.send(await self._typed(message.author.id, text))
+
+    async def _typed(self, user_id: int, text: str) -> str:
+        prompts = self.bot.host.prompts_for(user_id)
         if len(prompts) > 1:
-            await message.channel.send(
-                "You have prompts in several matches: use the buttons or /submit in the channel."
-            )
-            return
+            return "You have prompts in several matches: use the buttons or /submit in the channel."
+        if not prompts:
+            # a paused match, say: the host tells why nothing can be answered now
+            mine = [
+                r
+                for r in await self.bot.host.list_matches(active_only=True)
+                if user_id in r.players and r.status in ("running", "paused")
+            ]
+            if len(mine) != 1:
+                return "Nothing is asked of you right now."
+            return refusal_text(await self.bot.host.submit(mine[0].id, user_id, text))
         prompt = prompts[0]
-        result = await self.bot.host.submit(
-            prompt.match_id, message.author.id, text, step=prompt.step
-        )
-        reply = ack_text(result, prompt.request.prompt) if result.accepted else refusal_text(result)
-        await message.channel.send(reply)
+        result = await self.bot.host.submit(prompt.match_id, user_id, text, step=prompt.step)
+        return ack_text(result, prompt.request.prompt) if result.accepted else refusal_text(result)
 
 
 async def setup(bot: commands.Bot) -> None:
