@@ -203,7 +203,7 @@ async def test_whole_match_by_buttons_and_typing(
     alice = await prompt_after(fake, world.alice, step_of(alice))
     bob = await prompt_after(fake, world.bob, step_of(bob))
     assert "You planted Hyacinth in pot 1" in alice.content
-    old = [m for m in fake.dms_to(world.alice) if buttons(m) and step_of(m) == 1][0]
+    old = next(m for m in fake.dms_to(world.alice) if buttons(m) and step_of(m) == 1)
     refused = await click_value(fake, world.alice, old, 0)  # a closed window's button
     assert refused == "✖ That prompt has expired; answer the current one.", refused
     assert "Turn 1 (X" in alice.content and len(buttons(alice)) == 8
@@ -244,6 +244,7 @@ async def test_non_moderator_and_non_player_are_refused(
     match = await setup_match(fake, world, window=20, by=world.helper)  # the moderator role
     await reveal_and_start(fake, world, match)
     alice = await prompt_after(fake, world.alice, 0)
+    assert buttons(alice)
     answer = await slash_submit(fake, world.carol, world, "A")
     assert "Nothing is asked of you" in answer
     mark = fake.mark()
@@ -430,3 +431,55 @@ async def test_pause_resume_extend_status(
     end = await end_post(fake, world)
     assert "wins" in end.content
     assert_no_map_leak(fake, world)
+
+
+# --- the command line and the command surface -------------------------------------------------
+
+
+async def test_bad_or_missing_token_is_one_clear_line(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    for token in ("", "not-the-token"):
+        bot = await launch_bot(env={"DISCORD_TOKEN": token}, wait_ready=False, expect_exit=True)
+        assert await bot.wait_exit() != 0
+        errors = [line.text for line in bot.lines if line.stream == "stderr"]
+        assert "Traceback" not in bot.output()
+        assert errors and errors[-1].startswith("floral-host run: "), bot.output()
+        assert "DISCORD_TOKEN" in errors[-1]
+        assert not token or token not in bot.output()
+    fake.take_failures()
+
+
+async def test_commands_and_autocomplete(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_bot(launch_bot)
+    setup = fake.command("floral setup")
+    names = [option["name"] for option in setup["options"]]
+    assert names == ["player1", "player2", "advantage", "spellbook", "window"]
+    presets = await fake.autocomplete(
+        world.mod, "floral setup", {"spellbook": "cl"}, focused="spellbook", channel=world.channel
+    )
+    assert [c["value"] for c in presets] == ["classic"]
+    ix = await fake.slash(
+        world.mod,
+        "floral setup",
+        {"player1": world.alice, "player2": world.bob, "spellbook": "classic"},
+        channel=world.channel,
+    )
+    assert "Match **1**" in (await ix.reply()).content
+    matches = await fake.autocomplete(
+        world.mod, "floral reveal", {"match": ""}, focused="match", channel=world.channel
+    )
+    assert matches[0]["value"] == 1 and "Alice vs Bob" in matches[0]["name"]
+    shown = await moderator(fake, world, "floral spellbook", match=1)
+    assert "water:" in shown
+    replaced = await moderator(
+        fake, world, "floral spellbook", match=1, text="water: set 3 {1,2,3}; fertilize: sum 3"
+    )
+    assert "Spellbook replaced" not in replaced and "spellbook" in replaced.lower()
+    replaced = await moderator(fake, world, "floral spellbook", match=1, text="gentle")
+    assert replaced.startswith("Spellbook replaced"), replaced
+    exported = await fake.slash(world.mod, "match export", {"match": 1}, channel=world.channel)
+    reply = await exported.reply()
+    assert reply.attachments and reply.attachments[0].filename == "match-1.json"
