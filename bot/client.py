@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sys
 import uuid
 from collections.abc import Mapping
@@ -183,6 +185,9 @@ def point_at(settings: Settings) -> None:
 
 async def _run(settings: Settings, options: Options, token: str) -> None:
     async with FloralBot(settings, options) as bot:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+            loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
         await bot.start(token)
 
 
