@@ -139,6 +139,7 @@ class _Live:
     game: Game[Any]
     state: Any
     window: _Window | None = None
+    start_events: list[Event] | None = None  # new_match's events, kept until the start
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -174,6 +175,7 @@ class Host:
         self._changed = asyncio.Condition()
         self._reported: set[tuple[int, str]] = set()
         self._scheduler: AsyncIOScheduler | None = None
+        self._jobs: set[str] = set()  # ids of the scheduler jobs not yet run or removed
         self.worker = DeliveryWorker(
             store, transport, self._report_unreachable, clock=clock, retry_base_s=retry_base_s
         )
@@ -198,6 +200,7 @@ class Host:
         if self._scheduler is not None:
             self._scheduler.shutdown(wait=False)
             self._scheduler = None
+            self._jobs.clear()
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.worker.stop()
@@ -244,7 +247,7 @@ class Host:
         _check_seats(engine, players, names, window_s)
         parsed = engine.parse_config(dict(config or {}), len(players))
         seed = seed if seed is not None else secrets.randbits(48)
-        state, _ = engine.new_match(Setup(parsed, len(players), seed, names))
+        state, start_events = engine.new_match(Setup(parsed, len(players), seed, names))
         new = NewMatch(
             key, guild_id, channel_id, players, names, tuple(moderators), parsed, seed, window_s
         )
@@ -254,7 +257,7 @@ class Host:
         ]
         match_id = await self.store.create_match(new, engine.dump(state), self._clock(), hellos)
         record = await self._record(match_id)
-        self._live[match_id] = _Live(record, engine, state)
+        self._live[match_id] = _Live(record, engine, state, start_events=start_events)
         self.worker.wake()
         return record
 
@@ -268,7 +271,7 @@ class Host:
             seats = len(live.record.players)
             parsed = live.game.parse_config(dict(config), seats)
             setup = Setup(parsed, seats, live.record.seed, live.record.names)
-            state, _ = live.game.new_match(setup)
+            state, start_events = live.game.new_match(setup)
             change = Change(
                 match_id,
                 self._clock(),
@@ -276,7 +279,7 @@ class Host:
                 log=(LogEntry("configured", by, parsed),),
             )
             await self.store.apply(change)
-            live.state = state
+            live.state, live.start_events = state, start_events
             live.record = dataclasses.replace(live.record, config=parsed)
             return live.record
 
@@ -329,6 +332,7 @@ class Host:
             )
             await self._commit(live, change)
             self._set_window(live, window)
+            live.start_events = None
             return live.record
 
     # --- submissions ----------------------------------------------------------------------
@@ -764,18 +768,22 @@ class Host:
             replace_existing=True,
             misfire_grace_time=None,
         )
+        self._jobs.add(job_id)
 
     def _remove_job(self, job_id: str) -> None:
-        if self._scheduler is None:
-            return
+        if self._scheduler is None or job_id not in self._jobs:
+            return  # most windows have no reminder: skip the scheduler's lookup error
+        self._jobs.discard(job_id)
         with contextlib.suppress(JobLookupError):
             self._scheduler.remove_job(job_id)
 
     async def _on_deadline(self, match_id: int, step: int) -> None:
+        self._jobs.discard(f"deadline:{match_id}")
         # a tracked task, so close() waits for a resolution already under way
         self._spawn(self._close_window(match_id, step, "deadline"))
 
     async def _on_reminder(self, match_id: int, step: int) -> None:
+        self._jobs.discard(f"remind:{match_id}")
         self._spawn(self._remind(match_id, step))
 
     async def _remind(self, match_id: int, step: int) -> None:
@@ -955,9 +963,11 @@ class Host:
         return live.window
 
     def _start_events(self, live: _Live) -> list[Event]:
-        record = live.record
-        setup = Setup(record.config, len(record.players), record.seed, record.names)
-        return live.game.new_match(setup)[1]
+        if live.start_events is None:  # loaded after a restart: the engine recomputes them
+            record = live.record
+            setup = Setup(record.config, len(record.players), record.seed, record.names)
+            live.start_events = live.game.new_match(setup)[1]
+        return live.start_events
 
     @staticmethod
     def _seat_keys(live: _Live) -> list[str]:

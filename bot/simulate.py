@@ -128,6 +128,7 @@ class Simulation:
     players: SimulatedPlayers
     window_s: float
     junk_rate: float = JUNK_RATE
+    level: str | None = None  # the AI level of every seat; None: the game's default
     infos: dict[str, GameInfo] = field(default_factory=dict)
 
     def info(self, key: str) -> GameInfo:
@@ -135,9 +136,9 @@ class Simulation:
             self.infos[key] = load_game_info(key)
         return self.infos[key]
 
-    def seat_players(self, record: MatchRecord, level: str | None = None) -> list[AgentPlayer]:
+    def seat_players(self, record: MatchRecord) -> list[AgentPlayer]:
         info = self.info(record.game)
-        factory = info.agents[level or info.default_agent]
+        factory = info.agents[self.level or info.default_agent]
         limit = 1.25 * (record.window_s or self.window_s)
         return [
             AgentPlayer(
@@ -178,7 +179,9 @@ class Simulation:
                             request_to_json(prompt.request, match_id, prompt.step, prompt.deadline)
                         )
 
-    async def new_match(self, key: str, seed: int, index: int) -> int:
+    async def new_match(
+        self, key: str, seed: int, index: int, config: Mapping[str, Any] | None = None
+    ) -> int:
         info = self.info(key)
         seats = info.game.min_seats
         record = await self.host.create_match(
@@ -187,6 +190,7 @@ class Simulation:
             channel_id=index + 1,
             players=[FIRST_USER_ID + seat for seat in range(seats)],
             names=[f"{info.default_agent}{seat + 1}" for seat in range(seats)],
+            config=config,
             seed=seed,
             window_s=self.window_s,
         )

@@ -1,19 +1,18 @@
 """The SQLite backend (aiosqlite, WAL).
 
-One connection serves the whole host, so every operation takes ``_lock``: statements of two
-coroutines must never interleave inside one transaction. WAL with ``synchronous=NORMAL`` keeps
-each commit fast and survives a killed process.
+One connection serves the whole host. Each write is one transaction run in a single trip to the
+connection's thread (see ``_write``), so two coroutines' statements never interleave. WAL with
+``synchronous=NORMAL`` keeps each commit fast and survives a killed process.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -34,6 +33,7 @@ from bot.store.schema import MIGRATIONS
 from games.protocol import JSON
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, players, names, moderators, config, seed, window_s,"
@@ -57,7 +57,6 @@ def _seat_keys(data: dict[str, Any] | None) -> dict[int, Any] | None:
 class SqliteStore:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteStore:
@@ -72,12 +71,10 @@ class SqliteStore:
         return store
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._db.close()
+        await self._db.close()
 
     async def schema_version(self) -> int:
-        async with self._lock:
-            rows = await self._db.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
+        rows = await self._fetch("SELECT MAX(version) FROM schema_migrations")
         return int(next(iter(rows))[0] or 0)
 
     async def _migrate(self) -> None:
@@ -97,220 +94,47 @@ class SqliteStore:
                 f" VALUES ({version}, datetime('now'));\nCOMMIT;"
             )
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` as one transaction in one trip to the connection's thread.
+
+        A transaction made of one awaited statement after another costs a thread round trip per
+        statement and needs an asyncio lock around it; under load those round trips were the
+        host's bottleneck. aiosqlite runs queued calls one at a time, so whole transactions
+        queued this way never interleave. ``_execute`` is aiosqlite's own queueing primitive
+        (every public method goes through it); it is not part of its documented API.
+        """
+        run = self._db._execute
+        result: T = await run(_in_transaction, fn, self._db._conn)  # type: ignore[no-untyped-call]
+        return result
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Iterable[Any]:
-        async with self._lock:
-            return await self._db.execute_fetchall(sql, params)
+        return await self._db.execute_fetchall(sql, params)
 
     # --- writes -------------------------------------------------------------------------
 
     async def create_match(
         self, new: NewMatch, snapshot: JSON, at: float, outbox: Sequence[OutboxMessage]
     ) -> int:
-        async with self._transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators,"
-                " config, seed, window_s, status, step, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 0, ?, ?)",
-                (
-                    new.game,
-                    new.guild_id,
-                    new.channel_id,
-                    dumps(list(new.players)),
-                    dumps(list(new.names)),
-                    dumps(list(new.moderators)),
-                    dumps(new.config),
-                    new.seed,
-                    new.window_s,
-                    at,
-                    at,
-                ),
-            )
-            match_id = cursor.lastrowid
-            assert match_id is not None
-            await db.execute(
-                "INSERT INTO steps (match_id, step, kind, moves, snapshot, at)"
-                " VALUES (?, 0, 'start', NULL, ?, ?)",
-                (match_id, dumps(snapshot), at),
-            )
-            await self._insert_log(db, match_id, (LogEntry("created", data=None, at=at),), at)
-            await self._insert_outbox(
-                db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in outbox], at
-            )
-        return match_id
+        return await self._write(lambda db: _create_match(db, new, snapshot, at, outbox))
 
     async def add_attempt(self, attempt: Attempt) -> bool:
         try:
-            await self._insert_attempt(attempt)
+            await self._write(lambda db: _insert_attempt(db, attempt))
         except _WindowClosed:
             return False
         return True
-
-    async def _insert_attempt(self, attempt: Attempt) -> None:
-        async with self._transaction() as db:
-            if attempt.verdict == "accepted":
-                # conditional: a move for a window that has just closed is never recorded
-                cursor = await db.execute(
-                    "INSERT INTO moves (match_id, step, seat, move)"
-                    " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM windows"
-                    " WHERE match_id = ? AND step = ? AND status = 'open')"
-                    " ON CONFLICT (match_id, step, seat) DO UPDATE SET move = excluded.move",
-                    (
-                        attempt.match_id,
-                        attempt.step,
-                        attempt.seat,
-                        dumps(attempt.move),
-                        attempt.match_id,
-                        attempt.step,
-                    ),
-                )
-                if cursor.rowcount != 1:
-                    raise _WindowClosed
-            await db.execute(
-                "INSERT INTO attempts (match_id, step, seat, user_id, raw, verdict, reason,"
-                " move, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    attempt.match_id,
-                    attempt.step,
-                    attempt.seat,
-                    attempt.user_id,
-                    attempt.raw,
-                    attempt.verdict,
-                    attempt.reason,
-                    None if attempt.verdict != "accepted" else dumps(attempt.move),
-                    attempt.at,
-                ),
-            )
 
     async def apply(self, change: Change) -> bool:
         try:
-            async with self._transaction() as db:
-                await self._check_guards(db, change)
-                await self._write_change(db, change)
+            await self._write(lambda db: _apply(db, change))
         except _WindowClosed:
             return False
         return True
-
-    async def _check_guards(self, db: aiosqlite.Connection, change: Change) -> None:
-        if change.close_window is not None:
-            cursor = await db.execute(
-                "UPDATE windows SET status = 'closed', closed_at = ?, close_reason = ?"
-                " WHERE match_id = ? AND step = ? AND status = 'open'",
-                (change.at, change.close_reason, change.match_id, change.close_window),
-            )
-            if cursor.rowcount != 1:
-                raise _WindowClosed
-        if change.guard_window is not None:
-            rows = await db.execute_fetchall(
-                "SELECT 1 FROM windows WHERE match_id = ? AND step = ? AND status = 'open'",
-                (change.match_id, change.guard_window),
-            )
-            if not list(rows):
-                raise _WindowClosed
-
-    async def _write_change(self, db: aiosqlite.Connection, change: Change) -> None:
-        match_id, at = change.match_id, change.at
-        if change.new_step is not None:
-            step = change.new_step
-            moves = (
-                None if step.moves is None else dumps({str(s): m for s, m in step.moves.items()})
-            )
-            await db.execute(
-                "INSERT INTO steps (match_id, step, kind, moves, snapshot, at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, step.step, step.kind, moves, dumps(step.snapshot), at),
-            )
-            await db.execute("UPDATE matches SET step = ? WHERE id = ?", (step.step, match_id))
-        if change.open_window is not None:
-            window = change.open_window
-            await db.execute(
-                "INSERT INTO windows (match_id, step, seats, status, deadline, remaining,"
-                " reminded, opened_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)",
-                (
-                    match_id,
-                    window.step,
-                    dumps(list(window.seats)),
-                    window.deadline,
-                    window.remaining,
-                    int(window.reminded),
-                    at,
-                ),
-            )
-        if change.retime is not None:
-            timing = change.retime
-            await db.execute(
-                "UPDATE windows SET deadline = ?, remaining = ?, reminded = ?"
-                " WHERE match_id = ? AND step = ?",
-                (timing.deadline, timing.remaining, int(timing.reminded), match_id, timing.step),
-            )
-        if change.setup is not None:
-            config, snapshot = change.setup
-            await db.execute(
-                "UPDATE matches SET config = ? WHERE id = ?", (dumps(config), match_id)
-            )
-            await db.execute(
-                "UPDATE steps SET snapshot = ? WHERE match_id = ? AND step = 0",
-                (dumps(snapshot), match_id),
-            )
-        if change.status is not None:
-            await db.execute(
-                "UPDATE matches SET status = ?, outcome = ? WHERE id = ?",
-                (change.status, dumps(change.outcome), match_id),
-            )
-        await db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (at, match_id))
-        await self._insert_log(db, match_id, change.log, at)
-        await self._insert_outbox(db, change.outbox, at)
-
-    async def _insert_log(
-        self, db: aiosqlite.Connection, match_id: int, entries: Sequence[LogEntry], at: float
-    ) -> None:
-        if entries:
-            await db.executemany(
-                "INSERT INTO match_log (match_id, at, kind, by_user, data) VALUES (?, ?, ?, ?, ?)",
-                [(match_id, e.at or at, e.kind, e.by_user, dumps(e.data)) for e in entries],
-            )
-
-    async def _insert_outbox(
-        self, db: aiosqlite.Connection, messages: Sequence[OutboxMessage], at: float
-    ) -> None:
-        if messages:
-            await db.executemany(
-                "INSERT INTO outbox (match_id, audience, text, payload, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(m.match_id, m.audience, m.text, dumps(m.payload), at) for m in messages],
-            )
 
     async def settle_outbox(
         self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float
     ) -> None:
-        async with self._transaction() as db:
-            if sent:
-                await db.executemany(
-                    "UPDATE outbox SET status = 'sent', tries = tries + 1, sent_at = ?"
-                    " WHERE id = ?",
-                    [(at, message_id) for message_id in sent],
-                )
-            if retries:
-                await db.executemany(
-                    "UPDATE outbox SET tries = tries + 1, next_try = ?, error = ? WHERE id = ?",
-                    [(r.next_try, r.error, r.message_id) for r in retries],
-                )
-            if failed:
-                await db.executemany(
-                    "UPDATE outbox SET status = 'failed', tries = tries + 1, error = ?"
-                    " WHERE id = ?",
-                    [(r.error, r.message_id) for r in failed],
-                )
+        await self._write(lambda db: _settle(db, sent, retries, failed, at))
 
     # --- reads --------------------------------------------------------------------------
 
@@ -405,6 +229,201 @@ class SqliteStore:
             f"{_OUTBOX_SELECT} WHERE o.status = 'pending' ORDER BY o.id LIMIT ?", (limit,)
         )
         return [_outbox(row) for row in rows]
+
+
+# --- transactions, run in the connection's thread ------------------------------------------
+
+
+def _in_transaction(fn: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(db)
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return result
+
+
+def _create_match(
+    db: sqlite3.Connection,
+    new: NewMatch,
+    snapshot: JSON,
+    at: float,
+    outbox: Sequence[OutboxMessage],
+) -> int:
+    cursor = db.execute(
+        "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
+        " seed, window_s, status, step, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 0, ?, ?)",
+        (
+            new.game,
+            new.guild_id,
+            new.channel_id,
+            dumps(list(new.players)),
+            dumps(list(new.names)),
+            dumps(list(new.moderators)),
+            dumps(new.config),
+            new.seed,
+            new.window_s,
+            at,
+            at,
+        ),
+    )
+    match_id = cursor.lastrowid
+    assert match_id is not None
+    db.execute(
+        "INSERT INTO steps (match_id, step, kind, moves, snapshot, at)"
+        " VALUES (?, 0, 'start', NULL, ?, ?)",
+        (match_id, dumps(snapshot), at),
+    )
+    _insert_log(db, match_id, (LogEntry("created"),), at)
+    _insert_outbox(db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in outbox], at)
+    return match_id
+
+
+def _insert_attempt(db: sqlite3.Connection, attempt: Attempt) -> None:
+    if attempt.verdict == "accepted":
+        # conditional: a move for a window that has just closed is never recorded
+        cursor = db.execute(
+            "INSERT INTO moves (match_id, step, seat, move)"
+            " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM windows"
+            " WHERE match_id = ? AND step = ? AND status = 'open')"
+            " ON CONFLICT (match_id, step, seat) DO UPDATE SET move = excluded.move",
+            (
+                attempt.match_id,
+                attempt.step,
+                attempt.seat,
+                dumps(attempt.move),
+                attempt.match_id,
+                attempt.step,
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise _WindowClosed
+    db.execute(
+        "INSERT INTO attempts (match_id, step, seat, user_id, raw, verdict, reason, move, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            attempt.match_id,
+            attempt.step,
+            attempt.seat,
+            attempt.user_id,
+            attempt.raw,
+            attempt.verdict,
+            attempt.reason,
+            None if attempt.verdict != "accepted" else dumps(attempt.move),
+            attempt.at,
+        ),
+    )
+
+
+def _apply(db: sqlite3.Connection, change: Change) -> None:
+    _check_guards(db, change)
+    match_id, at = change.match_id, change.at
+    if change.new_step is not None:
+        _insert_step(db, change.new_step, at)
+    if change.open_window is not None:
+        window = change.open_window
+        db.execute(
+            "INSERT INTO windows (match_id, step, seats, status, deadline, remaining, reminded,"
+            " opened_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)",
+            (
+                match_id,
+                window.step,
+                dumps(list(window.seats)),
+                window.deadline,
+                window.remaining,
+                int(window.reminded),
+                at,
+            ),
+        )
+    if change.retime is not None:
+        timing = change.retime
+        db.execute(
+            "UPDATE windows SET deadline = ?, remaining = ?, reminded = ?"
+            " WHERE match_id = ? AND step = ?",
+            (timing.deadline, timing.remaining, int(timing.reminded), match_id, timing.step),
+        )
+    if change.setup is not None:
+        config, snapshot = change.setup
+        db.execute("UPDATE matches SET config = ? WHERE id = ?", (dumps(config), match_id))
+        db.execute(
+            "UPDATE steps SET snapshot = ? WHERE match_id = ? AND step = 0",
+            (dumps(snapshot), match_id),
+        )
+    if change.status is not None:
+        db.execute(
+            "UPDATE matches SET status = ?, outcome = ? WHERE id = ?",
+            (change.status, dumps(change.outcome), match_id),
+        )
+    db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (at, match_id))
+    _insert_log(db, match_id, change.log, at)
+    _insert_outbox(db, change.outbox, at)
+
+
+def _check_guards(db: sqlite3.Connection, change: Change) -> None:
+    if change.close_window is not None:
+        cursor = db.execute(
+            "UPDATE windows SET status = 'closed', closed_at = ?, close_reason = ?"
+            " WHERE match_id = ? AND step = ? AND status = 'open'",
+            (change.at, change.close_reason, change.match_id, change.close_window),
+        )
+        if cursor.rowcount != 1:
+            raise _WindowClosed
+    if change.guard_window is not None:
+        row = db.execute(
+            "SELECT 1 FROM windows WHERE match_id = ? AND step = ? AND status = 'open'",
+            (change.match_id, change.guard_window),
+        ).fetchone()
+        if row is None:
+            raise _WindowClosed
+
+
+def _insert_step(db: sqlite3.Connection, step: StepRecord, at: float) -> None:
+    moves = None if step.moves is None else dumps({str(s): m for s, m in step.moves.items()})
+    db.execute(
+        "INSERT INTO steps (match_id, step, kind, moves, snapshot, at) VALUES (?, ?, ?, ?, ?, ?)",
+        (step.match_id, step.step, step.kind, moves, dumps(step.snapshot), at),
+    )
+    db.execute("UPDATE matches SET step = ? WHERE id = ?", (step.step, step.match_id))
+
+
+def _insert_log(
+    db: sqlite3.Connection, match_id: int, entries: Sequence[LogEntry], at: float
+) -> None:
+    db.executemany(
+        "INSERT INTO match_log (match_id, at, kind, by_user, data) VALUES (?, ?, ?, ?, ?)",
+        [(match_id, e.at or at, e.kind, e.by_user, dumps(e.data)) for e in entries],
+    )
+
+
+def _insert_outbox(db: sqlite3.Connection, messages: Sequence[OutboxMessage], at: float) -> None:
+    db.executemany(
+        "INSERT INTO outbox (match_id, audience, text, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+        [(m.match_id, m.audience, m.text, dumps(m.payload), at) for m in messages],
+    )
+
+
+def _settle(
+    db: sqlite3.Connection,
+    sent: Sequence[int],
+    retries: Sequence[Retry],
+    failed: Sequence[Retry],
+    at: float,
+) -> None:
+    db.executemany(
+        "UPDATE outbox SET status = 'sent', tries = tries + 1, sent_at = ? WHERE id = ?",
+        [(at, message_id) for message_id in sent],
+    )
+    db.executemany(
+        "UPDATE outbox SET tries = tries + 1, next_try = ?, error = ? WHERE id = ?",
+        [(r.next_try, r.error, r.message_id) for r in retries],
+    )
+    db.executemany(
+        "UPDATE outbox SET status = 'failed', tries = tries + 1, error = ? WHERE id = ?",
+        [(r.error, r.message_id) for r in failed],
+    )
 
 
 class _WindowClosed(Exception):

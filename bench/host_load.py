@@ -1,0 +1,141 @@
+"""Load on the match host: N concurrent matches of AI players, real host, store and scheduler.
+
+Prints JSON:
+``submit_ack_ms_p50/p99``  a submission received -> its durable acknowledgement (accepted ones)
+``deadline_late_ms_p99``   a window's deadline -> its timeout default applied and committed
+``messages_per_turn``      every message delivered / steps resolved (moderator log included)
+``player_messages_per_turn``  the same without the moderator log (channel posts and DMs)
+``lost_submissions``       acknowledged moves missing from the move log
+``double_resolutions``     steps announced more than once
+``peak_rss_mb``            peak resident memory of this process
+
+Usage: python bench/host_load.py [--matches 200] [--game floral-extract] [--window 1.0]
+       [--config '{"max_turns": 15}'] [--agent random] [--db PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.host import Host, SubmitResult
+from bot.simulate import SimulatedPlayers, Simulation
+from bot.store.sqlite import SqliteStore
+
+
+class TimedHost(Host):
+    """The real host, timing each submission up to its acknowledgement."""
+
+    ack_ms: list[float]
+    acked: list[tuple[int, int, int]]
+
+    async def submit(
+        self, match_id: int, user_id: int, raw: str, *, step: int | None = None
+    ) -> SubmitResult:
+        started = time.perf_counter()
+        result = await super().submit(match_id, user_id, raw, step=step)
+        if result.accepted:
+            self.ack_ms.append((time.perf_counter() - started) * 1000)
+            assert result.step is not None and result.seat is not None
+            self.acked.append((match_id, result.step, result.seat))
+        return result
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
+    store = await SqliteStore.open(db)
+    players = SimulatedPlayers(io.StringIO(), quiet=True)
+    host = TimedHost(store, players, grace_s=args.window)
+    host.ack_ms, host.acked, host.stats.late_ms = [], [], []
+    sim = Simulation(host, players, args.window, level=args.agent)
+    await host.start()
+    seeds = random.Random(args.seed)
+    config = json.loads(args.config) if args.config else None
+    ids = [
+        await sim.new_match(args.game, seeds.getrandbits(48), i, config)
+        for i in range(args.matches)
+    ]
+    started = time.perf_counter()
+    for match_id in ids:  # matches start spread over one window, as people start them
+        await host.start_match(match_id)
+        await asyncio.sleep(args.window / len(ids))
+    await asyncio.gather(*(host.wait_over(match_id) for match_id in ids))
+    await host.wait_idle()
+    elapsed = time.perf_counter() - started
+    figures = await measure(host, store, ids)
+    figures["seconds"] = round(elapsed, 1)
+    await players.stop()
+    await host.close()
+    return figures
+
+
+async def measure(host: TimedHost, store: SqliteStore, ids: list[int]) -> dict[str, Any]:
+    logs = {match_id: await store.steps(match_id) for match_id in ids}
+    lost = 0
+    for match_id, step, seat in host.acked:
+        moves = logs[match_id][step].moves
+        lost += moves is None or moves.get(seat) is None
+    announced: Counter[tuple[int, str, int]] = Counter()
+    messages = player_messages = 0
+    for match_id in ids:
+        for row in await store.outbox(match_id):
+            messages += row.status == "sent"
+            player_messages += row.status == "sent" and row.message.audience != "moderators"
+            if row.message.payload["kind"] == "turn":
+                announced[(match_id, row.message.audience, row.message.payload["step"])] += 1
+    turns = host.stats.turns
+    late = host.stats.late_ms or []
+    return {
+        "matches": len(ids),
+        "turns": turns,
+        "submissions": len(host.ack_ms),
+        "timeouts": host.stats.timeouts,
+        "submit_ack_ms_p50": round(statistics.median(host.ack_ms), 3) if host.ack_ms else 0,
+        "submit_ack_ms_p99": round(percentile(host.ack_ms, 0.99), 3),
+        "deadline_late_ms_p99": round(percentile(late, 0.99), 3),
+        "messages_per_turn": round(messages / max(1, turns), 2),
+        "player_messages_per_turn": round(player_messages / max(1, turns), 2),
+        "lost_submissions": lost,
+        "double_resolutions": sum(count > 1 for count in announced.values()),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--game", default="floral-extract")
+    # 1 s windows: 200 matches resolve ~200 steps a second, 60 times a real match's pace
+    parser.add_argument("--window", type=float, default=1.0, help="window length in seconds")
+    parser.add_argument("--config", default='{"max_turns": 15}', help="match config as JSON")
+    parser.add_argument("--seed", type=int, default=1)
+    # a cheap AI keeps the players' thinking from loading the host's event loop
+    parser.add_argument("--agent", default="random", help="AI level of every seat")
+    parser.add_argument("--db", default=None, help="database file (default: a temporary one)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        db = Path(args.db) if args.db else Path(scratch) / "host_load.db"
+        print(json.dumps(asyncio.run(run(args, db))))
+
+
+if __name__ == "__main__":
+    main()
