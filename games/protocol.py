@@ -41,6 +41,10 @@ class Audience:
     def __str__(self) -> str:
         return f"seat{self.seat}" if self.kind == "seat" else self.kind
 
+    def reaches(self, seat: int) -> bool:
+        """Whether a player in ``seat`` is told events for this audience (moderators' are not)."""
+        return self.kind == "public" or (self.kind == "seat" and self.seat == seat)
+
 
 PUBLIC = Audience("public")
 MODERATORS = Audience("moderators")
@@ -232,6 +236,20 @@ def derive_rng(seed: int, *path: object) -> random.Random:
     """
     key = ":".join([str(seed), *map(str, path)]).encode()
     return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+
+class RandomAgent:
+    """Any legal answer, uniformly among the request's choices: every game's baseline."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+
+    def observe(self, event: Event) -> None:
+        pass
+
+    def act(self, request: Request, view: JSON) -> str:
+        return self.rng.choice(request.choices).value
 
 
 class Agent(Protocol):

@@ -1,8 +1,9 @@
 """Floral Extract: the flagship two-player death match (rules: docs/floral-extract.md)."""
 
-from games.floral_extract.agents import Gardener, RandomAgent
+from games.floral_extract.agents import Gardener
 from games.floral_extract.engine import FloralExtract
 from games.floral_extract.script import export_script, run_script
+from games.protocol import RandomAgent
 from games.registry import AgentFactory
 
 GAME = FloralExtract()

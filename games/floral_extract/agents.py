@@ -38,25 +38,7 @@ Entry = int | None
 
 def may_see(seat: int, event: Event) -> bool:
     """Whether ``seat`` is told ``event``: public ones and its own, never another seat's."""
-    audience = event.audience
-    return audience.kind == "public" or (audience.kind == "seat" and audience.seat == seat)
-
-
-# --- random ------------------------------------------------------------------------------------
-
-
-class RandomAgent:
-    """Any legal answer, uniformly among the request's choices."""
-
-    def __init__(self, seat: int, rng: random.Random) -> None:
-        self.seat = seat
-        self.rng = rng
-
-    def observe(self, event: Event) -> None:
-        pass
-
-    def act(self, request: Request, view: JSON) -> str:
-        return self.rng.choice(request.choices).value
+    return event.audience.reaches(seat)
 
 
 # --- deduction of the opponent's map -----------------------------------------------------------

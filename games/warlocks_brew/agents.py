@@ -17,11 +17,6 @@ def _coins(request: Request) -> list[int]:
     return sorted(int(choice.value) for choice in request.choices if choice.value != DECLARE)
 
 
-def _may_see(seat: int, event: Event) -> bool:
-    audience = event.audience
-    return audience.kind == "public" or (audience.kind == "seat" and audience.seat == seat)
-
-
 class RandomAgent:
     """Any legal coin; under Utter Darkness it now and then declares on a hunch."""
 
@@ -54,7 +49,7 @@ class BidderAgent:
         self.won: dict[int, Counter[str]] = {}
 
     def observe(self, event: Event) -> None:
-        if not _may_see(self.seat, event) or event.kind != "reveal":
+        if not event.audience.reaches(self.seat) or event.kind != "reveal":
             return
         for declared in event.data["declared"]:
             if not declared["correct"]:

@@ -12,7 +12,6 @@ import pytest
 from games.floral_extract import AGENTS, DEFAULT_AGENT, GAME
 from games.floral_extract.agents import (
     Gardener,
-    RandomAgent,
     RuneDeduction,
     WeatherBelief,
     distinct_run,
@@ -22,7 +21,18 @@ from games.floral_extract.agents import (
     play_match,
 )
 from games.floral_extract.rules import Flower
-from games.protocol import JSON, MODERATORS, PUBLIC, Accepted, Agent, Event, Request, Setup, to_seat
+from games.protocol import (
+    JSON,
+    MODERATORS,
+    PUBLIC,
+    Accepted,
+    Agent,
+    Event,
+    RandomAgent,
+    Request,
+    Setup,
+    to_seat,
+)
 
 from .helpers import CLASSIC, MAPS
 
