@@ -1,0 +1,249 @@
+"""``/brew setup|start``: Warlock's Brew matches, for moderators.
+
+The rest of a match runs through the generic parts: ``/match ...``, ``/submit``, the DM prompts
+(one button per coin in hand, from the engine's request choices) and the host's posts.
+
+The ``variants`` option is one line of setup options, each a flat config key of the engine
+(``docs/warlocks-brew.md``), separated by commas or semicolons::
+
+    broke_buyers, limited_supply=4, small_selection=Toadstool+Wolfsbane, no_unique=rebid
+
+A bare name switches an option on; ``name=value`` sets it (numbers, ``true``/``false``, a word).
+The list options (``small_selection``, ``impotent_ingredient``) take ingredient types joined by
+``+``, ``/`` or ``|``; a bare ingredient name after a list option is added to that list too, so
+``small_selection=Toadstool, Wolfsbane`` reads as expected. Names ignore case, spaces and dashes.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import FloralBot
+from bot.host import HostError
+from bot.store import MatchRecord
+from cogs.common import guild_only_match, match_autocomplete, moderator_only
+from games.protocol import JSON, ConfigError
+from games.warlocks_brew.config import (
+    INGREDIENTS,
+    RULE_KEYS,
+    UNSUPPORTED,
+    VARIANT_KEYS,
+    canonical_type,
+    type_counts,
+)
+
+log = logging.getLogger(__name__)
+
+GAME = "warlocks-brew"
+DEFAULT_WINDOW = 45
+LIST_KEYS = ("small_selection", "impotent_ingredient")
+OPTION_KEYS = tuple(key for key in (*VARIANT_KEYS, *RULE_KEYS) if key != "window")
+_ITEM_SEPARATORS = re.compile(r"[,;\n]")
+_LIST_SEPARATORS = re.compile(r"[+/|]")
+_TRUE = ("true", "yes", "on")
+_FALSE = ("false", "no", "off")
+VARIANT_TITLES = {
+    "two_players": "Two Players",
+    "broke_buyers": "Broke Buyers",
+    "limited_supply": "Limited Supply",
+    "small_selection": "Small Selection",
+    "impotent_ingredient": "Impotent Ingredient",
+    "storefront_disaster": "Storefront Disaster",
+    "snakeoil_salesman": "Snakeoil Salesman",
+    "vision_of_blindness": "Vision of Blindness",
+    "utter_darkness": "Utter Darkness",
+}
+
+
+# --- the variants text ----------------------------------------------------------------------
+
+
+def option_key(text: str) -> str:
+    """``"Limited Supply"`` and ``"limited-supply"`` both name ``limited_supply``."""
+    return re.sub(r"[\s\-]+", "_", text.strip().casefold())
+
+
+def parse_variants(text: str) -> dict[str, JSON]:
+    """The raw config a variants line asks for; ConfigError("variants", ...) if unreadable.
+
+    Values are only read here; the engine's ``parse_config`` checks them (ranges, types in
+    play, combinations) and names the option at fault.
+    """
+    raw: dict[str, JSON] = {}
+    last_list: str | None = None
+    for item in (part.strip() for part in _ITEM_SEPARATORS.split(text)):
+        if not item:
+            continue
+        name, has_value, value = item.partition("=")
+        key = option_key(name)
+        if not has_value and key not in OPTION_KEYS and key not in UNSUPPORTED:
+            if last_list is not None and canonical_type(item, INGREDIENTS) is not None:
+                target = raw[last_list]
+                assert isinstance(target, list)
+                target.append(item)
+                continue
+            raise ConfigError("variants", f"{item!r} is not an option; {_known()}")
+        if key == "window":
+            raise ConfigError("variants", "set the window with the window option")
+        if key in UNSUPPORTED:
+            raise ConfigError(key, UNSUPPORTED[key])
+        if key not in OPTION_KEYS:
+            raise ConfigError("variants", f"{name.strip()!r} is not an option; {_known()}")
+        if key in raw:
+            raise ConfigError(key, "is given twice")
+        value = value.strip()
+        if has_value and not value:
+            raise ConfigError(key, "needs a value after '='")
+        raw[key] = _value(key, value if has_value else None)
+        last_list = key if key in LIST_KEYS else None
+    return raw
+
+
+def _value(key: str, text: str | None) -> JSON:
+    if key in LIST_KEYS:
+        if text is None:
+            raise ConfigError(key, "name the ingredient types, e.g. small_selection=Toadstool")
+        return [part.strip() for part in _LIST_SEPARATORS.split(text) if part.strip()]
+    if text is None:
+        return True
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    lowered = text.casefold()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    return lowered
+
+
+def _known() -> str:
+    return "known: " + ", ".join(OPTION_KEYS)
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def options_text(config: dict[str, JSON]) -> str:
+    """The variants and deck a parsed config sets, in words."""
+    parts = []
+    for key, title in VARIANT_TITLES.items():
+        value = config.get(key)
+        if not value:
+            continue
+        if isinstance(value, list):
+            parts.append(f"{title} ({', '.join(map(str, value))})")
+        elif value is True:
+            parts.append(title)
+        else:
+            parts.append(f"{title} {value}")
+    if config.get("no_unique") == "rebid":
+        parts.append("rebid when no bid is unique")
+    deck = sum(type_counts(config).values())
+    deck -= int(config["storefront_disaster"]) + int(config["snakeoil_salesman"])
+    variants = ", ".join(parts) if parts else "none"
+    return f"Variants: {variants}. Deck: {deck} cards."
+
+
+def setup_text(record: MatchRecord, mentions: list[str]) -> str:
+    players = ", ".join(f"{mention} (P{seat + 1})" for seat, mention in enumerate(mentions))
+    window = record.window_s or record.config.get("window", DEFAULT_WINDOW)
+    return (
+        f"🧪 Match **{record.id}**: Warlock's Brew, {players}. {options_text(record.config)}"
+        f" Bids close after {float(window):g} s. I am sending each player a hello by DM; bids"
+        f" are made there. Next: `/brew start match:{record.id}`."
+    )
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+@app_commands.guild_only()
+class WarlocksBrew(commands.GroupCog, group_name="brew", group_description="Warlock's Brew"):
+    def __init__(self, bot: FloralBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="Create a Warlock's Brew match (2-6 players) in this channel")
+    @app_commands.describe(
+        player1="The first player (P1)",
+        player2="The second player (P2)",
+        player3="A third player",
+        player4="A fourth player",
+        player5="A fifth player",
+        player6="A sixth player",
+        variants="Options, e.g. broke_buyers, limited_supply=1, small_selection=Toadstool",
+        window="Seconds to bid in each auction (default 45)",
+    )
+    @moderator_only()
+    async def setup(
+        self,
+        interaction: discord.Interaction,
+        player1: discord.Member,
+        player2: discord.Member,
+        player3: discord.Member | None = None,
+        player4: discord.Member | None = None,
+        player5: discord.Member | None = None,
+        player6: discord.Member | None = None,
+        variants: str = "",
+        window: app_commands.Range[int, 1, 3600] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        members = [m for m in (player1, player2, player3, player4, player5, player6) if m]
+        try:
+            config = parse_variants(variants)
+            config["window"] = window if window is not None else DEFAULT_WINDOW
+            record = await self.bot.host.create_match(
+                GAME,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                players=[member.id for member in members],
+                names=[member.display_name for member in members],
+                moderators=[interaction.user.id],
+                config=config,
+                window_s=float(window) if window is not None else None,
+            )
+        except (ConfigError, HostError) as error:
+            await interaction.response.send_message(
+                f"✖ No match created. {_refusal(error)}", ephemeral=True
+            )
+            return
+        log.info(
+            "brew match %d created by %s in channel %s",
+            record.id,
+            interaction.user.id,
+            record.channel_id,
+        )
+        await interaction.response.send_message(
+            setup_text(record, [member.mention for member in members]),
+            allowed_mentions=discord.AllowedMentions(users=False),
+        )
+
+    @app_commands.command(description="Start the match: the first ingredient is revealed")
+    @app_commands.describe(match="The match")
+    @app_commands.autocomplete(match=match_autocomplete)
+    @moderator_only()
+    async def start(self, interaction: discord.Interaction, match: int) -> None:
+        record = (await self.bot.host.status(match)).match
+        guild_only_match(interaction, record)
+        if record.game != GAME:
+            raise HostError(f"Match {match} is not a Warlock's Brew match.")
+        await self.bot.host.start_match(match, by=interaction.user.id)
+        await interaction.response.send_message(f"Match {match} is started.", ephemeral=True)
+
+
+def _refusal(error: ConfigError | HostError) -> str:
+    if isinstance(error, ConfigError):
+        if error.field == "variants":
+            return f"Bad variants: {error.message}."
+        return f"Bad option `{error.field}`: {error.message}."
+    return str(error)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, FloralBot)
+    await bot.add_cog(WarlocksBrew(bot))
