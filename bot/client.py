@@ -38,7 +38,7 @@ from games.protocol import ConfigError
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.prompts", "cogs.floral_extract", "cogs.matches")
+EXTENSIONS = ("cogs.prompts", "cogs.floral_extract", "cogs.matches", "cogs.warlocks_brew")
 DEFAULT_LOG_CHANNEL = "mod-log"
 
 
