@@ -8,6 +8,7 @@ spells, weather, garden flags, growth, blooming, win check, notifications.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 from games.protocol import (
     JSON,
@@ -93,11 +94,21 @@ class TurnRecord:
         self.bloomed: list[int] = []  # own pots whose flower bloomed at the end of the turn
 
 
-def pot_flags(pot: int, own: TurnRecord, other: TurnRecord, x: int, rainy: bool) -> Flags:
-    """Step 4 of §7: a flower's final flags; the opponent's sabotage cancels water and feed."""
-    if other.sabotage == pot:
-        return (False, False, True)
-    return (rainy or (own.water and pot <= x), own.fertilize and pot == x, False)
+def garden_flags(own: TurnRecord, other: TurnRecord, x: int, rainy: bool) -> tuple[Flags, ...]:
+    """Step 4 of §7: each pot's final flags; the opponent's sabotage cancels water and feed."""
+    return _garden_flags(own.water, own.fertilize, other.sabotage, x, rainy)
+
+
+@cache  # 96 combinations in all
+def _garden_flags(
+    water: bool, fertilize: bool, sabotage: int, x: int, rainy: bool
+) -> tuple[Flags, ...]:
+    return tuple(
+        (False, False, True)
+        if pot == sabotage
+        else (rainy or (water and pot <= x), fertilize and pot == x, False)
+        for pot in (1, 2, 3)
+    )
 
 
 class FloralExtract:
@@ -336,10 +347,11 @@ class FloralExtract:
         weather = state.weather
         rainy = weather == RAINY
         sliding = state.config["azalea_shrink_mode"] == "sliding"
+        flags = garden_flags(own, other, x, rainy)
         for index, flower in enumerate(player.pots):
             if flower is None:
                 continue
-            watered, fertilized, _ = pot_flags(index + 1, own, other, x, rainy)
+            watered, fertilized, _ = flags[index]
             GROWTH[flower.code](flower, weather, watered, fertilized, sliding)
             if flower.stage >= BLOOM_AT[flower.code]:
                 player.pots[index] = None

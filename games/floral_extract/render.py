@@ -378,7 +378,7 @@ def _moderator_turn(
     records: list[TurnRecord],
     report: bool,
 ) -> Rendered:
-    from .engine import guess_cost, pot_flags
+    from .engine import garden_flags, guess_cost
 
     x, rainy = spell_x(turn), state.weather == RAINY
 
@@ -386,10 +386,13 @@ def _moderator_turn(
     for seat, record in enumerate(records):
         player = state.players[seat]
         flags = [
-            None
-            if flower is None and pot not in record.bloomed
-            else pot_flags(pot, record, records[1 - seat], x, rainy)
-            for pot, flower in enumerate(player.pots, start=1)
+            None if flower is None and pot not in record.bloomed else pot_flags
+            for pot, flower, pot_flags in zip(
+                (1, 2, 3),
+                player.pots,
+                garden_flags(record, records[1 - seat], x, rainy),
+                strict=True,
+            )
         ]
         data[SEAT_NAMES[seat]] = {
             "cast": record.cast,
