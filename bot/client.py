@@ -39,15 +39,20 @@ from games.protocol import ConfigError
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.prompts", "cogs.floral_extract", "cogs.matches", "cogs.warlocks_brew")
-DEFAULT_LOG_CHANNEL = "mod-log"
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Run options beyond ``Settings``: the moderator log channel (a name or an id, looked up
-    in each match's guild) and a turn limit for new matches (short matches in tests)."""
+    """Run options beyond ``Settings`` (environment or ``.env``):
 
-    log_channel: str | None = DEFAULT_LOG_CHANNEL
+    * ``FLORAL_LOG_CHANNEL``: the moderator log channel, a name looked up in each match's guild
+      or an id; it gets the full hidden state each turn. Unset: no log, and a player who cannot
+      be reached by DM is reported to the match's moderators by DM.
+    * ``FLORAL_MAX_TURNS``: the turn limit of new matches (short matches in tests).
+    * ``FLORAL_GUILD_READY_TIMEOUT``: seconds ``on_ready`` waits for guilds (tests lower it).
+    """
+
+    log_channel: str | None = None
     max_turns: int | None = None
     guild_ready_timeout: float = 2.0
 
@@ -55,7 +60,7 @@ class Options:
     def load(cls, environ: Mapping[str, str] | None = None) -> Options:
         values = read_env_file(Path(".env"))
         values.update(os.environ if environ is None else environ)
-        log_channel = values.get("FLORAL_LOG_CHANNEL", DEFAULT_LOG_CHANNEL).strip() or None
+        log_channel = values.get("FLORAL_LOG_CHANNEL", "").strip() or None
         max_turns = values.get("FLORAL_MAX_TURNS", "").strip()
         ready = values.get("FLORAL_GUILD_READY_TIMEOUT", "").strip()
         try:

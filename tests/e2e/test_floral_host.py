@@ -22,6 +22,7 @@ BOT_ENV = {
     "FLORAL_MAX_TURNS": "3",
     "FLORAL_GRACE_SECONDS": "3",
     "FLORAL_REMINDER_SECONDS": "1",
+    "FLORAL_LOG_CHANNEL": "mod-log",
 }
 CUSTOM_ID = re.compile(r"^fx:(\d+):(\d+):(\w)$")
 MAP_TEXT = re.compile(r"rune map, P[12]: ((?:\w=\d ?){8})")
@@ -493,3 +494,19 @@ async def test_sigterm_closes_cleanly(
     await setup_match(fake, world, window=20)
     await bot.terminate()
     assert bot.returncode == 0, bot.output()
+
+
+async def test_without_log_channel_moderator_is_told_by_dm(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_bot(launch_bot, FLORAL_LOG_CHANNEL="")
+    fake.close_dms(world.bob)
+    await setup_match(fake, world, window=20)
+    told = await fake.wait_for_message(
+        lambda m: "cannot send direct messages" in m.content, to=world.mod
+    )
+    assert world.bob.mention in told.content
+    await fake.wait_for_message(
+        lambda m: "cannot send direct messages" in m.content, channel=world.channel
+    )
+    assert not fake.messages_in(world.mod_log)
