@@ -124,10 +124,13 @@ class DiscordTransport:
         for index in range(done, len(parts)):
             last = index == len(parts) - 1
             view = self._view_factory(request) if last and request is not None else None
+            # The nonce makes Discord drop a resend of a part it already posted: after a crash
+            # between posting and marking the outbox row delivered, nobody sees it twice.
+            nonce = f"fh{delivery.message_id}.{index}"
             if view is not None:
-                await channel.send(parts[index], view=view)
+                await channel.send(parts[index], view=view, nonce=nonce)
             else:
-                await channel.send(parts[index])
+                await channel.send(parts[index], nonce=nonce)
             self._parts_sent[delivery.message_id] = index + 1
         self._parts_sent.pop(delivery.message_id, None)
 

@@ -666,6 +666,8 @@ class FakeDiscord:
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel
         self.messages: list[Message] = []
         self.messages_by_id: dict[int, Message] = {}
+        self._by_nonce: dict[tuple[int, str], Message] = {}  # (channel, nonce) -> first message
+        self.nonce_hits = 0  # resends Discord would have dropped by their nonce
         self.interactions: list[Interaction] = []
         self.interactions_by_id: dict[int, Interaction] = {}
         self._interactions_by_token: dict[str, Interaction] = {}
@@ -2262,7 +2264,16 @@ class FakeDiscord:
                 400, 50035, "Invalid Form Body: ephemeral outside an interaction", failure=True
             )
         self._validate_message(q.json, q.files, creating=True)
+        nonce = q.json.get("nonce")
+        if nonce is not None and q.json.get("enforce_nonce"):
+            # As Discord does: the same nonce again returns the first message, posts nothing.
+            earlier = self._by_nonce.get((channel.id, str(nonce)))
+            if earlier is not None:
+                self.nonce_hits += 1
+                return earlier.payload(self)
         msg = self._new_message(channel, q.json, q.files, flags=flags)
+        if nonce is not None:
+            self._by_nonce[(channel.id, str(nonce))] = msg
         payload = msg.payload(self)
         await self.dispatch("MESSAGE_CREATE", payload)
         return payload

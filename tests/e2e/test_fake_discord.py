@@ -483,3 +483,15 @@ async def test_deferred_update_then_message_edit(
     assert board.all_texts() == ["board\nRefresh", "refreshed\nRefresh"]
     assert fake.public_texts() == board.all_texts()
     assert fake.max_messages_per_window(world.channel) == 1
+
+
+async def test_a_resend_with_the_same_nonce_posts_nothing(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    channel = bot.get_partial_messageable(world.channel.id)
+    first = await channel.send("hello", nonce="fh1.0")
+    again = await channel.send("hello", nonce="fh1.0")
+    other = await channel.send("hello", nonce="fh2.0")
+    assert again.id == first.id and other.id != first.id
+    assert [m.content for m in fake.messages_in(world.channel)] == ["hello", "hello"]
+    assert fake.nonce_hits == 1

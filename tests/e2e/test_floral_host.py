@@ -367,6 +367,9 @@ async def test_killed_mid_window_reopens_with_grace(
     assert "You planted Wisteria" in pair[0].content
     await play_turns(fake, world, *pair)
     assert_no_map_leak(fake, world)
+    for player in (world.alice, world.bob):  # nothing sent before the kill is shown twice
+        maps = [m for m in fake.dms_to(player) if "Your secret rune map" in m.content]
+        assert len(maps) == 1, [m.content for m in maps]
 
 
 # --- 6. faults --------------------------------------------------------------------------------
