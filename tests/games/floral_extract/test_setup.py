@@ -1,0 +1,103 @@
+"""Setup: configuration (rules §15), rune maps, spellbook values."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from games.floral_extract import GAME
+from games.protocol import ConfigError, Setup
+
+from .helpers import CLASSIC, MAPS
+
+
+def start(config: dict[str, Any], seed: int = 1) -> Any:
+    state, _ = GAME.new_match(Setup({"spellbook": CLASSIC, **config}, 2, seed))
+    return state
+
+
+def test_defaults_are_the_recommended_readings() -> None:
+    config = GAME.parse_config({})
+    assert config == {
+        "initial_weather": "sunny",
+        "azalea_shrink_mode": "sliding",
+        "guess_cost_mode": "formula",
+        "declaration_without_charge": "reject",
+        "allow_resubmit_after_valid": False,
+        "opponent_report_shows_empty_pots": True,
+        "advantage": "P1",
+        "max_turns": 100,
+        "submission_timeout_s": 60.0,
+        "spellbook": "random",
+    }
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ({"initial_weather": "foggy"}, "config.initial_weather"),
+        ({"azalea_shrink_mode": 1}, "config.azalea_shrink_mode"),
+        ({"allow_resubmit_after_valid": "yes"}, "config.allow_resubmit_after_valid"),
+        ({"max_turns": 0}, "config.max_turns"),
+        ({"max_turns": True}, "config.max_turns"),
+        ({"submission_timeout_s": -5}, "config.submission_timeout_s"),
+        ({"advantage": "P3"}, "config.advantage"),
+        ({"colour": "red"}, "config.colour"),
+        ({"spellbook": {"water": CLASSIC["water"]}}, "spellbook.fertilize"),
+        ({"spellbook": "water: set 3 {1,2,3}"}, "spellbook"),
+        ({"maps": {"P1": {**MAPS["P1"], "A": 0}, "P2": MAPS["P2"]}}, "maps.P1"),
+    ],
+)
+def test_bad_config_names_the_field(raw: dict[str, Any], field: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        GAME.new_match(Setup({"spellbook": CLASSIC, **raw}, 2, 1))
+    assert caught.value.field.startswith(field), caught.value
+
+
+def test_exactly_two_players() -> None:
+    with pytest.raises(ConfigError, match="exactly 2 players"):
+        GAME.parse_config({}, seats=3)
+
+
+def test_the_advantage_player_owns_a_to_h() -> None:
+    assert [p.symbols for p in start({"advantage": "P2"}).players] == ["STUVWXYZ", "ABCDEFGH"]
+    assert [p.symbols for p in start({}).players] == ["ABCDEFGH", "STUVWXYZ"]
+
+
+def test_rune_maps_are_bijections_drawn_from_the_seed() -> None:
+    for seed in range(50):
+        state = start({}, seed)
+        for player in state.players:
+            assert sorted(player.identity.values()) == list(range(8))
+        assert state.config["maps"] == start({}, seed).config["maps"]
+    assert start({}, 1).config["maps"] != start({}, 2).config["maps"]
+
+
+def test_rune_maps_are_uniform() -> None:
+    """Every identity lands on symbol A about 1 time in 8, for both seats independently."""
+    draws = 4000
+    counts = Counter(start({}, seed).players[0].identity["A"] for seed in range(draws))
+    assert set(counts) == set(range(8))
+    assert all(abs(n - draws / 8) < 0.25 * draws / 8 for n in counts.values()), counts
+    same = sum(
+        start({}, seed).players[0].identity["A"] == start({}, seed).players[1].identity["S"]
+        for seed in range(800)
+    )
+    assert 50 < same < 150  # independent seats agree about 1 time in 8
+
+
+def test_a_given_map_is_used_as_it_is() -> None:
+    state = start({"maps": MAPS})
+    assert state.players[0].identity == MAPS["P1"]
+    assert state.players[1].identity == MAPS["P2"]
+
+
+def test_a_random_or_preset_or_text_spellbook_becomes_concrete() -> None:
+    random_book = start({"spellbook": "random"}, 3).config["spellbook"]
+    assert set(random_book) == {"water", "fertilize", "weather"}
+    assert start({"spellbook": "random"}, 3).config["spellbook"] == random_book
+    assert start({"spellbook": "classic"}).config["spellbook"] == CLASSIC
+    text = "water: set 3 {1,2,3}; fertilize: sum 3 19-21; weather: chain 3 < <"
+    assert start({"spellbook": text}).config["spellbook"] == CLASSIC
