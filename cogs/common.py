@@ -101,7 +101,7 @@ def ack_text(result: SubmitResult, prompt: str) -> str:
     before = _BEFORE.findall(prompt)
     if before:
         return f"✅ {result.text} locked for the planting before turn {before[-1]}."
-    return f"✅ {result.text} locked (match {result.match_id})."
+    return f"✅ {result.text.rstrip('.')} — locked (match {result.match_id})."
 
 
 def refusal_text(result: SubmitResult) -> str:
