@@ -28,6 +28,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 
 from bot.games import load_game_info
 from bot.outbox import DeliveryWorker, Prompt, notice, prompt_text, seconds_text, step_messages
+from bot.settings import Settings
 from bot.store import (
     ACTIVE_STATUSES,
     Attempt,
@@ -44,6 +45,7 @@ from bot.store import (
     WindowRecord,
     WindowTiming,
 )
+from bot.store.sqlite import SqliteStore
 from bot.transport import Transport, parse_audience, request_to_json
 from games.protocol import JSON, PUBLIC, Accepted, Event, Game, Move, Request, Setup
 
@@ -985,6 +987,12 @@ class Host:
             log.exception("host task failed")
 
 
+async def open_host(settings: Settings, transport: Transport) -> Host:
+    """The host on the settings' database, with their grace and reminder; not started yet."""
+    store = await SqliteStore.open(settings.db_path)
+    return Host(store, transport, grace_s=settings.grace_s, reminder_s=settings.reminder_s)
+
+
 def _check_seats(
     game: Game[Any], players: tuple[int, ...], names: tuple[str, ...], window_s: float | None
 ) -> None:
@@ -1015,4 +1023,5 @@ __all__ = [
     "OutboxMessage",
     "SubmitResult",
     "WindowStatus",
+    "open_host",
 ]

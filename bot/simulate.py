@@ -104,7 +104,13 @@ class SimulatedPlayers:
             print(line, file=self.out, flush=True)
 
     async def send(self, delivery: Delivery) -> None:
+        self.show(delivery)
+        self.route(delivery)
+
+    def show(self, delivery: Delivery) -> None:
         self.say(format_delivery(delivery))
+
+    def route(self, delivery: Delivery) -> None:
         players = self.players.get(delivery.match_id, [])
         events = [event_from_json(e) for e in delivery.payload.get("events", [])]
         step = delivery.payload.get("step", 0)
@@ -112,8 +118,9 @@ class SimulatedPlayers:
             if delivery.audience == PUBLIC or delivery.audience.seat == player.seat:
                 player.observe(events, step)
         request = delivery.payload.get("request")
-        if request is not None and delivery.audience.seat is not None and players:
-            players[delivery.audience.seat].prompt(request)
+        for player in players:
+            if request is not None and delivery.audience.seat == player.seat:
+                player.prompt(request)
 
     async def stop(self) -> None:
         tasks = [task for seats in self.players.values() for p in seats for task in p.tasks]
