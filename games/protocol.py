@@ -221,6 +221,9 @@ class Game(Protocol[StateT]):
     def view(self, state: StateT, seat: int | None) -> JSON:
         """What ``seat`` may know (None: the public). Never another seat's secrets."""
 
+    def describe(self, state: StateT, seat: int | None) -> str:
+        """The same as ``view``, as plain text for a status command or a player's own look."""
+
     def dump(self, state: StateT) -> JSON:
         """The state as plain JSON."""
 

@@ -391,6 +391,9 @@ class FloralExtract:
     def view(self, state: State, seat: int | None) -> JSON:
         return render.view(state, seat)
 
+    def describe(self, state: State, seat: int | None) -> str:
+        return render.describe(state, seat)
+
     def dump(self, state: State) -> JSON:
         return state.dump()
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, to_seat
 
+from . import spellbook
 from .rules import (
     BLOOM_AT,
     FLOWER_NAMES,
@@ -19,7 +20,7 @@ from .rules import (
     WEATHER_NAMES,
     spell_x,
 )
-from .spellbook import SPELLS, describe, parse_spellbook
+from .spellbook import SPELLS, parse_spellbook
 from .state import Player, State, per_seat_books
 
 if TYPE_CHECKING:
@@ -38,7 +39,8 @@ def spellbook_text(raw: JSON) -> str:
         )
     book = parse_spellbook(raw)
     return "\n".join(
-        f"{spell}: {' | '.join(describe(c) for c in book.conditions(spell))}" for spell in SPELLS
+        f"{spell}: {' | '.join(spellbook.describe(c) for c in book.conditions(spell))}"
+        for spell in SPELLS
     )
 
 
@@ -234,7 +236,7 @@ def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Re
     choices = cast_choices(
         tuple(player.symbol_of), opponent.symbols, stalled_last, bool(player.charge) or dud
     )
-    prompt = f"Turn {turn} (X = {spell_x(turn)}): cast a rune."
+    prompt = f"Turn {turn} (X is {spell_x(turn)}): cast a rune."
     if player.charge:
         previous = player.history[-1] if player.history else None
         prompt += (
@@ -490,3 +492,33 @@ def view(state: State, seat: int | None) -> JSON:
         garden=garden_text(player),
     )
     return public
+
+
+def describe(state: State, seat: int | None) -> str:
+    """The view as plain text: the public side, plus the seat's own secrets."""
+    from .engine import guess_cost
+
+    if state.phase == "over":
+        lines = [f"Over after turn {state.turns_completed}: {outcome_detail(state)}"]
+    elif state.phase == "plant":
+        lines = [f"Planting before turn {state.turns_completed + 1}."]
+    else:
+        lines = [f"Turn {state.turns_completed + 1} (X is {spell_x(state.turns_completed + 1)})."]
+    points = [p.points for p in state.players]
+    lines.append(f"Points: P1 {points[0]} – P2 {points[1]}.")
+    for s, p in enumerate(state.players):
+        if p.correct_pairs:
+            found = " ".join(f"{sym}={ident}" for sym, ident in p.correct_pairs)
+            lines.append(f"{SEAT_NAMES[s]} has found {found}.")
+    if seat is None:
+        return "\n".join(lines)
+    player = state.players[seat]
+    lines += [
+        f"You are {SEAT_NAMES[seat]}. Your map: {map_text(player)}.",
+        f"Garden: {garden_text(player)}.",
+        f"Blooms {player.blooms} · guess charge: {'yes' if player.charge else 'no'} · "
+        f"guessing spell: {guess_cost(player, state.config['guess_cost_mode'])} different runes.",
+    ]
+    if player.history:
+        lines.append("Your last casts: " + " ".join(_entry_text(player, e) for e in player.history))
+    return "\n".join(lines)

@@ -90,6 +90,9 @@ class WarlocksBrew:
     def view(self, state: State, seat: int | None) -> JSON:
         return render.view(state, seat)
 
+    def describe(self, state: State, seat: int | None) -> str:
+        return render.describe(state, seat)
+
     def dump(self, state: State) -> JSON:
         return state.dump()
 

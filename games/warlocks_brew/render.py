@@ -256,3 +256,27 @@ def last_call_post(state: State) -> Event:
         "otherwise the count decides (most ingredients, then most pairs)."
     )
     return Event(PUBLIC, "last_call", {"players": public_players(state)}, text)
+
+
+def describe(state: State, seat: int | None) -> str:
+    """The view as plain text: the table for everyone, plus the seat's own hand and brew."""
+    face_down = brews_face_down(state)
+    if state.phase == "over":
+        head = f"Over after auction {state.auction}: {state.end_reason}."
+    else:
+        head = (
+            f"Auction {state.auction}: {state.card or 'no card'} on offer, {len(state.deck)} left."
+        )
+    lines = [head]
+    for other in state.seats:
+        status = " (eliminated)" if other.eliminated else ""
+        lines.append(
+            f"{other.name}{status}: brew {brew_text(other, face_down)} · "
+            f"in front {coins_text(other.front)} · {len(other.hand)} coins in hand"
+        )
+    if seat is not None:
+        own = state.seats[seat]
+        lines.append(f"Your hand: {coins_text(own.hand)}.")
+        if face_down and owner_may_peek(state):
+            lines.append(f"Your brew (face down, you peek): {brew_text(own)}.")
+    return "\n".join(lines)

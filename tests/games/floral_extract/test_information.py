@@ -140,3 +140,16 @@ def test_the_end_post_reveals_both_maps() -> None:
     assert over.audience == PUBLIC
     assert over.data["winner"] == "P1" and over.data["maps"] == MAPS
     assert "P1 wins (4 points)" in over.text
+
+
+def test_describe_shows_the_public_side_and_only_the_askers_secrets() -> None:
+    state = new_state()
+    state, _ = GAME.resolve(state, {0: "C", 1: "H"})
+    state, _ = GAME.resolve(state, {0: "D", 1: "X"})
+    public = GAME.describe(state, None)
+    assert public.startswith("Turn 2 (X is 2).\nPoints: P1 0 – P2 0.")
+    assert not MAP_PAIR.search(public) and "Chrysanthemum" not in public
+    mine = GAME.describe(state, 0)
+    assert "Your map: A=3 B=0" in mine and "S=6" not in mine
+    assert "pot 1: Chrysanthemum 1/30" in mine and "Hyacinth" not in mine
+    assert "Your last casts: D = 1" in mine
