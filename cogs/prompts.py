@@ -21,7 +21,8 @@ from cogs.common import ack_text, floral_bot, refusal_text
 log = logging.getLogger(__name__)
 
 DECLARE_GROUP = "declare"
-TYPED_MAX = 3  # longer DM text is chat, not an answer
+TYPED_MAX = 3  # longer DM text is chat, not an answer, unless it names a choice ("declare")
+MENU_FROM = 3  # this many declarations or more go in a menu rather than buttons
 
 
 async def answer(interaction: discord.Interaction, match_id: int, step: int, value: str) -> None:
@@ -35,16 +36,20 @@ async def answer(interaction: discord.Interaction, match_id: int, step: int, val
 
 class ChoiceButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"fx:(?P<match>\d+):(?P<step>\d+):(?P<value>[A-Za-z0-9])",
+    template=r"fx:(?P<match>\d+):(?P<step>\d+):(?P<value>[A-Za-z0-9_-]{1,20})",
 ):
-    """One choice of a prompt (a flower, a rune)."""
+    """One choice of a prompt (a flower, a rune, a coin; a declaration when there are few)."""
 
-    def __init__(self, match_id: int, step: int, value: str, label: str = "") -> None:
-        group_style = discord.ButtonStyle.primary
+    def __init__(
+        self, match_id: int, step: int, value: str, label: str = "", group: str = ""
+    ) -> None:
+        style = (
+            discord.ButtonStyle.secondary if group == DECLARE_GROUP else discord.ButtonStyle.primary
+        )
         super().__init__(
             discord.ui.Button(
                 label=label or value,
-                style=group_style,
+                style=style,
                 custom_id=f"fx:{match_id}:{step}:{value}",
             )
         )
@@ -67,7 +72,7 @@ class DeclareSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"fx:declare:(?P<match>\d+):(?P<step>\d+)",
 ):
-    """The guess-declaration menu: the opponent's symbols, while a charge is held."""
+    """The declarations of a prompt as a menu (Floral Extract: the opponent's eight symbols)."""
 
     def __init__(
         self, match_id: int, step: int, options: list[discord.SelectOption] | None = None
@@ -75,7 +80,7 @@ class DeclareSelect(
         super().__init__(
             discord.ui.Select(
                 custom_id=f"fx:declare:{match_id}:{step}",
-                placeholder="Declare an opponent symbol…",
+                placeholder="Declare…",
                 options=options or [discord.SelectOption(label="?")],
             )
         )
@@ -93,7 +98,7 @@ class DeclareSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         if not values:
-            await interaction.response.send_message("Choose a symbol.", ephemeral=True)
+            await interaction.response.send_message("Choose one.", ephemeral=True)
             return
         await answer(interaction, self.match_id, self.step, values[0])
 
@@ -107,8 +112,12 @@ def prompt_view(request: Mapping[str, Any]) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     buttons = [c for c in choices if c["group"] != DECLARE_GROUP]
     declares = [c for c in choices if c["group"] == DECLARE_GROUP]
+    if len(declares) <= MENU_FROM:  # one or two declarations read better as buttons
+        buttons, declares = buttons + declares, []
     for choice in buttons[:20]:
-        view.add_item(ChoiceButton(match_id, step, choice["value"], choice["label"]))
+        view.add_item(
+            ChoiceButton(match_id, step, choice["value"], choice["label"], choice["group"])
+        )
     if declares:
         options = [
             discord.SelectOption(label=c["label"][:100], value=c["value"]) for c in declares[:25]
@@ -130,12 +139,20 @@ class Prompts(commands.Cog):
         text = message.content.strip()
         if not text:
             return
-        if len(text) > TYPED_MAX:
+        if len(text) > TYPED_MAX and not self._names_a_choice(message.author.id, text):
             await message.channel.send(
                 "Send one character to answer (or use the buttons, or /submit)."
             )
             return
         await message.channel.send(await self._typed(message.author.id, text))
+
+    def _names_a_choice(self, user_id: int, text: str) -> bool:
+        wanted = text.casefold()
+        return any(
+            choice.value.casefold() == wanted
+            for prompt in self.bot.host.prompts_for(user_id)
+            for choice in prompt.request.choices
+        )
 
     async def _typed(self, user_id: int, text: str) -> str:
         prompts = self.bot.host.prompts_for(user_id)

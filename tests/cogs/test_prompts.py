@@ -44,3 +44,11 @@ def test_acknowledgements_name_the_turn() -> None:
     assert ack_text(plant, "Planting before turn 6: choose") == (
         "✅ Plant Azalea in pot 1 locked for the planting before turn 6."
     )
+
+
+async def test_a_button_may_carry_a_word_and_still_parses_after_a_restart() -> None:
+    import re
+
+    button = ChoiceButton(4, 2, "declare", "Declare a win", "declare")
+    found = re.fullmatch(ChoiceButton.__discord_ui_compiled_template__, button.custom_id)
+    assert found is not None and found["value"] == "declare"

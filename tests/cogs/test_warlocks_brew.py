@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from bot.store import MatchRecord
 from bot.transport import request_to_json
-from cogs.prompts import ChoiceButton, DeclareSelect, prompt_view
+from cogs.prompts import ChoiceButton, prompt_view
 from cogs.warlocks_brew import options_text, parse_variants, setup_text
 from games.protocol import ConfigError, Setup
 from games.warlocks_brew import GAME
@@ -120,5 +121,6 @@ def test_utter_darkness_adds_the_declaration() -> None:
     view = prompt_view(request_to_json(request, match_id=3, step=1, deadline=2e9))
     assert view is not None
     *coins, declare = view.children
-    assert len(coins) == 5 and isinstance(declare, DeclareSelect)
-    assert [option.value for option in declare.item.options] == ["declare"]
+    assert len(coins) == 5 and isinstance(declare, ChoiceButton)
+    assert declare.custom_id == "fx:3:1:declare"  # one declaration reads better as a button
+    assert declare.item.style == discord.ButtonStyle.secondary

@@ -261,3 +261,28 @@ async def test_bad_setups_are_refused_and_create_nothing(
     reply = await brew_setup(fake, world, world.helper, **duo)  # the moderator role
     assert not reply.ephemeral and "Variants: Two Players." in reply.content, reply.content
     assert "Deck: 30 cards. Bids close after 45 s." in reply.content
+
+
+async def test_utter_darkness_declaration_typed_as_a_word(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_bot(launch_bot)
+    players = {"player1": world.alice, "player2": world.bob, "player3": world.carol}
+    variants = f"{SHORT_DECK}, utter_darkness"
+    reply = await brew_setup(fake, world, world.mod, **players, variants=variants, window=20)
+    assert not reply.ephemeral, reply.content
+    assert "started" in await moderator(fake, world, "brew start", match=1)
+    alice = await auction_prompt(fake, world.alice, 1)
+    assert "fx:1:1:declare" in alice.custom_ids()  # one declaration: a button, not a menu
+    declared = await type_text(fake, world.alice, "Declare")
+    assert declared.startswith("✅ You declare a win"), declared
+    assert (await type_text(fake, world.bob, "2")).startswith("✅")
+    assert (await type_text(fake, world.carol, "4")).startswith("✅")
+    reveal = await reveal_post(fake, world, 1)
+    assert "wrong: eliminated" in reveal.content, reveal.content
+    mark = fake.mark()
+    await fake.dm_text(world.bob, "hello there")  # chat, not an answer
+    hint = await fake.wait_for_message(
+        lambda m: "Send one character" in m.content, to=world.bob, after=mark
+    )
+    assert hint
