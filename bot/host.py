@@ -83,6 +83,7 @@ class MatchStatusView:
     match: MatchRecord
     title: str
     public_view: JSON
+    public_text: str  # the game's own rendering of the public view
     window: WindowStatus | None
 
 
@@ -662,18 +663,31 @@ class Host:
         else:
             record, game, state = await self._stored(match_id)
         return MatchStatusView(
-            record, game.title, game.view(state, None), self._window_status(live)
+            record,
+            game.title,
+            game.view(state, None),
+            game.describe(state, None),
+            self._window_status(live),
         )
 
     async def view(self, match_id: int, user_id: int) -> JSON:
         """What this player may know of the match (their seat's view)."""
+        game, state, seat = await self._seat_state(match_id, user_id)
+        return game.view(state, seat)
+
+    async def describe(self, match_id: int, user_id: int) -> str:
+        """The same as ``view``, in the game's own words."""
+        game, state, seat = await self._seat_state(match_id, user_id)
+        return game.describe(state, seat)
+
+    async def _seat_state(self, match_id: int, user_id: int) -> tuple[Game[Any], Any, int]:
         live = self._live.get(match_id)
         record, game, state = (
             (live.record, live.game, live.state) if live else await self._stored(match_id)
         )
         if user_id not in record.players:
             raise HostError(f"You are not a player in match {match_id}.")
-        return game.view(state, record.players.index(user_id))
+        return game, state, record.players.index(user_id)
 
     async def list_matches(
         self, guild_id: int | None = None, active_only: bool = False

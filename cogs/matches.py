@@ -35,11 +35,8 @@ def status_text(view: MatchStatusView) -> str:
     lines = [
         f"**Match {record.id}** · {view.title} · {' vs '.join(record.names)} · {record.status}"
     ]
-    public = view.public_view if isinstance(view.public_view, dict) else {}
-    if "turn" in public:
-        lines.append(f"Turns played: {public['turn']} · phase: {public.get('phase', '?')}")
-    if isinstance(public.get("points"), dict):
-        lines.append("Points: " + ", ".join(f"{k} {v}" for k, v in public["points"].items()))
+    if record.status not in ("setup", "revealed"):
+        lines.append(view.public_text)
     window = view.window
     if window is not None:
         waiting = [record.names[s] for s in window.seats if s not in window.answered]
@@ -52,29 +49,6 @@ def status_text(view: MatchStatusView) -> str:
         outcome: dict[str, Any] = record.outcome
         winners = ", ".join(record.names[s] for s in outcome.get("winners", []))
         lines.append(f"Winner: {winners or 'none'} ({outcome.get('reason', '')})")
-    return "\n".join(lines)
-
-
-def garden_text(view: Any) -> str:
-    if not isinstance(view, dict):
-        return f"```\n{json.dumps(view, indent=1)[:1800]}\n```"
-    lines = [f"You are {view.get('seat', '?')}, turns played: {view.get('turn', '?')}."]
-    if isinstance(view.get("map"), dict):
-        lines.append("Your rune map: " + " ".join(f"{s}={n}" for s, n in view["map"].items()))
-    if isinstance(view.get("pots"), list):
-        pots = []
-        for index, pot in enumerate(view["pots"], start=1):
-            if pot is None:
-                pots.append(f"pot {index}: empty")
-            else:
-                pots.append(f"pot {index}: {pot['flower']} {pot['stage']}/{pot['bloom_at']}")
-        lines.append("Garden: " + " · ".join(pots))
-    if isinstance(view.get("points"), dict):
-        lines.append("Points: " + ", ".join(f"{k} {v}" for k, v in view["points"].items()))
-    if "blooms" in view:
-        lines.append(
-            f"Blooms: {view['blooms']} · guess charge: {'yes' if view.get('charge') else 'no'}"
-        )
     return "\n".join(lines)
 
 
@@ -224,10 +198,8 @@ class Players(commands.Cog):
                 raise HostError("You are not in an active match.")
             here = [r for r in mine if r.channel_id == interaction.channel_id]
             match = (here or sorted(mine, key=lambda r: -r.id))[0].id
-        view = await self.bot.host.view(match, interaction.user.id)
-        await interaction.response.send_message(
-            f"Match {match}\n{garden_text(view)}", ephemeral=True
-        )
+        text = await self.bot.host.describe(match, interaction.user.id)
+        await interaction.response.send_message(f"Match {match}\n{text}", ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

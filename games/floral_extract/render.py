@@ -514,7 +514,7 @@ def describe(state: State, seat: int | None) -> str:
         return "\n".join(lines)
     player = state.players[seat]
     lines += [
-        f"You are {SEAT_NAMES[seat]}. Your map: {map_text(player)}.",
+        f"You are {SEAT_NAMES[seat]}. Your rune map: {map_text(player)}.",
         f"Garden: {garden_text(player)}.",
         f"Blooms {player.blooms} · guess charge: {'yes' if player.charge else 'no'} · "
         f"guessing spell: {guess_cost(player, state.config['guess_cost_mode'])} different runes.",

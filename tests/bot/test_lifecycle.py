@@ -152,3 +152,12 @@ async def test_views_hold_only_own_secrets(env: HostEnv) -> None:
     assert "secret" in mine
     with pytest.raises(HostError):
         await env.host.view(record.id, 555)
+
+
+async def test_status_and_describe_use_the_games_own_words(env: HostEnv) -> None:
+    record = await env.new_match()
+    status = await env.host.status(record.id)
+    assert status.public_text.startswith("Round ") and "secret" not in status.public_text
+    assert "Your secret:" in await env.host.describe(record.id, PLAYERS[0])
+    with pytest.raises(HostError):
+        await env.host.describe(record.id, MODERATOR)

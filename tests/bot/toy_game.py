@@ -173,6 +173,10 @@ class ToyGame:
             view["secret"] = state["secrets"][seat]
         return view
 
+    def describe(self, state: State, seat: int | None) -> str:
+        text = f"Round {state['round']}, scores {state['scores']}."
+        return text if seat is None else f"{text} Your secret: {state['secrets'][seat]}."
+
     def dump(self, state: State) -> JSON:
         return json.loads(json.dumps(state))
 

@@ -150,6 +150,6 @@ def test_describe_shows_the_public_side_and_only_the_askers_secrets() -> None:
     assert public.startswith("Turn 2 (X is 2).\nPoints: P1 0 – P2 0.")
     assert not MAP_PAIR.search(public) and "Chrysanthemum" not in public
     mine = GAME.describe(state, 0)
-    assert "Your map: A=3 B=0" in mine and "S=6" not in mine
+    assert "Your rune map: A=3 B=0" in mine and "S=6" not in mine
     assert "pot 1: Chrysanthemum 1/30" in mine and "Hyacinth" not in mine
     assert "Your last casts: D = 1" in mine
