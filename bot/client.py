@@ -12,13 +12,10 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sys
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -31,7 +28,7 @@ from discord.ext import commands
 
 from bot.discord_transport import DiscordTransport
 from bot.host import Host, HostError
-from bot.settings import Settings, read_env_file
+from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
 from games.protocol import ConfigError
@@ -39,40 +36,6 @@ from games.protocol import ConfigError
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.prompts", "cogs.floral_extract", "cogs.matches", "cogs.warlocks_brew")
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """Run options beyond ``Settings`` (environment or ``.env``):
-
-    * ``FLORAL_LOG_CHANNEL``: the moderator log channel, a name looked up in each match's guild
-      or an id; it gets the full hidden state each turn. Unset: no log, and a player who cannot
-      be reached by DM is reported to the match's moderators by DM.
-    * ``FLORAL_MAX_TURNS``: the turn limit of new matches (short matches in tests).
-    * ``FLORAL_GUILD_READY_TIMEOUT``: seconds ``on_ready`` waits for guilds (tests lower it).
-    """
-
-    log_channel: str | None = None
-    max_turns: int | None = None
-    guild_ready_timeout: float = 2.0
-
-    @classmethod
-    def load(cls, environ: Mapping[str, str] | None = None) -> Options:
-        values = read_env_file(Path(".env"))
-        values.update(os.environ if environ is None else environ)
-        log_channel = values.get("FLORAL_LOG_CHANNEL", "").strip() or None
-        max_turns = values.get("FLORAL_MAX_TURNS", "").strip()
-        ready = values.get("FLORAL_GUILD_READY_TIMEOUT", "").strip()
-        try:
-            return cls(
-                log_channel,
-                int(max_turns) if max_turns else None,
-                float(ready) if ready else 2.0,
-            )
-        except ValueError:
-            raise ValueError(
-                "FLORAL_MAX_TURNS / FLORAL_GUILD_READY_TIMEOUT: not a number"
-            ) from None
 
 
 class ViewRegistry:
@@ -86,17 +49,16 @@ class ViewRegistry:
 
 
 class FloralBot(commands.Bot):
-    def __init__(self, settings: Settings, options: Options | None = None) -> None:
+    def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         intents.dm_messages = True  # typed answers; DM content needs no privileged intent
         self.settings = settings
-        self.options = options or Options()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            guild_ready_timeout=self.options.guild_ready_timeout,
+            guild_ready_timeout=settings.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
         )
         self.views = ViewRegistry()
@@ -143,7 +105,7 @@ class FloralBot(commands.Bot):
 
     def log_channel_of(self, delivery: Delivery) -> int | None:
         """The moderator log channel in the match's guild: by id, or by name from the cache."""
-        wanted = self.options.log_channel
+        wanted = self.settings.log_channel
         if wanted is None:
             return None
         if wanted.isdigit():
@@ -188,8 +150,8 @@ def point_at(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
-async def _run(settings: Settings, options: Options, token: str) -> None:
-    async with FloralBot(settings, options) as bot:
+async def _run(settings: Settings, token: str) -> None:
+    async with FloralBot(settings) as bot:
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
             loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
@@ -199,7 +161,6 @@ async def _run(settings: Settings, options: Options, token: str) -> None:
 def main(args: argparse.Namespace | None = None) -> int:
     try:
         settings = Settings.load()
-        options = Options.load()
     except ValueError as error:
         print(f"floral-host run: {error}", file=sys.stderr)
         return 2
@@ -210,7 +171,7 @@ def main(args: argparse.Namespace | None = None) -> int:
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
     point_at(settings)
     try:
-        asyncio.run(_run(settings, options, token))
+        asyncio.run(_run(settings, token))
     except discord.LoginFailure:
         print("floral-host run: Discord rejected DISCORD_TOKEN (invalid token)", file=sys.stderr)
         return 1

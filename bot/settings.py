@@ -22,6 +22,12 @@ class Settings:
     discord_gateway_url: str | None = None
     grace_s: float = 15.0
     reminder_s: float = 15.0
+    # The moderator log channel, a name looked up in each match's guild or an id; it gets the
+    # full hidden state each turn. Unset: no log, and a player who cannot be reached by DM is
+    # reported to the match's moderators by DM.
+    log_channel: str | None = None
+    max_turns: int | None = None  # the turn limit of new matches, when set (short test matches)
+    guild_ready_timeout: float = 2.0  # seconds on_ready waits for guilds (tests lower it)
 
     @classmethod
     def load(
@@ -40,6 +46,9 @@ class Settings:
             discord_gateway_url=_text(values, "DISCORD_GATEWAY_URL"),
             grace_s=_seconds(values, "FLORAL_GRACE_SECONDS", 15.0),
             reminder_s=_seconds(values, "FLORAL_REMINDER_SECONDS", 15.0),
+            log_channel=_text(values, "FLORAL_LOG_CHANNEL"),
+            max_turns=_int(values, "FLORAL_MAX_TURNS", "a number of turns"),
+            guild_ready_timeout=_seconds(values, "FLORAL_GUILD_READY_TIMEOUT", 2.0),
         )
 
 
@@ -66,14 +75,14 @@ def _text(values: Mapping[str, str], name: str) -> str | None:
     return value or None
 
 
-def _int(values: Mapping[str, str], name: str) -> int | None:
+def _int(values: Mapping[str, str], name: str, what: str = "an integer id") -> int | None:
     value = _text(values, name)
     if value is None:
         return None
     try:
         return int(value)
     except ValueError:
-        raise ValueError(f"{name}: expected an integer id, got {value!r}") from None
+        raise ValueError(f"{name}: expected {what}, got {value!r}") from None
 
 
 def _seconds(values: Mapping[str, str], name: str, default: float) -> float:

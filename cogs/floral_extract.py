@@ -71,8 +71,8 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config: dict[str, JSON] = {"advantage": advantage, "spellbook": spellbook.strip()}
-        if self.bot.options.max_turns is not None:
-            config["max_turns"] = self.bot.options.max_turns
+        if self.bot.settings.max_turns is not None:
+            config["max_turns"] = self.bot.settings.max_turns
         record = await self.bot.host.create_match(
             GAME,
             guild_id=interaction.guild_id,

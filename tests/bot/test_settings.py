@@ -45,3 +45,21 @@ def test_token_never_in_repr() -> None:
 def test_bad_values_name_the_variable(name: str, value: str) -> None:
     with pytest.raises(ValueError, match=name):
         Settings.load({name: value}, None)
+
+
+def test_discord_run_options() -> None:
+    settings = Settings.load(
+        {
+            "FLORAL_LOG_CHANNEL": "mod-log",
+            "FLORAL_MAX_TURNS": "3",
+            "FLORAL_GUILD_READY_TIMEOUT": "0.1",
+        },
+        env_file=None,
+    )
+    assert (settings.log_channel, settings.max_turns, settings.guild_ready_timeout) == (
+        "mod-log",
+        3,
+        0.1,
+    )
+    with pytest.raises(ValueError, match="FLORAL_MAX_TURNS"):
+        Settings.load({"FLORAL_MAX_TURNS": "many"}, env_file=None)
