@@ -14,7 +14,7 @@ from functools import lru_cache
 from games.protocol import JSON
 
 from .rules import SABOTAGE_POT
-from .spellbook import SPELLS, parse_spellbook, table
+from .spellbook import SPELLS, holding_codes, parse_spellbook
 
 WINDOW_KEEP = 5
 WINDOW_MODULUS = 8**WINDOW_KEEP
@@ -53,22 +53,34 @@ def _reachable() -> list[list[int]]:
 
 
 REACHABLE = _reachable()
+# For an n-rune condition, the older runes a window may hold above its last n, shifted into place:
+# a window holds the condition iff it is one of these plus a holding code of n runes 1..7.
+OLDER_RUNES = {
+    n: [code * 8**n for length in range(WINDOW_KEEP - n + 1) for code in REACHABLE[length]]
+    for n in range(1, WINDOW_KEEP + 1)
+}
+RUNES = range(1, 8)
+
+
+def _sabotage_table() -> bytes:
+    out = bytearray(WINDOW_MODULUS)
+    for length in range(2, WINDOW_KEEP + 1):
+        for code in REACHABLE[length]:
+            out[code] = SABOTAGE_POT.get(code % 8 + code // 8 % 8, 0) << SABOTAGE_SHIFT
+    return bytes(out)
+
+
+SABOTAGE_TABLE = _sabotage_table()
 
 
 @lru_cache(maxsize=256)
 def _table(book_key: str, field: str) -> bytes:
     book = parse_spellbook(json.loads(book_key), field)
-    out = bytearray(WINDOW_MODULUS)
+    out = bytearray(SABOTAGE_TABLE)
     for bit, spell in zip((WATER, FERTILIZE, WEATHER), SPELLS, strict=True):
         for condition in book.conditions(spell):
-            lookup, modulus = table(condition), 8**condition.n
-            for length in range(condition.n, WINDOW_KEEP + 1):
-                for code in REACHABLE[length]:
-                    if lookup[code % modulus]:
-                        out[code] |= bit
-    for length in range(2, WINDOW_KEEP + 1):
-        for code in REACHABLE[length]:
-            pot = SABOTAGE_POT.get(code % 8 + code // 8 % 8)
-            if pot:
-                out[code] |= pot << SABOTAGE_SHIFT
+            older = OLDER_RUNES[condition.n]
+            for code in holding_codes(condition, RUNES):
+                for above in older:
+                    out[above + code] |= bit
     return bytes(out)

@@ -194,23 +194,25 @@ def window_code(window: Sequence[int]) -> int:
 def table(condition: Condition) -> bytes:
     """For every window of ``condition.n`` identities, 1 if the condition holds there."""
     out = bytearray(8**condition.n)
-    for code in _holding_codes(condition):
+    for code in holding_codes(condition):
         out[code] = 1
     return bytes(out)
 
 
-def _holding_codes(condition: Condition) -> list[int]:
-    """The codes of the windows where the condition holds, built one rune at a time (oldest
-    first) and pruned as soon as a prefix cannot hold: much quicker than testing all 8**n."""
+@lru_cache(maxsize=512)
+def holding_codes(condition: Condition, identities: range = IDENTITIES) -> tuple[int, ...]:
+    """The codes of the windows of ``identities`` where the condition holds, built one rune at
+    a time (oldest first) and pruned as soon as a prefix cannot hold: much quicker than testing
+    every window."""
     partial = [(0, 0, 0)]  # (code so far, its newest rune, its total)
     for k in range(condition.n):
         partial = [
             (code * 8 + v, v, total + v)
             for code, last, total in partial
-            for v in IDENTITIES
+            for v in identities
             if _extends(condition, k, last, total, v)
         ]
-    return [code for code, _, _ in partial]
+    return tuple(code for code, _, _ in partial)
 
 
 def _extends(condition: Condition, k: int, last: int, total: int, v: int) -> bool:
