@@ -110,6 +110,12 @@ class SqliteStore:
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Iterable[Any]:
         return await self._db.execute_fetchall(sql, params)
 
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` in the connection's thread: rows are decoded there, not on the loop."""
+        run = self._db._execute
+        result: T = await run(fn, self._db._conn)  # type: ignore[no-untyped-call]
+        return result
+
     # --- writes -------------------------------------------------------------------------
 
     async def create_match(
@@ -225,10 +231,10 @@ class SqliteStore:
         return [_outbox(row) for row in rows]
 
     async def pending_outbox(self, limit: int) -> list[OutboxRow]:
-        rows = await self._fetch(
-            f"{_OUTBOX_SELECT} WHERE o.status = 'pending' ORDER BY o.id LIMIT ?", (limit,)
+        sql = f"{_OUTBOX_SELECT} WHERE o.status = 'pending' ORDER BY o.id LIMIT ?"
+        return await self._read(
+            lambda db: [_outbox(row) for row in db.execute(sql, (limit,)).fetchall()]
         )
-        return [_outbox(row) for row in rows]
 
 
 # --- transactions, run in the connection's thread ------------------------------------------
