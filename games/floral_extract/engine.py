@@ -306,7 +306,12 @@ class FloralExtract:
         """§6.4: the last ``cost`` casts, stalls included, are own runes, pairwise distinct."""
         cost = guess_cost(player, state.config["guess_cost_mode"])
         window = player.history[-cost:]
-        if len(window) == cost and len({e for e in window if isinstance(e, int)}) == cost:
+        # distinct entries first (cheap); then none of them may be a declaration
+        if (
+            len(window) == cost
+            and len(set(window)) == cost
+            and not any(isinstance(e, str) for e in window)
+        ):
             player.charge = 1
             record.spells.append("GUESS")
 

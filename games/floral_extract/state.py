@@ -92,7 +92,8 @@ class Player:
         new.symbols = self.symbols
         new.identity = self.identity  # never changes after setup
         new.symbol_of = self.symbol_of
-        new.pots = [None if f is None else f.copy() for f in self.pots]
+        first, second, third = self.pots  # unrolled: this runs twice every turn
+        new.pots = [first and first.copy(), second and second.copy(), third and third.copy()]
         new.planted = self.planted
         new.blooms = self.blooms
         new.points = self.points
@@ -173,7 +174,8 @@ class State:
         """A deep copy; written out because resolving copies the state every turn."""
         new = State.__new__(State)
         new.config = self.config  # never changes after setup
-        new.players = [p.copy() for p in self.players]
+        first, second = self.players
+        new.players = [first.copy(), second.copy()]
         new.weather = self.weather
         new.turns_completed = self.turns_completed
         new.phase = self.phase
