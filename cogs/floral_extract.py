@@ -13,6 +13,7 @@ from bot.client import FloralBot
 from bot.store import MatchRecord
 from cogs.common import guild_only_match, match_autocomplete, moderator_only
 from games.floral_extract import books, render
+from games.floral_extract.config import parse_rules_text
 from games.floral_extract.engine import resolve_spellbook
 from games.protocol import JSON
 
@@ -33,6 +34,11 @@ async def spellbook_autocomplete(
         label = name if name == RANDOM else f"{name}: {books.preset_description(name)}"
         choices.append(app_commands.Choice(name=label[:100], value=name))
     return choices
+
+
+def book_json(record: MatchRecord) -> JSON:
+    """The match's concrete spellbook (a random one is drawn from the match seed)."""
+    return resolve_spellbook(record.config["spellbook"], record.seed)
 
 
 def display_name(user: discord.Member | discord.User) -> str:
@@ -57,6 +63,7 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
         advantage="Who wins a perfect tie (default P1)",
         spellbook="random (default), a preset name, or a spellbook text",
         window="Seconds to answer each prompt (default 60)",
+        rules="Rules options, e.g. azalea_shrink_mode=reset, max_turns=60 (see the docs)",
     )
     @app_commands.autocomplete(spellbook=spellbook_autocomplete)
     @moderator_only()
@@ -68,11 +75,13 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
         advantage: Literal["P1", "P2"] = "P1",
         spellbook: str = RANDOM,
         window: app_commands.Range[int, 1, 3600] | None = None,
+        rules: str = "",
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         config: dict[str, JSON] = {"advantage": advantage, "spellbook": spellbook.strip()}
         if self.bot.settings.max_turns is not None:
             config["max_turns"] = self.bot.settings.max_turns
+        config.update(parse_rules_text(rules))
         record = await self.bot.host.create_match(
             GAME,
             guild_id=interaction.guild_id,
@@ -96,6 +105,17 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
             f" `/floral start match:{record.id}`.",
             allowed_mentions=discord.AllowedMentions(users=False),
         )
+        await self._warn(interaction, record)
+
+    async def _warn(self, interaction: discord.Interaction, record: MatchRecord) -> None:
+        """Tell the moderator alone what looks wrong in the spellbook (it is secret until the
+        reveal): a spell that can never fire, or fires almost every turn."""
+        found = books.check(books.from_json(book_json(record)))
+        if found:
+            await interaction.followup.send(
+                "⚠ Spellbook check (only you see this):\n" + "\n".join(f"• {w}" for w in found),
+                ephemeral=True,
+            )
 
     @app_commands.command(description="Show (ephemeral) or replace the spellbook before the reveal")
     @app_commands.describe(match="The match", text="A new spellbook: a preset name or text")
@@ -110,11 +130,13 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
             record = await self.bot.host.configure(
                 match, {**record.config, "spellbook": text.strip()}, by=interaction.user.id
             )
-        book = resolve_spellbook(record.config["spellbook"], record.seed)
+        book = book_json(record)
         head = "Spellbook replaced." if text is not None else "The spellbook:"
         await interaction.response.send_message(
             f"{head} (match {match})\n```\n{render.spellbook_text(book)}\n```", ephemeral=True
         )
+        if text is not None:
+            await self._warn(interaction, record)
 
     @app_commands.command(description="Post the spellbook publicly")
     @app_commands.describe(match="The match")

@@ -69,6 +69,14 @@ class SeatBooks:
 Book = Spellbook | SeatBooks
 
 
+def from_json(raw: JSON) -> Book:
+    """A shared book, or one per seat (``{"P1": {...}, "P2": {...}}``), from its JSON form."""
+    if isinstance(raw, dict) and set(raw) == set(SEAT_NAMES):
+        first, second = (parse_spellbook(raw[s], f"spellbook.{s}") for s in SEAT_NAMES)
+        return SeatBooks((first, second))
+    return parse_spellbook(raw)
+
+
 # --- resolving a config value -------------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from games.protocol import JSON, ConfigError
@@ -69,3 +70,33 @@ def _timeout(value: JSON) -> float:
             f"must be a number of seconds above 0, at most 3600, got {value!r}",
         )
     return float(value)
+
+
+def parse_rules_text(text: str) -> dict[str, JSON]:
+    """Rules options as a moderator types them: ``azalea_shrink_mode=reset, max_turns=60``.
+
+    Values are read as true/false, null (no limit), whole numbers, or words; the options are
+    checked by ``parse_config`` when the match is made.
+    """
+    rules: dict[str, JSON] = {}
+    for part in filter(None, (p.strip() for p in re.split(r"[,;\n]", text))):
+        key, sep, value = (s.strip() for s in part.partition("="))
+        key = key.lower().replace("-", "_").replace(" ", "_")
+        if not sep or not value:
+            raise ConfigError("rules", f"write option=value, e.g. max_turns=60 (got {part!r})")
+        if key not in SCRIPT_KEYS:
+            known = ", ".join(sorted(SCRIPT_KEYS))
+            raise ConfigError(f"rules.{key}", f"is not a rules option; the options are {known}")
+        rules[key] = _rule_value(value)
+    return rules
+
+
+def _rule_value(text: str) -> JSON:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if lowered in ("null", "none", "unlimited"):
+        return None
+    return int(lowered) if lowered.isdigit() else lowered

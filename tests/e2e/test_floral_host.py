@@ -513,3 +513,30 @@ async def test_without_log_channel_moderator_is_told_by_dm(
         lambda m: "cannot send direct messages" in m.content, channel=world.channel
     )
     assert not fake.messages_in(world.mod_log)
+
+
+async def test_setup_takes_rules_options_and_warns_the_moderator_alone(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_bot(launch_bot)
+    players = {"player1": world.alice, "player2": world.bob}
+    ix = await fake.slash(
+        world.mod, "floral setup", {**players, "rules": "colour=red"}, channel=world.channel
+    )
+    refused = await ix.reply()
+    assert refused.ephemeral and "rules.colour" in refused.content, refused.content
+    assert "No matches" in await moderator(fake, world, "match list")
+
+    book = "water: set 3 {0,1,2}; fertilize: sum 3 19-21; weather: chain 3 < <"
+    options = {**players, "spellbook": book, "rules": "max_turns=2, azalea_shrink_mode=reset"}
+    ix = await fake.slash(world.mod, "floral setup", options, channel=world.channel)
+    made = await ix.reply()
+    assert not made.ephemeral and "Match **1**" in made.content
+    warning = await ix.followup(0)
+    assert warning.ephemeral and "only you see this" in warning.content, warning.content
+    assert "water" in warning.content
+    await reveal_and_start(fake, world, 1)
+    start = await fake.wait_for_message(
+        lambda m: "Floral Extract begins" in m.content, channel=world.channel
+    )
+    assert "Azalea shrink reset" in start.content and "turn limit 2" in start.content

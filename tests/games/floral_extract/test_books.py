@@ -433,3 +433,14 @@ def test_unknown_preset() -> None:
     with pytest.raises(ConfigError) as caught:
         load_preset("../classic")
     assert "is not a preset" in caught.value.message
+
+
+def test_books_from_json_shared_or_per_seat() -> None:
+    from games.floral_extract.books import SeatBooks, from_json
+
+    from .helpers import CLASSIC, QUIET
+
+    assert from_json(CLASSIC).to_json() == CLASSIC
+    split = from_json({"P1": CLASSIC, "P2": QUIET})
+    assert isinstance(split, SeatBooks)
+    assert split.books == (parse_spellbook(CLASSIC), parse_spellbook(QUIET))

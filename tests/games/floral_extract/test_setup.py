@@ -101,3 +101,23 @@ def test_a_random_or_preset_or_text_spellbook_becomes_concrete() -> None:
     assert start({"spellbook": "classic"}).config["spellbook"] == CLASSIC
     text = "water: set 3 {1,2,3}; fertilize: sum 3 19-21; weather: chain 3 < <"
     assert start({"spellbook": text}).config["spellbook"] == CLASSIC
+
+
+def test_rules_text_as_moderators_type_it() -> None:
+    from games.floral_extract.config import parse_rules_text
+
+    text = "Azalea-Shrink-Mode = reset; max_turns=60, allow_resubmit_after_valid=yes\n"
+    assert parse_rules_text(text) == {
+        "azalea_shrink_mode": "reset",
+        "max_turns": 60,
+        "allow_resubmit_after_valid": True,
+    }
+    assert parse_rules_text("max_turns=none") == {"max_turns": None}
+    assert parse_rules_text("") == {}
+    with pytest.raises(ConfigError, match=r"rules\.colour: is not a rules option"):
+        parse_rules_text("colour=red")
+    with pytest.raises(ConfigError, match="write option=value"):
+        parse_rules_text("reset")
+    with pytest.raises(ConfigError) as caught:  # a bad value is named when the match is made
+        start(parse_rules_text("azalea_shrink_mode=sometimes"))
+    assert caught.value.field == "config.azalea_shrink_mode"
