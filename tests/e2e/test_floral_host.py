@@ -131,10 +131,14 @@ def secret_maps(fake: FakeDiscord, world: World) -> list[str]:
     return pairs
 
 
-def assert_no_map_leak(fake: FakeDiscord, world: World) -> None:
-    """No public message of the match channel before the end post names a map identity."""
+def assert_no_map_leak(
+    fake: FakeDiscord, world: World, allowed: frozenset[str] = frozenset()
+) -> None:
+    """No public message of the match channel before the end post names a map identity, but
+    the ``allowed`` ones (translations found by a correct declaration are public)."""
     pairs = sorted(set(secret_maps(fake, world)))
     assert len(pairs) == 16, pairs
+    pairs = [p for p in pairs if p not in allowed]
     patterns = [re.compile(rf"\b{p[0]}\s*=\s*{p[2:]}\b") for p in pairs]
     for message in fake.messages_in(world.channel):
         if "Game over" in message.content:
@@ -461,7 +465,7 @@ async def test_commands_and_autocomplete(
     await start_bot(launch_bot)
     setup = fake.command("floral setup")
     names = [option["name"] for option in setup["options"]]
-    assert names == ["player1", "player2", "advantage", "spellbook", "window"]
+    assert names == ["player1", "player2", "advantage", "spellbook", "window", "rules"]
     presets = await fake.autocomplete(
         world.mod, "floral setup", {"spellbook": "cl"}, focused="spellbook", channel=world.channel
     )
@@ -540,3 +544,55 @@ async def test_setup_takes_rules_options_and_warns_the_moderator_alone(
         lambda m: "Floral Extract begins" in m.content, channel=world.channel
     )
     assert "Azalea shrink reset" in start.content and "turn limit 2" in start.content
+
+
+def rune_map(fake: FakeDiscord, user: User) -> dict[str, int]:
+    """The player's own map, read from the map DM as the player would."""
+    found = next(m for m in (MAP_TEXT.search(d.content) for d in fake.dms_to(user)) if m)
+    return {pair[0]: int(pair[2:]) for pair in found[1].split()}
+
+
+async def test_a_guess_charge_then_a_correct_declaration_from_the_menu(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    """Alice grows a Hyacinth to bloom in eight sunny turns while casting six different runes
+    in a row, so turn 9 gives her a charge; on turn 10 she declares Bob's 5 from the menu."""
+    await start_bot(launch_bot)
+    book = "water: set 3 {1,2,3}; fertilize: sum 3 19-21; weather: chain 3 = ="  # stays sunny
+    options = {"player1": world.alice, "player2": world.bob, "window": 30, "spellbook": book}
+    options["rules"] = "max_turns=12"
+    await (await fake.slash(world.mod, "floral setup", options, channel=world.channel)).reply()
+    await reveal_and_start(fake, world, 1)
+    alice = await prompt_after(fake, world.alice, 0)
+    await prompt_after(fake, world.bob, 0)
+    assert (await type_text(fake, world.alice, "H")).startswith("✅ Plant Hyacinth")
+    assert (await type_text(fake, world.bob, "C")).startswith("✅ Plant Chrysanthemum")
+    step = step_of(alice)
+    for turn, identity in enumerate([7, 6, 5, 4, 3, 2, 1, 0, 5], start=1):
+        pair = await next_prompts(fake, world, step)
+        assert pair is not None
+        step = step_of(pair[0])
+        if turn == 6:  # the second planting phase comes first
+            assert (await type_text(fake, world.alice, "C")).startswith("✅")
+            assert (await type_text(fake, world.bob, "A")).startswith("✅")
+            pair = await next_prompts(fake, world, step)
+            assert pair is not None
+            step = step_of(pair[0])
+        assert (await type_text(fake, world.alice, str(identity))).startswith("✅ Cast")
+        assert (await type_text(fake, world.bob, str(1 + turn % 2))).startswith("✅ Cast")
+    pair = await next_prompts(fake, world, step)
+    assert pair is not None
+    alice = pair[0]
+    assert "You hold a guess charge" in alice.content, alice.content
+    assert "Guessing spell: you now hold a guess charge" in alice.content
+    target = next(s for s, i in rune_map(fake, world.bob).items() if i == 5)
+    menu = f"fx:declare:1:{step_of(alice)}"
+    ack = await (await fake.select(world.alice, alice, menu, [target])).reply()
+    assert ack.ephemeral and ack.content.startswith(f"✅ Declare {target}"), ack.content
+    assert (await type_text(fake, world.bob, "1")).startswith("✅")
+    post = await fake.wait_for_message(
+        lambda m: m.content.startswith("Turn 10:"), channel=world.channel
+    )
+    assert f"P1 declared {target}: correct, {target} = 5." in post.content
+    assert "Points: P1 1 – P2 0." in post.content
+    assert_no_map_leak(fake, world, allowed=frozenset({f"{target}=5"}))
