@@ -36,6 +36,7 @@ from games.warlocks_brew.config import (
     canonical_type,
     type_counts,
 )
+from games.warlocks_brew.render import VARIANT_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +48,6 @@ _ITEM_SEPARATORS = re.compile(r"[,;\n]")
 _LIST_SEPARATORS = re.compile(r"[+/|]")
 _TRUE = ("true", "yes", "on")
 _FALSE = ("false", "no", "off")
-VARIANT_TITLES = {
-    "two_players": "Two Players",
-    "broke_buyers": "Broke Buyers",
-    "limited_supply": "Limited Supply",
-    "small_selection": "Small Selection",
-    "impotent_ingredient": "Impotent Ingredient",
-    "storefront_disaster": "Storefront Disaster",
-    "snakeoil_salesman": "Snakeoil Salesman",
-    "vision_of_blindness": "Vision of Blindness",
-    "utter_darkness": "Utter Darkness",
-}
 
 
 # --- the variants text ----------------------------------------------------------------------
@@ -131,7 +121,7 @@ def _known() -> str:
 def options_text(config: dict[str, JSON]) -> str:
     """The variants and deck a parsed config sets, in words."""
     parts = []
-    for key, title in VARIANT_TITLES.items():
+    for key, title in VARIANT_NAMES.items():
         value = config.get(key)
         if not value:
             continue

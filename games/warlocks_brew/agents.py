@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+from games import protocol
 from games.protocol import JSON, Agent, Event, Request
 
 from .engine import DECLARE, PASS
@@ -17,15 +18,8 @@ def _coins(request: Request) -> list[int]:
     return sorted(int(choice.value) for choice in request.choices if choice.value != DECLARE)
 
 
-class RandomAgent:
+class RandomAgent(protocol.RandomAgent):
     """Any legal coin; under Utter Darkness it now and then declares on a hunch."""
-
-    def __init__(self, seat: int, rng: random.Random) -> None:
-        self.seat = seat
-        self.rng = rng
-
-    def observe(self, event: Event) -> None:
-        pass
 
     def act(self, request: Request, view: JSON) -> str:
         if request.kind == "declare":

@@ -138,14 +138,14 @@ def hidden_state(state: State) -> Event:
 
 
 def start_post(state: State) -> Event:
-    variants = [key for key in _VARIANT_NAMES if state.config[key]]
+    variants = [key for key in VARIANT_NAMES if state.config[key]]
     lines = [
         "Warlock's Brew: " + ", ".join(s.name for s in state.seats) + ".",
         f"Deck: {len(state.deck)} cards. Each player holds coins "
         f"{coins_text(state.seats[0].dealt)}. Three of one ingredient wins.",
     ]
     if variants:
-        lines.append("Variants: " + ", ".join(_VARIANT_NAMES[key] for key in variants) + ".")
+        lines.append("Variants: " + ", ".join(VARIANT_NAMES[key] for key in variants) + ".")
     if state.storefront:
         lines.append("Set aside (anyone may look): " + ", ".join(sorted(state.storefront)) + ".")
     if state.snakeoil:
@@ -161,7 +161,7 @@ def start_post(state: State) -> Event:
     return Event(PUBLIC, "start", data, "\n".join(lines))
 
 
-_VARIANT_NAMES = {
+VARIANT_NAMES = {
     "two_players": "Two Players",
     "broke_buyers": "Broke Buyers",
     "limited_supply": "Limited Supply",
