@@ -885,6 +885,11 @@ class Host:
             return
         self._reported.add(key)
         match_id, user_id = row.message.match_id, row.players[audience.seat]
+        if any(  # reported before a restart: the match log remembers
+            entry.kind == "unreachable" and entry.by_user == user_id
+            for entry in await self.store.match_log(match_id)
+        ):
+            return
         text = (
             f"⚠ I cannot send direct messages to <@{user_id}> (match {match_id}). They can"
             " still answer with /submit here and see their game with /garden."

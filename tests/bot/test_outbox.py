@@ -45,3 +45,15 @@ async def test_moderator_log_failure_is_not_reported_to_players(env: HostEnv) ->
     await env.host.wait_idle()
     assert not [d for d in env.transport.sent if d.payload["kind"] == "unreachable"]
     assert env.transport.to("public", record.id)
+
+
+async def test_an_unreachable_player_is_not_reported_again_after_a_restart(env: HostEnv) -> None:
+    env.transport.failures["seat1"] = [PermanentError("Cannot send messages to this user")] * 5
+    record = await env.new_match(window_s=3600)
+    await env.host.wait_idle()
+    await env.reopen()
+    for user in PLAYERS:  # the next step's DM fails again, after the restart
+        assert (await env.host.submit(record.id, user, "1")).accepted
+    await env.host.wait_idle()
+    reports = [d for d in env.transport.sent if d.payload["kind"] == "unreachable"]
+    assert sorted(str(d.audience) for d in reports) == ["moderators", "public"]
