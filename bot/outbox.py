@@ -140,7 +140,7 @@ class DeliveryWorker:
         retry_base_s: float = 1.0,
         retry_max_s: float = 300.0,
         max_tries: int = 10,
-        batch: int = 50,
+        batch: int = 200,
     ) -> None:
         self._store = store
         self._transport = transport
