@@ -55,6 +55,13 @@ def moderator_only() -> Callable[[T], T]:
     return app_commands.check(predicate)
 
 
+def people_only(members: list[discord.Member]) -> None:
+    """Seats are for people: a bot cannot read its DMs or answer a prompt."""
+    bots = [member.display_name for member in members if member.bot]
+    if bots:
+        raise HostError(f"Players must be people, not bots: {', '.join(bots)}.")
+
+
 def guild_only_match(interaction: discord.Interaction, record: MatchRecord) -> None:
     """A moderator may only act on the matches of this guild."""
     if interaction.guild_id is not None and record.guild_id != interaction.guild_id:

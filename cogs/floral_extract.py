@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.client import FloralBot
 from bot.store import MatchRecord
-from cogs.common import guild_only_match, match_autocomplete, moderator_only
+from cogs.common import guild_only_match, match_autocomplete, moderator_only, people_only
 from games.floral_extract import books, render
 from games.floral_extract.config import parse_rules_text
 from games.floral_extract.engine import resolve_spellbook
@@ -78,6 +78,7 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
         rules: str = "",
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        people_only([player1, player2])
         config: dict[str, JSON] = {"advantage": advantage, "spellbook": spellbook.strip()}
         if self.bot.settings.max_turns is not None:
             config["max_turns"] = self.bot.settings.max_turns

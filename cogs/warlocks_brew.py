@@ -26,7 +26,7 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.host import HostError
 from bot.store import MatchRecord
-from cogs.common import guild_only_match, match_autocomplete, moderator_only
+from cogs.common import guild_only_match, match_autocomplete, moderator_only, people_only
 from games.protocol import JSON, ConfigError
 from games.warlocks_brew.config import (
     INGREDIENTS,
@@ -185,6 +185,7 @@ class WarlocksBrew(commands.GroupCog, group_name="brew", group_description="Warl
         assert interaction.guild_id is not None and interaction.channel_id is not None
         members = [m for m in (player1, player2, player3, player4, player5, player6) if m]
         try:
+            people_only(members)
             config = parse_variants(variants)
             config["window"] = window if window is not None else DEFAULT_WINDOW
             record = await self.bot.host.create_match(

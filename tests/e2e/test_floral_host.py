@@ -596,3 +596,15 @@ async def test_a_guess_charge_then_a_correct_declaration_from_the_menu(
     assert f"P1 declared {target}: correct, {target} = 5." in post.content
     assert "Points: P1 1 – P2 0." in post.content
     assert_no_map_leak(fake, world, allowed=frozenset({f"{target}=5"}))
+
+
+async def test_a_bot_cannot_take_a_seat(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_bot(launch_bot)
+    options = {"player1": world.alice, "player2": fake.bot_user}
+    refused = await (
+        await fake.slash(world.mod, "floral setup", options, channel=world.channel)
+    ).reply()
+    assert refused.ephemeral and "Players must be people" in refused.content, refused.content
+    assert "No matches" in await moderator(fake, world, "match list")
