@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
+from .players import slash_submit, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 
@@ -92,22 +93,6 @@ async def click_value(fake: FakeDiscord, user: User, prompt: Message, index: int
 async def type_answer(fake: FakeDiscord, user: User, prompt: Message, index: int = 1) -> str:
     """Type a choice's character in the DM; the bot's answer."""
     return await type_text(fake, user, buttons(prompt)[index][1])
-
-
-async def type_text(fake: FakeDiscord, user: User, text: str) -> str:
-    mark = fake.mark()
-    await fake.dm_text(user, text)
-    reply = await fake.wait_for_message(
-        lambda m: m.content.startswith(("✅", "✖")), to=user, after=mark
-    )
-    return reply.content
-
-
-async def slash_submit(fake: FakeDiscord, user: User, world: World, value: str) -> str:
-    ix = await fake.slash(user, "submit", {"value": value}, channel=world.channel)
-    reply = await ix.reply()
-    assert reply.ephemeral
-    return reply.content
 
 
 def step_of(prompt: Message) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
+from .players import slash_submit, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 
@@ -66,22 +67,6 @@ async def auction_prompt(fake: FakeDiscord, user: User, auction: int) -> Message
 async def click_coin(fake: FakeDiscord, user: User, prompt: Message, coin: int) -> str:
     custom_id = next(c for c in prompt.custom_ids() if c.endswith(f":{coin}"))
     ix = await fake.click(user, prompt, custom_id)
-    reply = await ix.reply()
-    assert reply.ephemeral
-    return reply.content
-
-
-async def type_text(fake: FakeDiscord, user: User, text: str) -> str:
-    mark = fake.mark()
-    await fake.dm_text(user, text)
-    reply = await fake.wait_for_message(
-        lambda m: m.content.startswith(("✅", "✖")), to=user, after=mark
-    )
-    return reply.content
-
-
-async def slash_submit(fake: FakeDiscord, user: User, world: World, value: str) -> str:
-    ix = await fake.slash(user, "submit", {"value": value}, channel=world.channel)
     reply = await ix.reply()
     assert reply.ephemeral
     return reply.content
