@@ -32,8 +32,10 @@ def run_script(script: JSON) -> JSON:
     steps = script.get("steps")
     if not isinstance(steps, list):
         raise ConfigError("steps", "must be a list of steps")
-    box = [state]
-    checkpoints = [_run_step(box, step, f"steps[{i}]") for i, step in enumerate(steps)]
+    checkpoints = []
+    for i, step in enumerate(steps):
+        state, checkpoint = _run_step(state, step, f"steps[{i}]")
+        checkpoints.append(checkpoint)
     return {"format": TRACE_FORMAT, "checkpoints": checkpoints}
 
 
@@ -60,8 +62,7 @@ def start_state(script: JSON) -> State:
     return state
 
 
-def _run_step(box: list[State], step: JSON, field: str) -> JSON:
-    state = box[0]
+def _run_step(state: State, step: JSON, field: str) -> tuple[State, JSON]:
     if not isinstance(step, Mapping):
         raise ConfigError(field, "must be an object")
     if state.phase == "over":
@@ -72,12 +73,10 @@ def _run_step(box: list[State], step: JSON, field: str) -> JSON:
     attempts = [_attempts(submit.get(name, []), f"{field}.submit.{name}") for name in SEAT_NAMES]
     phase = step.get("phase")
     if phase == "plant":
-        checkpoint = _plant_step(box, step, attempts, field)
-    elif phase == "cast":
-        checkpoint = _cast_step(box, step, attempts, field)
-    else:
-        raise ConfigError(f"{field}.phase", f"must be plant or cast, got {phase!r}")
-    return checkpoint
+        return _plant_step(state, step, attempts, field)
+    if phase == "cast":
+        return _cast_step(state, step, attempts, field)
+    raise ConfigError(f"{field}.phase", f"must be plant or cast, got {phase!r}")
 
 
 def _attempts(raw: JSON, field: str) -> list[str]:
@@ -115,9 +114,8 @@ def _common(state: State, after: str, skipped: bool | None) -> dict[str, Any]:
 
 
 def _plant_step(
-    box: list[State], step: Mapping[str, JSON], attempts: list[list[str]], field: str
-) -> JSON:
-    state = box[0]
+    state: State, step: Mapping[str, JSON], attempts: list[list[str]], field: str
+) -> tuple[State, JSON]:
     before = _number(step.get("before_turn"), f"{field}.before_turn")
     due = state.turns_completed + 1
     if before != due or state.turns_completed % PHASE_TURNS:
@@ -134,10 +132,9 @@ def _plant_step(
                 "planted_pot": None,
                 "pots": _pots(state, seat),
             }
-        return checkpoint
+        return state, checkpoint
     collected = [collect(state, seat, attempts[seat]) for seat in range(2)]
     state, events = GAME.resolve(state, {seat: move for seat, (move, _) in enumerate(collected)})
-    box[0] = state
     results = _moderator(events, "planting_full")["players"]
     checkpoint = _common(state, f"plant@{before}", False)
     for seat, name in enumerate(SEAT_NAMES):
@@ -149,13 +146,12 @@ def _plant_step(
             "planted_pot": result.get("planted_pot"),
             "pots": _pots(state, seat),
         }
-    return checkpoint
+    return state, checkpoint
 
 
 def _cast_step(
-    box: list[State], step: Mapping[str, JSON], attempts: list[list[str]], field: str
-) -> JSON:
-    state = box[0]
+    state: State, step: Mapping[str, JSON], attempts: list[list[str]], field: str
+) -> tuple[State, JSON]:
     turn = _number(step.get("turn"), f"{field}.turn")
     due = state.turns_completed + 1
     if state.phase == "plant":
@@ -164,14 +160,13 @@ def _cast_step(
         raise ConfigError(f"{field}.turn", f"expected turn {due}, got {turn}")
     collected = [collect(state, seat, attempts[seat]) for seat in range(2)]
     state, events = GAME.resolve(state, {seat: move for seat, (move, _) in enumerate(collected)})
-    box[0] = state
     full = _moderator(events, "turn_full")
     checkpoint = _common(state, f"T{turn}", None)
     for seat, name in enumerate(SEAT_NAMES):
         record = dict(full[name])
         record["rejected"] = collected[seat][1]
         checkpoint[name] = record
-    return checkpoint
+    return state, checkpoint
 
 
 def _moderator(events: list[Event], kind: str) -> Any:
