@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from games.floral_extract import GAME
+from games.floral_extract.rules import Flower
 
 from .helpers import CLASSIC, NEVER, QUIET, cast, casts, new_state, plant, player, preset, trace
 
@@ -210,3 +211,27 @@ def test_both_players_may_sabotage_each_other_and_only_the_caster_is_told() -> N
         assert private.data["spells"] == ["SABOTAGE:1"]
         assert "Sabotage opponent pot 1" in private.text
         assert private.text.count("abotage") == 1  # told of its own, never of the opponent's
+
+
+def test_a_xanthium_under_rain_meets_rainy_and_dry_only_when_sabotaged() -> None:
+    # AMBIGUITY 8: the combination uses the final flags, after rain and sabotage.
+    start = preset(
+        1,
+        player(pots=["H:0", None, None], planted=["H"]),
+        player(pots=["W:0", None, None], planted=["W"]),
+        weather="rainy",
+    )
+    state = new_state({"spellbook": QUIET})
+    from games.floral_extract.script import apply_preset
+
+    apply_preset(state, start)
+    state.players[1].pots[0] = Flower("X")  # a preset cannot hold one: set it up by hand
+    stages = []
+    # P1 casts 1, then 7 (1 + 7 sabotages pot 1), then 1 (7 + 1: again), then 1 (no sabotage)
+    for p1 in ("D", "E", "D", "D"):
+        state, _ = GAME.resolve(state, {0: p1, 1: "X"})
+        flower = state.players[1].pots[0]
+        assert flower is not None
+        stages.append(flower.stage)
+    # rainy+watered: new; rainy+dry by sabotage: new; the same again: old; rainy+watered: old
+    assert stages == [1, 2, 2, 2]
