@@ -53,8 +53,7 @@ def guess_cost(player: Player, mode: str) -> int:
 
 def timeout_symbol(player: Player) -> str:
     """Cast 0 if you are able to, otherwise 1 (V1 forbids a second stall in a row)."""
-    stalled_last = bool(player.history) and player.history[-1] == 0
-    return player.symbol_of[1 if stalled_last else 0]
+    return player.symbol_of[1 if player.stalled_last else 0]
 
 
 def points_after(player: Player, turn: int) -> int:
@@ -188,7 +187,7 @@ class FloralExtract:
             text = player.symbol_of[int(text)]
         if text in player.identity:
             ident = player.identity[text]
-            if ident == 0 and player.history and player.history[-1] == 0:
+            if ident == 0 and player.stalled_last:
                 return Refused(
                     f"You can't stall twice in a row: your last cast was {text} (0). "
                     "Cast another rune."
@@ -257,7 +256,7 @@ class FloralExtract:
             return TurnRecord(symbol, player.identity[symbol], timeout=True)
         identity = player.identity.get(move)
         if identity is not None:
-            if not (identity == 0 and player.history and player.history[-1] == 0):
+            if not (identity == 0 and player.stalled_last):
                 return TurnRecord(move, identity, timeout=False)
         elif move in state.players[1 - seat].identity and (
             player.charge or state.config["declaration_without_charge"] == "dud"

@@ -231,10 +231,9 @@ def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Re
     player = state.players[seat]
     opponent = state.players[1 - seat]
     turn = state.turns_completed + 1
-    stalled_last = bool(player.history) and player.history[-1] == 0
     dud = state.config["declaration_without_charge"] == "dud"
     choices = cast_choices(
-        tuple(player.symbol_of), opponent.symbols, stalled_last, bool(player.charge) or dud
+        tuple(player.symbol_of), opponent.symbols, player.stalled_last, bool(player.charge) or dud
     )
     prompt = f"Turn {turn} (X is {spell_x(turn)}): cast a rune."
     if player.charge:

@@ -50,6 +50,11 @@ class Player:
                 self.symbol_of[ident] = symbol
 
     @property
+    def stalled_last(self) -> bool:
+        """Whether the last cast was the stall: V1 forbids another one now."""
+        return bool(self.history) and self.history[-1] == 0
+
+    @property
     def can_plant(self) -> bool:
         return None in self.pots and len(self.planted) < 5
 
