@@ -66,6 +66,7 @@ class SubmitResult:
     match_id: int
     seat: int | None = None
     step: int | None = None
+    occasion: str = ""  # what an accepted answer is for (the request's occasion)
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +386,7 @@ class Host:
         self.stats.submissions += 1
         if window.complete:
             self._spawn(self._close_window(live.id, window.step, "all_in"))
-        return SubmitResult(True, verdict.summary, live.id, seat, window.step)
+        return SubmitResult(True, verdict.summary, live.id, seat, window.step, request.occasion)
 
     def _submit_refusal(self, live: _Live, seat: int | None, step: int | None) -> str | None:
         match_id, status = live.id, live.record.status

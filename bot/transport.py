@@ -92,6 +92,7 @@ def request_to_json(request: Request, match_id: int, step: int, deadline: float)
         "default": request.default,
         "timeout_s": request.timeout_s,
         "revisable": request.revisable,
+        "occasion": request.occasion,
         "deadline": deadline,  # epoch seconds, UTC
     }
 
@@ -105,6 +106,7 @@ def request_from_json(data: Mapping[str, Any]) -> Request:
         default=data["default"],
         timeout_s=data["timeout_s"],
         revisable=data["revisable"],
+        occasion=data.get("occasion", ""),  # absent from prompts stored before it existed
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -16,9 +15,6 @@ if TYPE_CHECKING:
     from bot.client import FloralBot
 
 T = TypeVar("T")
-
-_TURN = re.compile(r"^Turn (\d+) \(X", re.MULTILINE)
-_BEFORE = re.compile(r"^Planting before turn (\d+)", re.MULTILINE)
 
 
 def floral_bot(interaction: discord.Interaction) -> FloralBot:
@@ -100,14 +96,10 @@ async def channel_match(interaction: discord.Interaction, match: int | None) -> 
     raise HostError("Several matches run in this channel; give the match id.")
 
 
-def ack_text(result: SubmitResult, prompt: str) -> str:
+def ack_text(result: SubmitResult) -> str:
     """The acknowledgement of an accepted answer: "Cast C (5) locked for turn 7."."""
-    turns = _TURN.findall(prompt)
-    if turns:
-        return f"✅ {result.text} locked for turn {turns[-1]}."
-    before = _BEFORE.findall(prompt)
-    if before:
-        return f"✅ {result.text} locked for the planting before turn {before[-1]}."
+    if result.occasion:
+        return f"✅ {result.text} locked for {result.occasion}."
     return f"✅ {result.text.rstrip('.')} — locked (match {result.match_id})."
 
 

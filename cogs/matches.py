@@ -177,7 +177,7 @@ class Players(commands.Cog):
         result = await self.bot.host.submit(
             prompt.match_id, interaction.user.id, value, step=prompt.step
         )
-        text = ack_text(result, prompt.request.prompt) if result.accepted else refusal_text(result)
+        text = ack_text(result) if result.accepted else refusal_text(result)
         if result.accepted:
             log.info("match %d: /submit accepted from %s", prompt.match_id, interaction.user.id)
         else:

@@ -29,8 +29,7 @@ async def answer(interaction: discord.Interaction, match_id: int, step: int, val
     """Submit a component's value for the clicking user; acknowledge or refuse, ephemerally."""
     bot = floral_bot(interaction)
     result = await bot.host.submit(match_id, interaction.user.id, value, step=step)
-    prompt = interaction.message.content if interaction.message else ""
-    text = ack_text(result, prompt) if result.accepted else refusal_text(result)
+    text = ack_text(result) if result.accepted else refusal_text(result)
     await interaction.response.send_message(text, ephemeral=True)
 
 
@@ -170,7 +169,7 @@ class Prompts(commands.Cog):
             return refusal_text(await self.bot.host.submit(mine[0].id, user_id, text))
         prompt = prompts[0]
         result = await self.bot.host.submit(prompt.match_id, user_id, text, step=prompt.step)
-        return ack_text(result, prompt.request.prompt) if result.accepted else refusal_text(result)
+        return ack_text(result) if result.accepted else refusal_text(result)
 
 
 async def setup(bot: commands.Bot) -> None:

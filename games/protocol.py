@@ -148,6 +148,7 @@ class Request:
     default: str
     timeout_s: float
     revisable: bool = False
+    occasion: str = ""  # what an answer is for, e.g. "turn 7", for acknowledgements
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,6 +162,7 @@ def plant_request(state: State, seat: int, timeout: float, revisable: bool) -> R
         default="plant nothing",
         timeout_s=timeout,
         revisable=revisable,
+        occasion=f"the planting before turn {state.turns_completed + 1}",
     )
 
 
@@ -254,6 +255,7 @@ def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Re
         default=f"cast {default} ({player.identity[default]})",
         timeout_s=timeout,
         revisable=revisable,
+        occasion=f"turn {turn}",
     )
 
 

@@ -36,14 +36,10 @@ async def test_no_choices_no_view() -> None:
 
 
 def test_acknowledgements_name_the_turn() -> None:
-    result = SubmitResult(True, "Cast C (5)", 1, 0, 14)
-    assert ack_text(result, "You cast G.\nTurn 7 (X = 3): cast a rune.") == (
-        "✅ Cast C (5) locked for turn 7."
-    )
-    plant = SubmitResult(True, "Plant Azalea in pot 1", 1, 0, 1)
-    assert ack_text(plant, "Planting before turn 6: choose") == (
-        "✅ Plant Azalea in pot 1 locked for the planting before turn 6."
-    )
+    result = SubmitResult(True, "Cast C (5)", 1, 0, 14, "turn 7")
+    assert ack_text(result) == ("✅ Cast C (5) locked for turn 7.")
+    plant = SubmitResult(True, "Plant Azalea in pot 1", 1, 0, 1, "the planting before turn 6")
+    assert ack_text(plant) == ("✅ Plant Azalea in pot 1 locked for the planting before turn 6.")
 
 
 async def test_a_button_may_carry_a_word_and_still_parses_after_a_restart() -> None:
