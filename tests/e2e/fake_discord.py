@@ -23,7 +23,9 @@ World building (before the bot connects: the guild is sent in GUILD_CREATE):
     ``fake.build_world()`` -> :class:`World` (the ``world`` fixture), or ``add_guild``,
     ``add_channel``, ``add_role``, ``add_user``, ``add_member`` by hand.
     ``world.mod`` has Manage Server; ``world.helper`` has the role "Floral Moderator" and no
-    Manage Server; ``alice``, ``bob``, ``carol`` are plain members.
+    Manage Server; ``alice``, ``bob``, ``carol`` are plain members. ``#mod-log`` is private
+    (permission overwrites: moderators and the bot only); ``fake.set_overwrite(channel, role or
+    user, allow=, deny=)`` changes that; ``guild.permissions_in(channel, user_id)`` computes it.
 
 Acting as users (each needs a connected bot, else :class:`FakeDiscordError`):
     ``await fake.slash(user, "match pause", {"match": "m1"}, channel=ch)`` -> :class:`Interaction`;
@@ -67,7 +69,9 @@ Faults:
     ``await fake.invalidate_session()`` (op 9: the client must IDENTIFY again).
 
 Strictness: every request is recorded; an unimplemented route answers 404 and is recorded in
-``fake.failures``, and so are invalid bodies (400), interaction callbacks later than
+``fake.failures``, and so are invalid bodies (400 code 50035 "Invalid Form Body" with Discord's
+nested ``errors``: content over 2000 characters, embed, component, select and autocomplete
+limits, on every route that carries a message), interaction callbacks later than
 ``interaction_deadline`` or twice, unknown gateway ops. ``fake.assert_clean()`` raises on any;
 the ``fake`` fixture calls it at teardown; ``fake.take_failures()`` claims expected ones.
 
@@ -250,6 +254,8 @@ class Channel:
     guild_id: int | None = None
     recipient: User | None = None
     position: int = 0
+    # permission overwrites: {"id", "type" (0 role, 1 member), "allow", "deny"} as Discord sends
+    overwrites: list[JSON] = field(default_factory=list)
 
     @property
     def is_dm(self) -> bool:
@@ -275,7 +281,7 @@ class Channel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [dict(o) for o in self.overwrites],
             "topic": None,
             "nsfw": False,
             "last_message_id": None,
@@ -313,6 +319,23 @@ class Guild:
         for role in self.members.get(user_id, []):
             perms |= role.permissions
         return Perm.ALL if perms & Perm.ADMINISTRATOR else perms
+
+    def permissions_in(self, channel: Channel, user_id: int) -> int:
+        """Discord's order: base, then @everyone's overwrite, the roles' together, the member's."""
+        perms = self.permissions_of(user_id)
+        if perms & Perm.ADMINISTRATOR or user_id == self.owner_id:
+            return Perm.ALL
+        by_id = {int(o["id"]): o for o in channel.overwrites}
+        roles = [r.id for r in self.members.get(user_id, [])]
+        steps = [[by_id.get(self.id)], [by_id.get(r) for r in roles], [by_id.get(user_id)]]
+        for step in steps:
+            found = [o for o in step if o is not None]
+            deny = allow = 0
+            for o in found:
+                deny |= int(o["deny"])
+                allow |= int(o["allow"])
+            perms = (perms & ~deny) | allow
+        return perms
 
 
 @dataclass(eq=False)
@@ -783,6 +806,19 @@ class FakeDiscord:
         self.roles[role.id] = role
         return role
 
+    def set_overwrite(
+        self, channel: Channel, target: Role | User, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """Set (replace) the channel's permission overwrite for a role or a member.
+
+        Only the bot's view of the guild changes with a GUILD_CREATE, so set overwrites
+        before the bot connects (as for the rest of the world)."""
+        kind = 0 if isinstance(target, Role) else 1
+        channel.overwrites = [o for o in channel.overwrites if int(o["id"]) != target.id]
+        channel.overwrites.append(
+            {"id": str(target.id), "type": kind, "allow": str(allow), "deny": str(deny)}
+        )
+
     def add_user(self, name: str) -> User:
         user = User(self.snowflake(), name)
         self.users[user.id] = user
@@ -804,6 +840,11 @@ class FakeDiscord:
         self.add_member(guild, users["helper"], [floral_role])
         for name in ("alice", "bob", "carol"):
             self.add_member(guild, users[name])
+        # the moderator log is private: moderators and the bot only
+        self.set_overwrite(mod_log, guild.everyone, deny=Perm.VIEW_CHANNEL)
+        for role in (moderator_role, floral_role):
+            self.set_overwrite(mod_log, role, allow=Perm.VIEW_CHANNEL)
+        self.set_overwrite(mod_log, self.bot_user, allow=Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES)
         self.world = World(guild, channel, mod_log, moderator_role, floral_role, owner, **users)
         return self.world
 
@@ -1927,11 +1968,7 @@ class FakeDiscord:
                 self.failures.append(f"{request.method} {path}: {err} {err.errors or ''}".strip())
             data: JSON = {"message": err.message, "code": err.code}
             if err.errors is not None:
-                data["errors"] = {
-                    "fake": {
-                        "_errors": [{"code": "INVALID", "message": str(e)} for e in err.errors]
-                    }
-                }
+                data["errors"] = form_errors(err.errors)
             return self._json_response(data, err.status)
         except (
             Exception
@@ -2134,41 +2171,20 @@ class FakeDiscord:
     # ----------------------------------------------------------------- messages REST
 
     def _validate_message(self, body: JSON, files: Sequence[object], *, creating: bool) -> None:
-        errors: list[str] = []
+        """Discord's limits on a message body (create, edit, callback, followup, DM alike)."""
         content = body.get("content") or ""
-        if len(content) > 2000:
-            errors.append(f"content is {len(content)} characters (max 2000)")
         embeds = body.get("embeds") or []
         components = body.get("components") or []
         if creating and not (
             content or embeds or components or files or body.get("sticker_ids") or body.get("poll")
         ):
             raise ApiError(400, 50006, "Cannot send an empty message", failure=True)
-        if len(embeds) > 10:
-            errors.append("more than 10 embeds")
-        total = 0
-        limits = {"title": 256, "description": 4096}
-        for i, embed in enumerate(embeds):
-            for key, limit in limits.items():
-                n = len(embed.get(key) or "")
-                total += n
-                if n > limit:
-                    errors.append(f"embeds[{i}].{key} is {n} characters (max {limit})")
-            fields = embed.get("fields") or []
-            if len(fields) > 25:
-                errors.append(f"embeds[{i}] has more than 25 fields")
-            for j, fld in enumerate(fields):
-                name, value = str(fld.get("name", "")), str(fld.get("value", ""))
-                total += len(name) + len(value)
-                if not 0 < len(name) <= 256 or not 0 < len(value) <= 1024:
-                    errors.append(f"embeds[{i}].fields[{j}] name 1-256 / value 1-1024 characters")
-            footer = len((embed.get("footer") or {}).get("text") or "")
-            author = len((embed.get("author") or {}).get("name") or "")
-            total += footer + author
-            if footer > 2048 or author > 256:
-                errors.append(f"embeds[{i}] footer/author too long")
-        if total > 6000:
-            errors.append(f"embeds total {total} characters (max 6000)")
+        errors: list[FormError] = []
+        if len(content) > 2000:
+            errors.append(
+                ("content", f"Must be 2000 or fewer in length ({len(content)} characters).")
+            )
+        errors += _embed_errors(embeds)
         if not (body.get("flags") or 0) & MsgFlag.COMPONENTS_V2:
             errors += _component_errors(components)
         if errors:
@@ -2352,8 +2368,9 @@ class FakeDiscord:
             self._edit(msg, data, q.files)
         elif t == 8:
             choices = data.get("choices") or []
-            if len(choices) > 25:
-                raise ApiError(400, 50035, "more than 25 autocomplete choices", failure=True)
+            errors = _choice_errors(choices)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", failure=True, errors=errors)
             ix.choices = choices
         elif t == 9:
             ix.modal = data
@@ -2448,52 +2465,133 @@ class FakeDiscord:
             await self.dispatch("MESSAGE_DELETE", data)
 
 
-def _component_errors(rows: Sequence[JSON]) -> list[str]:
+FormError = tuple[str, str] | str
+"""One invalid field of a request body: (dotted path, message), or a message for the body."""
+
+EMBED_LIMITS = {"title": 256, "description": 4096}
+
+
+def _too_long(path: str, text: object, limit: int) -> list[FormError]:
+    n = len(str(text or ""))
+    return [(path, f"Must be {limit} or fewer in length ({n} characters).")] if n > limit else []
+
+
+def _embed_errors(embeds: Sequence[JSON]) -> list[FormError]:
+    """Discord's limits on embeds: counts, each field's length, 6000 characters in all."""
+    errors: list[FormError] = []
+    if len(embeds) > 10:
+        errors.append(("embeds", f"Must be 10 or fewer in length ({len(embeds)} embeds)."))
+    total = 0
+    for i, embed in enumerate(embeds):
+        where = f"embeds.{i}"
+        for key, limit in EMBED_LIMITS.items():
+            total += len(embed.get(key) or "")
+            errors += _too_long(f"{where}.{key}", embed.get(key), limit)
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            errors.append((f"{where}.fields", f"Must be 25 or fewer in length ({len(fields)})."))
+        for j, fld in enumerate(fields):
+            name, value = str(fld.get("name", "")), str(fld.get("value", ""))
+            total += len(name) + len(value)
+            for key, text, limit in (("name", name, 256), ("value", value, 1024)):
+                if not text:
+                    errors.append((f"{where}.fields.{j}.{key}", "This field is required."))
+                errors += _too_long(f"{where}.fields.{j}.{key}", text, limit)
+        footer = (embed.get("footer") or {}).get("text") or ""
+        author = (embed.get("author") or {}).get("name") or ""
+        total += len(footer) + len(author)
+        errors += _too_long(f"{where}.footer.text", footer, 2048)
+        errors += _too_long(f"{where}.author.name", author, 256)
+    if total > 6000:
+        errors.append(("embeds", f"Embed size exceeds maximum size of 6000 ({total})."))
+    return errors
+
+
+def _component_errors(rows: Sequence[JSON]) -> list[FormError]:
     """Discord's limits on classic components (action rows of buttons and selects)."""
-    errors: list[str] = []
+    errors: list[FormError] = []
     if len(rows) > 5:
-        errors.append(f"{len(rows)} action rows (max 5)")
+        errors.append(("components", f"Must be 5 or fewer in length ({len(rows)} action rows)."))
     ids: list[str] = []
     for i, row in enumerate(rows):
         inner = row.get("components") or []
         if row.get("type") != 1:
-            errors.append(f"components[{i}] is not an action row")
+            errors.append((f"components.{i}", "Not an action row."))
             continue
         selects = [c for c in inner if c.get("type") in (3, 5, 6, 7, 8)]
         if not inner or len(inner) > 5 or (selects and len(inner) > 1):
-            errors.append(f"components[{i}]: 1-5 buttons or one select per row")
-        for comp in inner:
-            where = f"components[{i}] {comp.get('custom_id') or comp.get('url')}"
+            errors.append(
+                (f"components.{i}.components", "1-5 buttons or one select menu alone per row.")
+            )
+        for k, comp in enumerate(inner):
+            errors += _item_errors(f"components.{i}.components.{k}", comp)
             if "custom_id" in comp:
                 ids.append(comp["custom_id"])
-                if not 1 <= len(comp["custom_id"]) <= 100:
-                    errors.append(f"{where}: custom_id must be 1-100 characters")
-            if comp.get("type") == 2:
-                style = comp.get("style")
-                if (style == 5 and not comp.get("url")) or (
-                    style in (1, 2, 3, 4) and "custom_id" not in comp
-                ):
-                    errors.append(
-                        f"{where}: button style {style} needs "
-                        + ("url" if style == 5 else "custom_id")
-                    )
-                if len(comp.get("label") or "") > 80:
-                    errors.append(f"{where}: label over 80 characters")
-                if not comp.get("label") and not comp.get("emoji"):
-                    errors.append(f"{where}: a button needs a label or an emoji")
-            if comp.get("type") == 3:
-                options = comp.get("options") or []
-                if not 1 <= len(options) <= 25:
-                    errors.append(f"{where}: 1-25 select options")
-                if len({o.get("value") for o in options}) != len(options):
-                    errors.append(f"{where}: duplicate option values")
-                for o in options:
-                    if not 1 <= len(o.get("label") or "") <= 100:
-                        errors.append(f"{where}: option label must be 1-100 characters")
     dupes = {x for x in ids if ids.count(x) > 1}
     if dupes:
-        errors.append(f"duplicate custom_ids {sorted(dupes)}")
+        errors.append(("components", f"Component custom id cannot be duplicated {sorted(dupes)}."))
     return errors
+
+
+def _item_errors(where: str, comp: JSON) -> list[FormError]:
+    """One button or select menu."""
+    errors: list[FormError] = []
+    if "custom_id" in comp and not 1 <= len(comp["custom_id"]) <= 100:
+        errors.append((f"{where}.custom_id", "Must be between 1 and 100 in length."))
+    if comp.get("type") == 2:
+        style = comp.get("style")
+        if (style == 5 and not comp.get("url")) or (
+            style in (1, 2, 3, 4) and "custom_id" not in comp
+        ):
+            need = "url" if style == 5 else "custom_id"
+            errors.append((f"{where}.{need}", f"A button of style {style} needs a {need}."))
+        errors += _too_long(f"{where}.label", comp.get("label"), 80)
+        if not comp.get("label") and not comp.get("emoji"):
+            errors.append((f"{where}.label", "A button needs a label or an emoji."))
+    if comp.get("type") == 3:
+        options = comp.get("options") or []
+        if not 1 <= len(options) <= 25:
+            errors.append(
+                (f"{where}.options", f"Must be between 1 and 25 in length ({len(options)}).")
+            )
+        if len({o.get("value") for o in options}) != len(options):
+            errors.append((f"{where}.options", "Option values must be unique."))
+        for n, o in enumerate(options):
+            for key in ("label", "value"):
+                if not 1 <= len(o.get(key) or "") <= 100:
+                    errors.append(
+                        (f"{where}.options.{n}.{key}", "Must be between 1 and 100 in length.")
+                    )
+            errors += _too_long(f"{where}.options.{n}.description", o.get("description"), 100)
+    if comp.get("type") in (3, 5, 6, 7, 8):
+        errors += _too_long(f"{where}.placeholder", comp.get("placeholder"), 150)
+    return errors
+
+
+def _choice_errors(choices: Sequence[JSON]) -> list[FormError]:
+    """Autocomplete choices: at most 25, names 1-100 characters, string values up to 100."""
+    errors: list[FormError] = []
+    if len(choices) > 25:
+        errors.append(("data.choices", f"Must be 25 or fewer in length ({len(choices)})."))
+    for n, choice in enumerate(choices):
+        if not 1 <= len(str(choice.get("name") or "")) <= 100:
+            errors.append((f"data.choices.{n}.name", "Must be between 1 and 100 in length."))
+        if isinstance(choice.get("value"), str):
+            errors += _too_long(f"data.choices.{n}.value", choice["value"], 100)
+    return errors
+
+
+def form_errors(errors: Sequence[FormError]) -> JSON:
+    """Discord's nested ``errors`` object of a 50035 answer:
+    ``{"content": {"_errors": [{"code": ..., "message": ...}]}}``, one level per path part."""
+    tree: JSON = {}
+    for error in errors:
+        path, message = error if isinstance(error, tuple) else ("", error)
+        node = tree
+        for part in filter(None, path.split(".")):
+            node = node.setdefault(part, {})
+        node.setdefault("_errors", []).append({"code": "BASE_TYPE_INVALID", "message": message})
+    return tree
 
 
 @contextmanager

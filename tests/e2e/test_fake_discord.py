@@ -14,7 +14,16 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from .fake_discord import FakeDiscord, FakeDiscordError, Intent, MsgFlag, World, point_discord_py_at
+from .fake_discord import (
+    JSON,
+    FakeDiscord,
+    FakeDiscordError,
+    Intent,
+    MsgFlag,
+    Perm,
+    World,
+    point_discord_py_at,
+)
 
 log = logging.getLogger(__name__)
 
@@ -495,3 +504,283 @@ async def test_a_resend_with_the_same_nonce_posts_nothing(
     assert again.id == first.id and other.id != first.id
     assert [m.content for m in fake.messages_in(world.channel)] == ["hello", "hello"]
     assert fake.nonce_hits == 1
+
+
+# --- Discord's limits: the fake refuses what Discord refuses ---------------------------------
+
+
+def _button(n: int = 0, label: str = "b", custom_id: str | None = None) -> JSON:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id or f"b{n}"}
+
+
+def _select(options: int = 1, label: str = "o", value: str = "", placeholder: str = "") -> JSON:
+    menu: JSON = {
+        "type": 3,
+        "custom_id": "menu",
+        "options": [{"label": label, "value": value or f"v{n}"} for n in range(options)],
+    }
+    if placeholder:
+        menu["placeholder"] = placeholder
+    return menu
+
+
+def _row(*items: JSON) -> JSON:
+    return {"type": 1, "components": list(items)}
+
+
+def _field(name: str = "n", value: str = "v") -> JSON:
+    return {"name": name, "value": value}
+
+
+# (what, body over the limit, the path of the error, the same body at the limit)
+LIMITS: list[tuple[str, JSON, str, JSON]] = [
+    ("content", {"content": "x" * 2001}, "content", {"content": "x" * 2000}),
+    ("embeds", {"embeds": [{"title": "t"}] * 11}, "embeds", {"embeds": [{"title": "t"}] * 10}),
+    (
+        "embeds in all",
+        {"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]},
+        "embeds",
+        {"embeds": [{"description": "d" * 4000}, {"description": "d" * 2000}]},
+    ),
+    (
+        "title",
+        {"embeds": [{"title": "t" * 257}]},
+        "embeds.0.title",
+        {"embeds": [{"title": "t" * 256}]},
+    ),
+    (
+        "description",
+        {"embeds": [{"description": "d" * 4097}]},
+        "embeds.0.description",
+        {"embeds": [{"description": "d" * 4096}]},
+    ),
+    (
+        "fields",
+        {"embeds": [{"fields": [_field()] * 26}]},
+        "embeds.0.fields",
+        {"embeds": [{"fields": [_field()] * 25}]},
+    ),
+    (
+        "field name",
+        {"embeds": [{"fields": [_field(name="n" * 257)]}]},
+        "embeds.0.fields.0.name",
+        {"embeds": [{"fields": [_field(name="n" * 256)]}]},
+    ),
+    (
+        "field value",
+        {"embeds": [{"fields": [_field(value="v" * 1025)]}]},
+        "embeds.0.fields.0.value",
+        {"embeds": [{"fields": [_field(value="v" * 1024)]}]},
+    ),
+    (
+        "footer",
+        {"embeds": [{"footer": {"text": "f" * 2049}}]},
+        "embeds.0.footer.text",
+        {"embeds": [{"footer": {"text": "f" * 2048}}]},
+    ),
+    (
+        "author",
+        {"embeds": [{"author": {"name": "a" * 257}}]},
+        "embeds.0.author.name",
+        {"embeds": [{"author": {"name": "a" * 256}}]},
+    ),
+    (
+        "action rows",
+        {"content": "c", "components": [_row(_button(n)) for n in range(6)]},
+        "components",
+        {"content": "c", "components": [_row(_button(n)) for n in range(5)]},
+    ),
+    (
+        "buttons in a row",
+        {"content": "c", "components": [_row(*(_button(n) for n in range(6)))]},
+        "components.0.components",
+        {"content": "c", "components": [_row(*(_button(n) for n in range(5)))]},
+    ),
+    (
+        "a select menu not alone",
+        {"content": "c", "components": [_row(_select(), _button())]},
+        "components.0.components",
+        {"content": "c", "components": [_row(_select()), _row(_button())]},
+    ),
+    (
+        "custom_id",
+        {"content": "c", "components": [_row(_button(custom_id="i" * 101))]},
+        "components.0.components.0.custom_id",
+        {"content": "c", "components": [_row(_button(custom_id="i" * 100))]},
+    ),
+    (
+        "select options",
+        {"content": "c", "components": [_row(_select(26))]},
+        "components.0.components.0.options",
+        {"content": "c", "components": [_row(_select(25))]},
+    ),
+    (
+        "option label",
+        {"content": "c", "components": [_row(_select(label="l" * 101))]},
+        "components.0.components.0.options.0.label",
+        {"content": "c", "components": [_row(_select(label="l" * 100))]},
+    ),
+    (
+        "option value",
+        {"content": "c", "components": [_row(_select(value="v" * 101))]},
+        "components.0.components.0.options.0.value",
+        {"content": "c", "components": [_row(_select(value="v" * 100))]},
+    ),
+    (
+        "placeholder",
+        {"content": "c", "components": [_row(_select(placeholder="p" * 151))]},
+        "components.0.components.0.placeholder",
+        {"content": "c", "components": [_row(_select(placeholder="p" * 150))]},
+    ),
+    (
+        "button label",
+        {"content": "c", "components": [_row(_button(label="l" * 81))]},
+        "components.0.components.0.label",
+        {"content": "c", "components": [_row(_button(label="l" * 80))]},
+    ),
+]
+
+
+def _error_at(errors: JSON, path: str) -> list[JSON]:
+    node = errors
+    for part in path.split("."):
+        node = node.get(part, {})
+    return list(node.get("_errors", []))
+
+
+class Raw:
+    """REST calls as a bot would make them, with no client-side checks in the way."""
+
+    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
+        self.fake, self.session = fake, session
+
+    async def call(self, method: str, path: str, body: JSON) -> tuple[int, JSON]:
+        headers = {"Authorization": f"Bot {self.fake.token}"}
+        url = f"{self.fake.api_base}{path}"
+        async with self.session.request(method, url, json=body, headers=headers) as resp:
+            data = await resp.json(content_type=None) if resp.status != 204 else {}
+            return resp.status, data
+
+    async def ignored_interaction(self, world: World) -> tuple[str, str]:
+        """An interaction the bot leaves unanswered (a button it does not know): its path."""
+        data = {"custom_id": "nobody:knows", "component_type": 2}
+        ix = await self.fake.interact(world.alice, 3, data, channel=world.channel)
+        return (
+            f"/interactions/{ix.id}/{ix.token}/callback?with_response=1",
+            f"/webhooks/{self.fake.app_id}/{ix.token}",
+        )
+
+
+@pytest.mark.parametrize("route", ["channel", "dm", "callback", "followup", "edit"])
+async def test_every_message_route_refuses_what_discord_refuses(
+    fake: FakeDiscord, world: World, bot: TinyBot, route: str
+) -> None:
+    async with aiohttp.ClientSession() as session:
+        raw = Raw(fake, session)
+        callback, webhook = await raw.ignored_interaction(world)
+
+        async def send(body: JSON) -> tuple[int, JSON]:
+            if route == "channel":
+                return await raw.call("POST", f"/channels/{world.channel.id}/messages", body)
+            if route == "dm":
+                dm = fake.dm_channel(world.alice)
+                return await raw.call("POST", f"/channels/{dm.id}/messages", body)
+            if route == "callback":
+                return await raw.call("POST", callback, {"type": 4, "data": body})
+            if route == "followup":
+                return await raw.call("POST", f"{webhook}?wait=true", body)
+            return await raw.call("PATCH", f"{webhook}/messages/@original", body)
+
+        if route in ("followup", "edit"):
+            answered, _ = await raw.call("POST", callback, {"type": 4, "data": {"content": "ok"}})
+            assert answered == 200
+        for what, over, path, at_limit in LIMITS:
+            status, answer = await send(over)
+            assert status == 400 and answer["code"] == 50035, (what, status, answer)
+            assert answer["message"] == "Invalid Form Body", what
+            assert _error_at(answer["errors"], path), (what, answer["errors"])
+            assert len(fake.take_failures()) == 1, what
+            if route != "callback":  # one accepted callback would answer the interaction
+                status, answer = await send(at_limit)
+                assert status == 200, (what, answer)
+        if route == "callback":
+            status, _ = await send(LIMITS[0][3])
+            assert status == 200
+
+
+async def test_discord_py_reads_the_error_shape(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    channel = bot.get_partial_messageable(world.channel.id)
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="x" * 81, custom_id="long"))
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send("hi", view=view)
+    assert err.value.status == 400 and err.value.code == 50035
+    assert "In components.0.components.0.label" in err.value.text
+    fake.take_failures()
+
+
+async def test_a_first_answer_after_the_deadline_is_an_unknown_interaction(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    fake.interaction_deadline = 0.05
+    async with aiohttp.ClientSession() as session:
+        raw = Raw(fake, session)
+        callback, _ = await raw.ignored_interaction(world)
+        await asyncio.sleep(0.1)
+        status, answer = await raw.call("POST", callback, {"type": 4, "data": {"content": "late"}})
+    assert status == 404 and answer["code"] == 10062
+    (failure,) = fake.take_failures()
+    assert "Unknown interaction" in failure
+
+
+async def test_autocomplete_choices_have_limits(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    async with aiohttp.ClientSession() as session:
+        raw = Raw(fake, session)
+        for choices, path in (
+            ([{"name": f"c{n}", "value": "v"} for n in range(26)], "data.choices"),
+            ([{"name": "n" * 101, "value": "v"}], "data.choices.0.name"),
+            ([{"name": "n", "value": "v" * 101}], "data.choices.0.value"),
+        ):
+            callback, _ = await raw.ignored_interaction(world)
+            ix = fake.interactions[-1]
+            ix.type = 4  # answer it as an autocomplete
+            status, answer = await raw.call(
+                "POST", callback, {"type": 8, "data": {"choices": choices}}
+            )
+            assert status == 400 and _error_at(answer["errors"], path), answer
+            assert len(fake.take_failures()) == 1
+
+
+def test_channel_permissions_follow_overwrites(fake: FakeDiscord, world: World) -> None:
+    guild, mod_log = world.guild, world.mod_log
+    assert not guild.permissions_in(mod_log, world.alice.id) & Perm.VIEW_CHANNEL
+    assert guild.permissions_in(mod_log, world.helper.id) & Perm.VIEW_CHANNEL
+    assert guild.permissions_in(mod_log, fake.bot_user.id) & Perm.VIEW_CHANNEL
+    assert guild.permissions_in(world.channel, world.alice.id) & Perm.VIEW_CHANNEL
+    fake.set_overwrite(mod_log, world.alice, allow=Perm.VIEW_CHANNEL)
+    assert guild.permissions_in(mod_log, world.alice.id) & Perm.VIEW_CHANNEL
+    payload = mod_log.payload()["permission_overwrites"]
+    assert {
+        "id": str(world.alice.id),
+        "type": 1,
+        "allow": str(Perm.VIEW_CHANNEL),
+        "deny": "0",
+    } in payload
+
+
+async def test_the_bot_computes_the_same_permissions(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    mod_log = guild.get_channel(world.mod_log.id)
+    assert isinstance(mod_log, discord.TextChannel)
+    for user in (world.alice, world.mod, world.helper):
+        data = fake.member_payload(world.guild, user)
+        member = discord.Member(data=data, guild=guild, state=guild._state)  # as an option resolves
+        expected = bool(world.guild.permissions_in(world.mod_log, user.id) & Perm.VIEW_CHANNEL)
+        assert mod_log.permissions_for(member).read_messages is expected, user
