@@ -26,7 +26,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_transport import DiscordTransport
+from bot.discord_transport import DiscordTransport, fit
 from bot.host import Host, HostError
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
@@ -104,13 +104,16 @@ class FloralBot(commands.Bot):
         await super().close()
 
     def log_channel_of(self, delivery: Delivery) -> int | None:
-        """The moderator log channel in the match's guild: by id, or by name from the cache."""
+        return self.log_channel_in(delivery.guild_id)
+
+    def log_channel_in(self, guild_id: int) -> int | None:
+        """The moderator log channel in a guild: by id, or by name from the cache."""
         wanted = self.settings.log_channel
         if wanted is None:
             return None
         if wanted.isdigit():
             return int(wanted)
-        guild = self.get_guild(delivery.guild_id)
+        guild = self.get_guild(guild_id)
         channel = discord.utils.get(guild.text_channels, name=wanted) if guild else None
         return channel.id if channel is not None else None
 
@@ -135,7 +138,9 @@ class FloralBot(commands.Bot):
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was answered already."""
+    """An ephemeral answer, whether or not the interaction was answered already; cut to fit
+    one message (a refusal may quote what the user typed)."""
+    text = fit(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:

@@ -51,6 +51,17 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return [part.rstrip("\n") or "\u200b" for part in parts]
 
 
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to at most ``limit`` characters, saying how much was cut: the last guard
+    before a reply goes out (Discord refuses a longer message, and the user sees nothing)."""
+    if len(text) <= limit:
+        return text
+    keep = limit - len(f"… ({len(text)} more characters cut)")  # the count never has more digits
+    if keep <= 0:
+        return text[:limit]
+    return f"{text[:keep]}… ({len(text) - keep} more characters cut)"
+
+
 def prompt_suffix(request: Mapping[str, Any]) -> str:
     """The live countdown Discord renders for a prompt's deadline."""
     return f"⌛ Closes <t:{int(request['deadline'])}:R>."

@@ -253,7 +253,8 @@ def delivery_of(row: OutboxRow) -> Delivery:
         channel_id=row.channel_id,
         audience=audience,
         user_id=user_id,
-        moderator_ids=row.moderators,
+        # a moderator who plays in the match gets none of the moderators' messages (its secrets)
+        moderator_ids=tuple(m for m in row.moderators if m not in row.players),
         text=row.message.text,
         payload=row.message.payload,
     )

@@ -1,15 +1,19 @@
-"""Helpers the cogs share: who is a moderator, match-id autocompletion, acknowledgements."""
+"""Helpers the cogs share: who is a moderator, which matches the asker may see, match ids as
+shown (``m12``) and their autocompletion, acknowledgements, and replies that always fit Discord."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 from discord import app_commands
 
+from bot.discord_transport import MESSAGE_LIMIT, fit
 from bot.host import HostError, SubmitResult
-from bot.store import MatchRecord
+from bot.ids import parse_match_id
+from bot.store import ACTIVE_STATUSES, MatchRecord
 
 if TYPE_CHECKING:
     from bot.client import FloralBot
@@ -61,17 +65,45 @@ def people_only(members: list[discord.Member]) -> None:
 def guild_only_match(interaction: discord.Interaction, record: MatchRecord) -> None:
     """A moderator may only act on the matches of this guild."""
     if interaction.guild_id is not None and record.guild_id != interaction.guild_id:
-        raise HostError(f"Match {record.id} belongs to another server.")
+        raise HostError(f"Match {match_name(record.id)} belongs to another server.")
+
+
+def visible_match(interaction: discord.Interaction, record: MatchRecord) -> None:
+    """What a match id may show the asker: in a server, only that server's matches; in DMs,
+    only the matches the asker plays in."""
+    guild_only_match(interaction, record)
+    if interaction.guild_id is None and interaction.user.id not in record.players:
+        raise HostError(f"You do not play in match {match_name(record.id)}.")
+
+
+def seated_while_active(user_id: int, record: MatchRecord) -> bool:
+    """Whether ``user_id`` plays in this match before it is over: then no moderator view of
+    its secrets (the export, the moderator log) is for them, moderator or not."""
+    return user_id in record.players and record.status in ACTIVE_STATUSES
+
+
+def match_name(match_id: int) -> str:
+    """A match id as the bot shows it (and as every ``match`` option accepts it)."""
+    return f"m{match_id}"
+
+
+def match_id_option(text: str) -> int:
+    """A ``match`` option's value: ``m12`` or ``12``; HostError in one line otherwise."""
+    try:
+        return parse_match_id(text)
+    except ValueError as error:
+        raise HostError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
 
 
 def match_label(record: MatchRecord) -> str:
-    return f"{record.id}: {' vs '.join(record.names)} ({record.status})"[:100]
+    label = f"{match_name(record.id)}: {' vs '.join(record.names)} ({record.status})"
+    return label if len(label) <= 100 else label[:99] + "…"
 
 
 async def match_autocomplete(
     interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[int]]:
-    """Active matches of this guild (or, in DMs, the asker's), best first."""
+) -> list[app_commands.Choice[str]]:
+    """Active matches of this guild (or, in DMs, the asker's), best first, valued ``m12``."""
     bot = floral_bot(interaction)
     records = await bot.host.list_matches(interaction.guild_id, active_only=True)
     if interaction.guild_id is None:
@@ -79,13 +111,13 @@ async def match_autocomplete(
     current = current.strip().lower()
     found = [r for r in records if current in match_label(r).lower()]
     found.sort(key=lambda r: (r.channel_id != interaction.channel_id, -r.id))
-    return [app_commands.Choice(name=match_label(r), value=r.id) for r in found[:25]]
+    return [app_commands.Choice(name=match_label(r), value=match_name(r.id)) for r in found[:25]]
 
 
-async def channel_match(interaction: discord.Interaction, match: int | None) -> int:
+async def channel_match(interaction: discord.Interaction, match: str | None) -> int:
     """The match named, or the one active match in this channel."""
     if match is not None:
-        return match
+        return match_id_option(match)
     bot = floral_bot(interaction)
     records = await bot.host.list_matches(interaction.guild_id, active_only=True)
     here = [r for r in records if r.channel_id == interaction.channel_id]
@@ -94,6 +126,66 @@ async def channel_match(interaction: discord.Interaction, match: int | None) -> 
     if not here:
         raise HostError("There is no active match in this channel; give the match id.")
     raise HostError("Several matches run in this channel; give the match id.")
+
+
+# --- replies: each fits Discord's limits, whatever it quotes ----------------------------------
+
+
+async def respond(
+    interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **kwargs: Any
+) -> None:
+    """Answer the interaction (or follow up if it is answered), cut to fit one message."""
+    if interaction.response.is_done():
+        await interaction.followup.send(fit(text), ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(fit(text), ephemeral=ephemeral, **kwargs)
+
+
+async def respond_text(
+    interaction: discord.Interaction, head: str, body: str, filename: str
+) -> None:
+    """``head`` and ``body`` in a code block when they fit one message, else ``head`` with the
+    body attached as a text file (ephemeral either way)."""
+    inline = f"{head}\n```\n{body}\n```"
+    if len(inline) <= MESSAGE_LIMIT:
+        await respond(interaction, inline)
+        return
+    attached = discord.File(io.BytesIO(body.encode()), filename=filename)
+    await respond(interaction, f"{head} (long: attached as {filename})", file=attached)
+
+
+def warnings_text(title: str, warnings: list[str]) -> str:
+    return fit(title + "\n" + "\n".join(f"• {w}" for w in warnings))
+
+
+def log_channel_readers(
+    interaction: discord.Interaction, players: list[discord.Member]
+) -> list[discord.Member]:
+    """The players who can read the moderator log channel (it shows every seat's secrets)."""
+    guild = interaction.guild
+    channel_id = floral_bot(interaction).log_channel_in(guild.id) if guild else None
+    channel = guild.get_channel(channel_id) if guild and channel_id else None
+    if channel is None or isinstance(channel, discord.CategoryChannel):
+        return []
+    return [p for p in players if channel.permissions_for(p).read_messages]
+
+
+async def warn_log_channel_readers(
+    interaction: discord.Interaction, players: list[discord.Member]
+) -> None:
+    """Tell the moderator alone when a player can read the moderator log channel."""
+    readers = log_channel_readers(interaction, players)
+    if not readers:
+        return
+    names = ", ".join(member.display_name for member in readers)
+    await interaction.followup.send(
+        fit(
+            f"⚠ {names} can read the moderator log channel, which shows every player's secrets"
+            " each turn (only you see this). Hide it from the players (channel permissions)"
+            " before the start."
+        ),
+        ephemeral=True,
+    )
 
 
 def ack_text(result: SubmitResult) -> str:

@@ -11,7 +11,18 @@ from discord.ext import commands
 
 from bot.client import FloralBot
 from bot.store import MatchRecord
-from cogs.common import guild_only_match, match_autocomplete, moderator_only, people_only
+from cogs.common import (
+    guild_only_match,
+    match_autocomplete,
+    match_id_option,
+    match_name,
+    moderator_only,
+    people_only,
+    respond,
+    respond_text,
+    warn_log_channel_readers,
+    warnings_text,
+)
 from games.floral_extract import books, render
 from games.floral_extract.config import parse_rules_text
 from games.floral_extract.engine import resolve_spellbook
@@ -51,8 +62,8 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
         self.bot = bot
         super().__init__()
 
-    async def _record(self, interaction: discord.Interaction, match: int) -> MatchRecord:
-        record = (await self.bot.host.status(match)).match
+    async def _record(self, interaction: discord.Interaction, match: str) -> MatchRecord:
+        record = (await self.bot.host.status(match_id_option(match))).match
         guild_only_match(interaction, record)
         return record
 
@@ -99,14 +110,17 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
             interaction.user.id,
             record.channel_id,
         )
-        await interaction.response.send_message(
+        name = match_name(record.id)
+        await respond(
+            interaction,
             f"🌸 Match **{record.id}**: Floral Extract, {player1.mention} (P1) vs"
             f" {player2.mention} (P2). I am sending each player a hello by DM; prompts come"
-            f" there. Next: `/floral reveal match:{record.id}`, then"
-            f" `/floral start match:{record.id}`.",
+            f" there. Next: `/floral reveal match:{name}`, then `/floral start match:{name}`.",
+            ephemeral=False,
             allowed_mentions=discord.AllowedMentions(users=False),
         )
         await self._warn(interaction, record)
+        await warn_log_channel_readers(interaction, [player1, player2])
 
     async def _warn(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         """Tell the moderator alone what looks wrong in the spellbook (it is secret until the
@@ -114,8 +128,7 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
         found = books.check(books.from_json(book_json(record)))
         if found:
             await interaction.followup.send(
-                "⚠ Spellbook check (only you see this):\n" + "\n".join(f"• {w}" for w in found),
-                ephemeral=True,
+                warnings_text("⚠ Spellbook check (only you see this):", found), ephemeral=True
             )
 
     @app_commands.command(description="Show (ephemeral) or replace the spellbook before the reveal")
@@ -124,17 +137,20 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
     @app_commands.autocomplete(text=spellbook_autocomplete)
     @moderator_only()
     async def spellbook(
-        self, interaction: discord.Interaction, match: int, text: str | None = None
+        self, interaction: discord.Interaction, match: str, text: str | None = None
     ) -> None:
         record = await self._record(interaction, match)
         if text is not None:
             record = await self.bot.host.configure(
-                match, {**record.config, "spellbook": text.strip()}, by=interaction.user.id
+                record.id, {**record.config, "spellbook": text.strip()}, by=interaction.user.id
             )
         book = book_json(record)
         head = "Spellbook replaced." if text is not None else "The spellbook:"
-        await interaction.response.send_message(
-            f"{head} (match {match})\n```\n{render.spellbook_text(book)}\n```", ephemeral=True
+        await respond_text(
+            interaction,
+            f"{head} (match {match_name(record.id)})",
+            render.spellbook_text(book),
+            f"spellbook-{match_name(record.id)}.txt",
         )
         if text is not None:
             await self._warn(interaction, record)
@@ -143,21 +159,19 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
     @app_commands.describe(match="The match")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
-    async def reveal(self, interaction: discord.Interaction, match: int) -> None:
-        await self._record(interaction, match)
-        await self.bot.host.reveal(match, by=interaction.user.id)
-        await interaction.response.send_message(
-            f"The spellbook of match {match} is revealed.", ephemeral=True
-        )
+    async def reveal(self, interaction: discord.Interaction, match: str) -> None:
+        record = await self._record(interaction, match)
+        await self.bot.host.reveal(record.id, by=interaction.user.id)
+        await respond(interaction, f"The spellbook of match {match_name(record.id)} is revealed.")
 
     @app_commands.command(description="DM each player their rune map and open the first window")
     @app_commands.describe(match="The match")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
-    async def start(self, interaction: discord.Interaction, match: int) -> None:
-        await self._record(interaction, match)
-        await self.bot.host.start_match(match, by=interaction.user.id)
-        await interaction.response.send_message(f"Match {match} is started.", ephemeral=True)
+    async def start(self, interaction: discord.Interaction, match: str) -> None:
+        record = await self._record(interaction, match)
+        await self.bot.host.start_match(record.id, by=interaction.user.id)
+        await respond(interaction, f"Match {match_name(record.id)} is started.")
 
 
 async def setup(bot: commands.Bot) -> None:

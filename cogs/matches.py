@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -14,14 +15,19 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.export import export_match
 from bot.host import HostError, MatchStatusView, OpenPrompt
+from bot.store import ACTIVE_STATUSES, MatchRecord
 from cogs.common import (
     ack_text,
     channel_match,
-    guild_only_match,
     match_autocomplete,
+    match_id_option,
     match_label,
+    match_name,
     moderator_only,
     refusal_text,
+    respond,
+    seated_while_active,
+    visible_match,
 )
 
 log = logging.getLogger(__name__)
@@ -32,9 +38,8 @@ log = logging.getLogger(__name__)
 
 def status_text(view: MatchStatusView) -> str:
     record = view.match
-    lines = [
-        f"**Match {record.id}** · {view.title} · {' vs '.join(record.names)} · {record.status}"
-    ]
+    players = " vs ".join(record.names)
+    lines = [f"**Match {match_name(record.id)}** · {view.title} · {players} · {record.status}"]
     if record.status not in ("setup", "revealed"):
         lines.append(view.public_text)
     window = view.window
@@ -52,6 +57,32 @@ def status_text(view: MatchStatusView) -> str:
     return "\n".join(lines)
 
 
+LIST_PAGE = 15  # match labels are at most 100 characters: a page stays far under 2000
+
+
+def list_page(every: Sequence[MatchRecord], page: int, include_finished: bool) -> str:
+    """One page of matches, newest first, and how to see the rest."""
+    records = [r for r in every if include_finished or r.status in ACTIVE_STATUSES]
+    if not records:
+        if not every:
+            return "No matches in this server yet."
+        return (
+            f"No active matches in this server ({len(every)} finished or aborted:"
+            " `/match list include_finished:True`)."
+        )
+    pages = -(-len(records) // LIST_PAGE)
+    page = min(page, pages)
+    shown = sorted(records, key=lambda r: -r.id)[(page - 1) * LIST_PAGE : page * LIST_PAGE]
+    kind = "Matches" if include_finished else "Active matches"
+    lines = [f"{kind} of this server, newest first (page {page} of {pages}):"]
+    lines += [match_label(r) for r in shown]
+    if page < pages:
+        lines.append(f"More: `/match list page:{page + 1}`.")
+    if not include_finished:
+        lines.append("Finished and aborted matches: `/match list include_finished:True`.")
+    return "\n".join(lines)
+
+
 # --- /match ---------------------------------------------------------------------------------
 
 
@@ -60,36 +91,37 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
         self.bot = bot
         super().__init__()
 
-    async def _match(self, interaction: discord.Interaction, match: int | None) -> int:
+    async def _match(self, interaction: discord.Interaction, match: str | None) -> int:
+        """The match named (or this channel's), if the asker may see it here."""
         match_id = await channel_match(interaction, match)
-        guild_only_match(interaction, (await self.bot.host.status(match_id)).match)
+        visible_match(interaction, (await self.bot.host.status(match_id)).match)
         return match_id
 
     @app_commands.command(description="The public state of a match and its open window")
     @app_commands.describe(match="The match (default: the one in this channel)")
     @app_commands.autocomplete(match=match_autocomplete)
-    async def status(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    async def status(self, interaction: discord.Interaction, match: str | None = None) -> None:
         match_id = await self._match(interaction, match)
         view = await self.bot.host.status(match_id)
-        await interaction.response.send_message(status_text(view), ephemeral=True)
+        await respond(interaction, status_text(view))
 
     @app_commands.command(description="Pause a running match (freezes the window)")
     @app_commands.describe(match="The match (default: the one in this channel)")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
-    async def pause(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    async def pause(self, interaction: discord.Interaction, match: str | None = None) -> None:
         match_id = await self._match(interaction, match)
         await self.bot.host.pause(match_id, by=interaction.user.id)
-        await interaction.response.send_message(f"Match {match_id} is paused.", ephemeral=True)
+        await respond(interaction, f"Match {match_name(match_id)} is paused.")
 
     @app_commands.command(description="Resume a paused match")
     @app_commands.describe(match="The match (default: the one in this channel)")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
-    async def resume(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    async def resume(self, interaction: discord.Interaction, match: str | None = None) -> None:
         match_id = await self._match(interaction, match)
         await self.bot.host.resume(match_id, by=interaction.user.id)
-        await interaction.response.send_message(f"Match {match_id} resumes.", ephemeral=True)
+        await respond(interaction, f"Match {match_name(match_id)} resumes.")
 
     @app_commands.command(description="Give the open window more time")
     @app_commands.describe(seconds="Seconds to add", match="The match (default: this channel's)")
@@ -99,52 +131,64 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
         self,
         interaction: discord.Interaction,
         seconds: app_commands.Range[int, 1, 86400],
-        match: int | None = None,
+        match: str | None = None,
     ) -> None:
         match_id = await self._match(interaction, match)
         await self.bot.host.extend(match_id, float(seconds), by=interaction.user.id)
-        await interaction.response.send_message(
-            f"Match {match_id}: window extended by {seconds} s.", ephemeral=True
-        )
+        await respond(interaction, f"Match {match_name(match_id)}: window extended by {seconds} s.")
 
     @app_commands.command(description="End the match now by the turn-limit rule")
     @app_commands.describe(match="The match (default: the one in this channel)")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
-    async def end(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    async def end(self, interaction: discord.Interaction, match: str | None = None) -> None:
         match_id = await self._match(interaction, match)
         await self.bot.host.end(match_id, by=interaction.user.id)
-        await interaction.response.send_message(f"Match {match_id} is ended.", ephemeral=True)
+        await respond(interaction, f"Match {match_name(match_id)} is ended.")
 
     @app_commands.command(description="Stop the match with no result")
     @app_commands.describe(match="The match (default: the one in this channel)")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
-    async def abort(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    async def abort(self, interaction: discord.Interaction, match: str | None = None) -> None:
         match_id = await self._match(interaction, match)
         await self.bot.host.abort(match_id, by=interaction.user.id)
-        await interaction.response.send_message(f"Match {match_id} is aborted.", ephemeral=True)
+        await respond(interaction, f"Match {match_name(match_id)} is aborted.")
 
-    @app_commands.command(name="list", description="The matches of this server")
+    @app_commands.command(name="list", description="The matches of this server, newest first")
+    @app_commands.describe(
+        include_finished="List finished and aborted matches too (default: active ones only)",
+        page="Which page of the list (15 matches a page)",
+    )
     @moderator_only()
-    async def list_(self, interaction: discord.Interaction) -> None:
+    async def list_(
+        self,
+        interaction: discord.Interaction,
+        include_finished: bool = False,
+        page: app_commands.Range[int, 1, 10_000] = 1,
+    ) -> None:
         records = await self.bot.host.list_matches(interaction.guild_id)
-        lines = [match_label(r) for r in sorted(records, key=lambda r: -r.id)[:30]]
-        text = "\n".join(lines) if lines else "No matches in this server yet."
-        await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, list_page(records, page, include_finished))
 
     @app_commands.command(description="The match script, as a file")
     @app_commands.describe(match="The match")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
-    async def export(self, interaction: discord.Interaction, match: int) -> None:
-        guild_only_match(interaction, (await self.bot.host.status(match)).match)
-        script = await export_match(self.bot.host.store, match)
+    async def export(self, interaction: discord.Interaction, match: str) -> None:
+        match_id = match_id_option(match)
+        record = (await self.bot.host.status(match_id)).match
+        visible_match(interaction, record)
+        if seated_while_active(interaction.user.id, record):
+            raise HostError(
+                f"You play in match {match_name(match_id)}: its script (both players' secrets)"
+                " is yours once it is over."
+            )
+        script = await export_match(self.bot.host.store, match_id)
         data = io.BytesIO(json.dumps(script, indent=2).encode())
-        await interaction.response.send_message(
-            f"Match {match} as a script:",
-            file=discord.File(data, filename=f"match-{match}.json"),
-            ephemeral=True,
+        await respond(
+            interaction,
+            f"Match {match_name(match_id)} as a script:",
+            file=discord.File(data, filename=f"match-{match_id}.json"),
         )
 
 
@@ -182,24 +226,31 @@ class Players(commands.Cog):
             log.info("match %d: /submit accepted from %s", prompt.match_id, interaction.user.id)
         else:
             text = f"{text}\n{prompt.request.prompt}"
-        await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, text)
 
     @app_commands.command(description="Your private view of your match, just for you")
     @app_commands.describe(match="The match (default: your active one)")
     @app_commands.autocomplete(match=match_autocomplete)
-    async def garden(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    async def garden(self, interaction: discord.Interaction, match: str | None = None) -> None:
         if match is None:
-            mine = [
-                r
-                for r in await self.bot.host.list_matches(active_only=True)
-                if interaction.user.id in r.players
-            ]
-            if not mine:
-                raise HostError("You are not in an active match.")
-            here = [r for r in mine if r.channel_id == interaction.channel_id]
-            match = (here or sorted(mine, key=lambda r: -r.id))[0].id
-        text = await self.bot.host.describe(match, interaction.user.id)
-        await interaction.response.send_message(f"Match {match}\n{text}", ephemeral=True)
+            match_id = await self._my_match(interaction)
+        else:
+            match_id = match_id_option(match)
+            visible_match(interaction, (await self.bot.host.status(match_id)).match)
+        text = await self.bot.host.describe(match_id, interaction.user.id)
+        await respond(interaction, f"Match {match_name(match_id)}\n{text}")
+
+    async def _my_match(self, interaction: discord.Interaction) -> int:
+        """The asker's active match: the one in this channel, else their newest."""
+        mine = [
+            r
+            for r in await self.bot.host.list_matches(active_only=True)
+            if interaction.user.id in r.players
+        ]
+        if not mine:
+            raise HostError("You are not in an active match.")
+        here = [r for r in mine if r.channel_id == interaction.channel_id]
+        return (here or sorted(mine, key=lambda r: -r.id))[0].id
 
 
 async def setup(bot: commands.Bot) -> None:

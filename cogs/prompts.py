@@ -16,7 +16,8 @@ import discord
 from discord.ext import commands
 
 from bot.client import FloralBot
-from cogs.common import ack_text, floral_bot, refusal_text
+from bot.discord_transport import fit
+from cogs.common import ack_text, floral_bot, refusal_text, respond
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +30,7 @@ async def answer(interaction: discord.Interaction, match_id: int, step: int, val
     """Submit a component's value for the clicking user; acknowledge or refuse, ephemerally."""
     bot = floral_bot(interaction)
     result = await bot.host.submit(match_id, interaction.user.id, value, step=step)
-    text = ack_text(result) if result.accepted else refusal_text(result)
-    await interaction.response.send_message(text, ephemeral=True)
+    await respond(interaction, ack_text(result) if result.accepted else refusal_text(result))
 
 
 class ChoiceButton(
@@ -47,7 +47,7 @@ class ChoiceButton(
         )
         super().__init__(
             discord.ui.Button(
-                label=label or value,
+                label=(label or value)[:80],
                 style=style,
                 custom_id=f"fx:{match_id}:{step}:{value}",
             )
@@ -143,7 +143,7 @@ class Prompts(commands.Cog):
                 "Send one character to answer (or use the buttons, or /submit)."
             )
             return
-        await message.channel.send(await self._typed(message.author.id, text))
+        await message.channel.send(fit(await self._typed(message.author.id, text)))
 
     def _names_a_choice(self, user_id: int, text: str) -> bool:
         wanted = text.casefold()

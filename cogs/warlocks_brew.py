@@ -26,7 +26,16 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.host import HostError
 from bot.store import MatchRecord
-from cogs.common import guild_only_match, match_autocomplete, moderator_only, people_only
+from cogs.common import (
+    guild_only_match,
+    match_autocomplete,
+    match_id_option,
+    match_name,
+    moderator_only,
+    people_only,
+    respond,
+    warn_log_channel_readers,
+)
 from games.protocol import JSON, ConfigError
 from games.warlocks_brew.config import (
     INGREDIENTS,
@@ -145,7 +154,7 @@ def setup_text(record: MatchRecord, mentions: list[str]) -> str:
     return (
         f"🧪 Match **{record.id}**: Warlock's Brew, {players}. {options_text(record.config)}"
         f" Bids close after {float(window):g} s. I am sending each player a hello by DM; bids"
-        f" are made there. Next: `/brew start match:{record.id}`."
+        f" are made there. Next: `/brew start match:m{record.id}`."
     )
 
 
@@ -199,9 +208,7 @@ class WarlocksBrew(commands.GroupCog, group_name="brew", group_description="Warl
                 window_s=float(window) if window is not None else None,
             )
         except (ConfigError, HostError) as error:
-            await interaction.response.send_message(
-                f"✖ No match created. {_refusal(error)}", ephemeral=True
-            )
+            await respond(interaction, f"✖ No match created. {_refusal(error)}")
             return
         log.info(
             "brew match %d created by %s in channel %s",
@@ -209,22 +216,26 @@ class WarlocksBrew(commands.GroupCog, group_name="brew", group_description="Warl
             interaction.user.id,
             record.channel_id,
         )
-        await interaction.response.send_message(
+        await respond(
+            interaction,
             setup_text(record, [member.mention for member in members]),
+            ephemeral=False,
             allowed_mentions=discord.AllowedMentions(users=False),
         )
+        await warn_log_channel_readers(interaction, members)
 
     @app_commands.command(description="Start the match: the first ingredient is revealed")
     @app_commands.describe(match="The match")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
-    async def start(self, interaction: discord.Interaction, match: int) -> None:
-        record = (await self.bot.host.status(match)).match
+    async def start(self, interaction: discord.Interaction, match: str) -> None:
+        record = (await self.bot.host.status(match_id_option(match))).match
         guild_only_match(interaction, record)
+        name = match_name(record.id)
         if record.game != GAME:
-            raise HostError(f"Match {match} is not a Warlock's Brew match.")
-        await self.bot.host.start_match(match, by=interaction.user.id)
-        await interaction.response.send_message(f"Match {match} is started.", ephemeral=True)
+            raise HostError(f"Match {name} is not a Warlock's Brew match.")
+        await self.bot.host.start_match(record.id, by=interaction.user.id)
+        await respond(interaction, f"Match {name} is started.")
 
 
 def _refusal(error: ConfigError | HostError) -> str:

@@ -103,7 +103,7 @@ def test_setup_text() -> None:
     text = setup_text(record, ["<@10>", "<@11>", "<@12>"])
     assert text.startswith("🧪 Match **7**: Warlock's Brew, <@10> (P1), <@11> (P2), <@12> (P3).")
     assert "Variants: Utter Darkness. Deck: 30 cards. Bids close after 45 s." in text
-    assert text.endswith("Next: `/brew start match:7`.")
+    assert text.endswith("Next: `/brew start match:m7`.")
 
 
 def test_a_bid_prompt_has_one_button_per_coin_in_hand() -> None:

@@ -62,8 +62,8 @@ async def moderator(fake: FakeDiscord, world: World, command: str, **options: ob
 
 
 async def reveal_and_start(fake: FakeDiscord, world: World, match: int) -> None:
-    assert "revealed" in await moderator(fake, world, "floral reveal", match=match)
-    assert "started" in await moderator(fake, world, "floral start", match=match)
+    assert "revealed" in await moderator(fake, world, "floral reveal", match=f"m{match}")
+    assert "started" in await moderator(fake, world, "floral start", match=str(match))
 
 
 def buttons(message: Message) -> list[tuple[int, str]]:
@@ -241,11 +241,11 @@ async def test_non_moderator_and_non_player_are_refused(
     await fake.dm_text(world.carol, "A")
     reply = await fake.wait_for_message(to=world.carol, after=mark)
     assert "Nothing is asked of you" in reply.content
-    status = await moderator(fake, world, "match status", match=match)
+    status = await moderator(fake, world, "match status", match=f"m{match}")
     assert "waiting for Alice, Bob" in status, status
     refused = await type_text(fake, world.alice, "Q")
     assert refused.startswith("✖ Send one flower letter"), refused
-    status = await moderator(fake, world, "match status", match=match)
+    status = await moderator(fake, world, "match status", match=f"m{match}")
     assert "waiting for Alice, Bob" in status, status
 
 
@@ -404,7 +404,7 @@ async def test_pause_resume_extend_status(
     alice = await prompt_after(fake, world.alice, 0)
     await prompt_after(fake, world.bob, 0)
     status = await moderator(fake, world, "match status")
-    assert f"Match {match}" in status and "running" in status and "<t:" in status
+    assert f"Match m{match}" in status and "running" in status and "<t:" in status
     assert "waiting for Alice, Bob" in status
     assert "paused" in await moderator(fake, world, "match pause")
     await fake.wait_for_message(lambda m: "is paused" in m.content, channel=world.channel)
@@ -465,16 +465,16 @@ async def test_commands_and_autocomplete(
     matches = await fake.autocomplete(
         world.mod, "floral reveal", {"match": ""}, focused="match", channel=world.channel
     )
-    assert matches[0]["value"] == 1 and "Alice vs Bob" in matches[0]["name"]
-    shown = await moderator(fake, world, "floral spellbook", match=1)
+    assert matches[0]["value"] == "m1" and matches[0]["name"] == "m1: Alice vs Bob (setup)"
+    shown = await moderator(fake, world, "floral spellbook", match="m1")
     assert "water:" in shown
     replaced = await moderator(
-        fake, world, "floral spellbook", match=1, text="water: set 3 {1,2,3}; fertilize: sum 3"
+        fake, world, "floral spellbook", match="1", text="water: set 3 {1,2,3}; fertilize: sum 3"
     )
     assert "Spellbook replaced" not in replaced and "spellbook" in replaced.lower()
-    replaced = await moderator(fake, world, "floral spellbook", match=1, text="gentle")
+    replaced = await moderator(fake, world, "floral spellbook", match=" M1 ", text="gentle")
     assert replaced.startswith("Spellbook replaced"), replaced
-    exported = await fake.slash(world.mod, "match export", {"match": 1}, channel=world.channel)
+    exported = await fake.slash(world.mod, "match export", {"match": "m1"}, channel=world.channel)
     reply = await exported.reply()
     assert reply.attachments and reply.attachments[0].filename == "match-1.json"
 

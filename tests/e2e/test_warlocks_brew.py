@@ -121,7 +121,7 @@ async def test_whole_three_player_match(
     assert "Small Selection (Bat Wing, Toadstool, Mandrake Root)" in reply.content
     for user in (world.alice, world.bob, world.carol):
         await fake.wait_for_message(lambda m: "👋" in m.content, to=user)
-    assert "started" in await moderator(fake, world, "brew start", match=1)
+    assert "started" in await moderator(fake, world, "brew start", match="m1")
 
     # Auction 1: all tied on 3 (a button, a typed DM, /submit); nobody sees a bid early.
     start = await fake.wait_for_message(
@@ -207,7 +207,7 @@ async def test_whole_three_player_match(
         lambda m: m.content.startswith("Deck (top first): Eye of Newt, Eye of Newt"),
         channel=world.mod_log,
     )
-    status = await moderator(fake, world, "match status", match=1)
+    status = await moderator(fake, world, "match status", match="m1")
     assert "finished" in status and "Winner: Alice, Carol" in status, status
 
 
@@ -256,7 +256,7 @@ async def test_utter_darkness_declaration_typed_as_a_word(
     variants = f"{SHORT_DECK}, utter_darkness"
     reply = await brew_setup(fake, world, world.mod, **players, variants=variants, window=20)
     assert not reply.ephemeral, reply.content
-    assert "started" in await moderator(fake, world, "brew start", match=1)
+    assert "started" in await moderator(fake, world, "brew start", match="m1")
     alice = await auction_prompt(fake, world.alice, 1)
     assert "fx:1:1:declare" in alice.custom_ids()  # one declaration: a button, not a menu
     declared = await type_text(fake, world.alice, "Declare")
@@ -273,5 +273,5 @@ async def test_utter_darkness_declaration_typed_as_a_word(
     assert hint
     garden = await (await fake.slash(world.bob, "garden", {}, channel=world.channel)).reply()
     assert garden.ephemeral and "Your hand: " in garden.content, garden.content
-    status = await moderator(fake, world, "match status", match=1)
+    status = await moderator(fake, world, "match status", match="m1")
     assert "Auction 2: Eye of Newt on offer" in status and "Your hand" not in status, status
