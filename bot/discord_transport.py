@@ -32,23 +32,20 @@ LogChannelFinder = Callable[[Delivery], int | None]
 
 
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Parts of at most ``limit`` characters, cut at line breaks where possible."""
+    """Parts of at most ``limit`` characters, in order, cut at line breaks where possible.
+    No part is blank: Discord refuses a message of only spaces and line breaks."""
     parts: list[str] = []
     current = ""
     for line in text.splitlines(keepends=True):
         while len(line) > limit:
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
+            parts += [current, line[:limit]]
+            current, line = "", line[limit:]
         if len(current) + len(line) > limit:
             parts.append(current)
             current = ""
         current += line
-    if current.strip() or not parts:
-        parts.append(current)
-    return [part.rstrip("\n") or "\u200b" for part in parts]
+    parts.append(current)
+    return [part.rstrip() for part in parts if part.strip()] or ["\u200b"]
 
 
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:

@@ -69,17 +69,25 @@ class ChoiceButton(
 
 class DeclareSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"fx:declare:(?P<match>\d+):(?P<step>\d+)",
+    template=r"fx:(?P<kind>declare|menu):(?P<match>\d+):(?P<step>\d+)(?::(?P<page>\d+))?",
 ):
-    """The declarations of a prompt as a menu (Floral Extract: the opponent's eight symbols)."""
+    """Choices as a menu: the declarations of a prompt (Floral Extract: the opponent's eight
+    symbols), or choices past what buttons can hold (``kind`` "menu"), 25 to a menu (``page``)."""
 
     def __init__(
-        self, match_id: int, step: int, options: list[discord.SelectOption] | None = None
+        self,
+        match_id: int,
+        step: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        kind: str = DECLARE_GROUP,
+        page: int = 0,
     ) -> None:
+        suffix = f":{page}" if page else ""
         super().__init__(
             discord.ui.Select(
-                custom_id=f"fx:declare:{match_id}:{step}",
-                placeholder="Declare…",
+                custom_id=f"fx:{kind}:{match_id}:{step}{suffix}",
+                placeholder="Declare…" if kind == DECLARE_GROUP else "Choose…",
                 options=options or [discord.SelectOption(label="?")],
             )
         )
@@ -92,7 +100,7 @@ class DeclareSelect(
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> DeclareSelect:
-        return cls(int(match["match"]), int(match["step"]))
+        return cls(int(match["match"]), int(match["step"]), kind=match["kind"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
@@ -102,26 +110,47 @@ class DeclareSelect(
         await answer(interaction, self.match_id, self.step, values[0])
 
 
+ROWS = 5  # Discord: five action rows a message, five buttons a row, 25 options a menu
+PER_ROW = 5
+PER_MENU = 25
+BUTTON_VALUE = re.compile(r"[A-Za-z0-9_-]{1,20}")  # what ChoiceButton's custom id carries
+
+
 def prompt_view(request: Mapping[str, Any]) -> discord.ui.View | None:
-    """Buttons for a request's choices, a menu for its declarations (None: no choices)."""
+    """Buttons for a request's choices, menus for its declarations and for whatever buttons
+    cannot hold (more than the rows left, or a value a button id cannot carry); None: no
+    choices. Never more than Discord's five rows."""
     match_id, step = int(request["match_id"]), int(request["step"])
     choices = list(request.get("choices", []))
     if not choices:
         return None
-    view = discord.ui.View(timeout=None)
     buttons = [c for c in choices if c["group"] != DECLARE_GROUP]
     declares = [c for c in choices if c["group"] == DECLARE_GROUP]
     if len(declares) <= MENU_FROM:  # one or two declarations read better as buttons
         buttons, declares = buttons + declares, []
-    for choice in buttons[:20]:
+    menus = [(DECLARE_GROUP, declares[i : i + PER_MENU]) for i in range(0, len(declares), PER_MENU)]
+    others = [c for c in buttons if not BUTTON_VALUE.fullmatch(c["value"])]
+    buttons = [c for c in buttons if BUTTON_VALUE.fullmatch(c["value"])]
+    if len(buttons) > (ROWS - len(menus) - (1 if others else 0)) * PER_ROW:
+        buttons, others = [], buttons + others  # too many for buttons: all in menus
+    menus += [("menu", others[i : i + PER_MENU]) for i in range(0, len(others), PER_MENU)]
+    if len(menus) > ROWS:
+        log.warning(
+            "match %d step %d: %d choices do not fit a prompt", match_id, step, len(choices)
+        )
+    view = discord.ui.View(timeout=None)
+    for choice in buttons:
         view.add_item(
             ChoiceButton(match_id, step, choice["value"], choice["label"], choice["group"])
         )
-    if declares:
+    pages: dict[str, int] = {}
+    for kind, group in menus[:ROWS]:
         options = [
-            discord.SelectOption(label=c["label"][:100], value=c["value"]) for c in declares[:25]
+            discord.SelectOption(label=c["label"][:100] or c["value"], value=c["value"])
+            for c in group
         ]
-        view.add_item(DeclareSelect(match_id, step, options))
+        page = pages[kind] = pages.get(kind, -1) + 1
+        view.add_item(DeclareSelect(match_id, step, options, kind=kind, page=page))
     return view
 
 

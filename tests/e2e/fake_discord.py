@@ -2176,7 +2176,12 @@ class FakeDiscord:
         embeds = body.get("embeds") or []
         components = body.get("components") or []
         if creating and not (
-            content or embeds or components or files or body.get("sticker_ids") or body.get("poll")
+            content.strip()
+            or embeds
+            or components
+            or files
+            or body.get("sticker_ids")
+            or body.get("poll")
         ):
             raise ApiError(400, 50006, "Cannot send an empty message", failure=True)
         errors: list[FormError] = []

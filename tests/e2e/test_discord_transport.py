@@ -1,0 +1,72 @@
+"""The Discord transport against the fake: long outbox texts are split in order, every part
+fits, the prompt's buttons ride on the last part, and a resend posts nothing twice."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import discord
+import pytest
+
+from bot.discord_transport import DiscordTransport, prompt_suffix, split_text
+from bot.transport import Delivery, request_to_json
+from cogs.prompts import prompt_view
+from games.protocol import Audience, Choice, Request
+
+from .fake_discord import FakeDiscord, World, point_discord_py_at
+
+
+@pytest.fixture
+async def client(fake: FakeDiscord) -> AsyncIterator[discord.Client]:
+    """A logged-in client (REST only: sending needs no gateway)."""
+    with point_discord_py_at(fake):
+        bot = discord.Client(intents=discord.Intents.none())
+        await bot.login(fake.token)
+        try:
+            yield bot
+        finally:
+            await bot.close()
+
+
+def long_turn(lines: int) -> str:
+    return "\n".join(
+        f"Turn {n}: P1 cast A (3), P2 cast S (5); nothing blooms." for n in range(lines)
+    )
+
+
+def prompt(world: World, text: str, message_id: int = 7) -> Delivery:
+    runes = tuple(Choice(s, f"{s} {i}", "rune") for i, s in enumerate("ABCDEFGH"))
+    request = Request(0, "cast", "Cast a rune.", runes, "A", 60.0)
+    payload = {"request": request_to_json(request, match_id=3, step=5, deadline=1.9e9)}
+    return Delivery(
+        message_id, 3, world.guild.id, world.channel.id, Audience("seat", 0), world.alice.id, (),
+        text, payload,
+    )  # fmt: skip
+
+
+async def test_a_long_prompt_is_split_in_order_with_its_buttons_last(
+    fake: FakeDiscord, world: World, client: discord.Client
+) -> None:
+    transport = DiscordTransport(client, prompt_view, lambda delivery: None)
+    delivery = prompt(world, long_turn(120))
+    await transport.send(delivery)
+    parts = fake.dms_to(world.alice)
+    assert len(parts) == 4 and all(len(p.content) <= 2000 for p in parts)
+    suffix = prompt_suffix(delivery.payload["request"])  # type: ignore[arg-type]
+    assert "\n".join(p.content for p in parts) == f"{delivery.text}\n{suffix}"
+    assert [bool(p.components) for p in parts] == [False, False, False, True]
+    await transport.send(delivery)  # a retry after a crash: Discord drops it by the nonces
+    assert len(fake.dms_to(world.alice)) == 4 and fake.nonce_hits == 4
+
+
+async def test_a_long_public_post_and_blank_lines_are_sent_as_discord_accepts(
+    fake: FakeDiscord, world: World, client: discord.Client
+) -> None:
+    transport = DiscordTransport(client, prompt_view, lambda delivery: None)
+    text = "   \n" + "x" * 4100 + "\n \n"  # a blank part before the long line, once
+    public = Delivery(
+        9, 3, world.guild.id, world.channel.id, Audience("public"), None, (), text, {}
+    )
+    await transport.send(public)
+    posted = [m.content for m in fake.messages_in(world.channel)]
+    assert posted == split_text(text) and [len(p) for p in posted] == [2000, 2000, 100]
