@@ -183,6 +183,7 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
                 f"You play in match {match_name(match_id)}: its script (both players' secrets)"
                 " is yours once it is over."
             )
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a long match's log
         script = await export_match(self.bot.host.store, match_id)
         data = io.BytesIO(json.dumps(script, indent=2).encode())
         await respond(
