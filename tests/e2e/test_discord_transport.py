@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import discord
 import pytest
 
-from bot.discord_transport import DiscordTransport, prompt_suffix, split_text
+from bot.discord_transport import DiscordTransport, fit, prompt_suffix, split_text
 from bot.transport import Delivery, request_to_json
 from cogs.prompts import prompt_view
 from games.protocol import Audience, Choice, Request
@@ -70,3 +70,13 @@ async def test_a_long_public_post_and_blank_lines_are_sent_as_discord_accepts(
     await transport.send(public)
     posted = [m.content for m in fake.messages_in(world.channel)]
     assert posted == split_text(text) and [len(p) for p in posted] == [2000, 2000, 100]
+
+
+def test_fit_cuts_to_the_limit_and_says_how_much() -> None:
+    assert fit("short") == "short" and fit("x" * 2000) == "x" * 2000
+    for size in (2001, 5000, 1_000_000):
+        cut = fit("x" * size)
+        assert len(cut) <= 2000 and cut.startswith("x" * 1900)
+        kept = cut.index("…")
+        assert cut.endswith(f"… ({size - kept} more characters cut)")
+    assert fit("abcdef", 3) == "abc"

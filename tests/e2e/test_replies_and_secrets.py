@@ -72,7 +72,10 @@ async def test_long_spellbooks_fit_a_reply(
         fake, world, world.mod, "floral setup", {**players, "spellbook": junk}
     )
     assert refused.ephemeral and "spellbook" in refused.content, refused.content
-    assert len(refused.content) <= MESSAGE_LIMIT
+    assert len(refused.content) < 400 and "x" * 100 not in refused.content  # a short excerpt
+    brew = await slash_reply(fake, world, world.mod, "brew setup", {**players, "variants": junk})
+    assert brew.content.startswith("✖ No match created. Bad variants"), brew.content
+    assert len(brew.content) <= MESSAGE_LIMIT
     assert "No matches" in await moderator(fake, world, "match list")
 
     book = long_valid_spellbook()
