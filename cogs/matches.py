@@ -185,11 +185,17 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
             )
         await interaction.response.defer(ephemeral=True, thinking=True)  # a long match's log
         script = await export_match(self.bot.host.store, match_id)
-        data = io.BytesIO(json.dumps(script, indent=2).encode())
+        data = json.dumps(script, indent=2).encode()
+        name = match_name(match_id)
+        if len(data) > interaction.filesize_limit:
+            raise HostError(
+                f"Match {name}'s script is {len(data):,} bytes, more than Discord lets me attach"
+                f" here; run `floral-host export {match_id}` where the bot runs."
+            )
         await respond(
             interaction,
-            f"Match {match_name(match_id)} as a script:",
-            file=discord.File(data, filename=f"match-{match_id}.json"),
+            f"Match {name} as a script:",
+            file=discord.File(io.BytesIO(data), filename=f"match-{match_id}.json"),
         )
 
 

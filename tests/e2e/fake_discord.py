@@ -677,6 +677,7 @@ class FakeDiscord:
     ) -> None:
         self.token = token
         self.interaction_deadline = interaction_deadline
+        self.attachment_size_limit = 10 * 1024 * 1024  # bytes a message's files may hold
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self._last_id = 0
         self._seq = itertools.count(1)
@@ -1180,7 +1181,7 @@ class FakeDiscord:
             "version": 1,
             "locale": "en-US",
             "entitlements": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.attachment_size_limit,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
         }
@@ -2170,8 +2171,13 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- messages REST
 
-    def _validate_message(self, body: JSON, files: Sequence[object], *, creating: bool) -> None:
+    def _validate_message(
+        self, body: JSON, files: Sequence[tuple[str, str, bytes, str | None]], *, creating: bool
+    ) -> None:
         """Discord's limits on a message body (create, edit, callback, followup, DM alike)."""
+        size = sum(len(data) for _, _, data, _ in files)
+        if size > self.attachment_size_limit:
+            raise ApiError(413, 40005, f"Request entity too large ({size} bytes)", failure=True)
         content = body.get("content") or ""
         embeds = body.get("embeds") or []
         components = body.get("components") or []

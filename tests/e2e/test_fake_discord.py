@@ -721,6 +721,18 @@ async def test_discord_py_reads_the_error_shape(
     fake.take_failures()
 
 
+async def test_files_over_the_size_limit_are_refused(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    fake.attachment_size_limit = 10
+    channel = bot.get_partial_messageable(world.channel.id)
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send("log", file=discord.File(io.BytesIO(b"x" * 11), "log.txt"))
+    assert err.value.status == 413 and err.value.code == 40005
+    assert "413" in fake.take_failures()[0]
+    await channel.send("log", file=discord.File(io.BytesIO(b"x" * 10), "log.txt"))
+
+
 async def test_a_first_answer_after_the_deadline_is_an_unknown_interaction(
     fake: FakeDiscord, world: World, bot: TinyBot
 ) -> None:

@@ -163,6 +163,9 @@ async def test_a_moderator_who_plays_gets_no_moderator_view_of_the_match(
     await fake.wait_for_message(lambda m: "Game over" in m.content, channel=world.channel)
     exported = await slash_reply(fake, world, world.mod, "match export", {"match": "m1"})
     assert [a.filename for a in exported.attachments] == ["match-1.json"]
+    fake.attachment_size_limit = 100  # a server whose uploads are small: said, not failed
+    too_big = await slash_reply(fake, world, world.mod, "match export", {"match": "m1"})
+    assert not too_big.attachments and "floral-host export 1" in too_big.content, too_big.content
     await fake.settle()
     told = [m.content for m in fake.dms_to(world.mod) if "cannot send direct" in m.content]
     assert not told, told  # the moderators' notice is not for a moderator who plays
