@@ -220,7 +220,8 @@ class Game(Protocol[StateT]):
         """None while the match runs."""
 
     def view(self, state: StateT, seat: int | None) -> JSON:
-        """What ``seat`` may know (None: the public). Never another seat's secrets."""
+        """What ``seat`` may know (None: the public). Never another seat's secrets. Every view
+        holds ``"turn"``: the turns played so far, as the game counts them."""
 
     def describe(self, state: StateT, seat: int | None) -> str:
         """The same as ``view``, as plain text for a status command or a player's own look."""

@@ -57,6 +57,7 @@ def view(state: State, seat: int | None) -> JSON:
     public: dict[str, JSON] = {
         "game": "warlocks-brew",
         "phase": state.phase,
+        "turn": state.auction,  # an auction is the game's turn (a rebid is not a new one)
         "auction": state.auction,
         "round": state.round,
         "card": state.card,

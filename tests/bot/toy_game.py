@@ -164,6 +164,7 @@ class ToyGame:
 
     def view(self, state: State, seat: int | None) -> JSON:
         view = {
+            "turn": state["round"],
             "round": state["round"],
             "rounds": len(state["targets"]),
             "scores": list(state["scores"]),
