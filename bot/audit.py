@@ -9,11 +9,10 @@ import asyncio
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
+from bot.database import command_db_path
 from bot.games import load_game_info
-from bot.settings import Settings
 from bot.store import Attempt, MatchRecord, StepRecord, Store
 from bot.store.sqlite import SqliteStore
 from games.protocol import JSON, Accepted, Event, Game, Setup
@@ -111,10 +110,8 @@ async def audit_store(store: Store) -> tuple[dict[str, int], list[str]]:
 
 
 async def open_existing(db: str | None) -> SqliteStore:
-    path = Path(db) if db else Settings.load().db_path
-    if not path.is_file():
-        raise FileNotFoundError(f"no database at {path}")
-    return await SqliteStore.open(path)
+    """The stored database, read-only: a missing, empty or unusable file raises UnusableDatabase."""
+    return await SqliteStore.open(command_db_path(db), readonly=True)
 
 
 async def _main(args: argparse.Namespace) -> int:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sqlite3
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+from bot.database import command_db_path
+from bot.store.faults import UnusableDatabase, explain
 
 # subcommand -> module with ``main(args) -> int``
 _HANDLERS = {
@@ -15,6 +20,8 @@ _HANDLERS = {
     "replay": "bot.replay",
     "export": "bot.export",
     "audit": "bot.audit",
+    "backup": "bot.backup",
+    "list": "bot.listing",
 }
 
 
@@ -50,14 +57,43 @@ def build_parser() -> argparse.ArgumentParser:
 
     audit = sub.add_parser("audit", help="replay stored matches and compare with snapshots")
     audit.add_argument("--db", default=None)
+
+    backup = sub.add_parser("backup", help="a consistent copy of the database, safe while running")
+    backup.add_argument("dest", metavar="DEST", help="the new backup file")
+    backup.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+    backup.add_argument("--force", action="store_true", help="replace DEST if it exists")
+
+    listing = sub.add_parser("list", help="the stored matches with their status")
+    listing.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handler = importlib.import_module(_HANDLERS[args.command])
-    code: int = handler.main(args)
+    try:
+        code: int = handler.main(args)
+    except UnusableDatabase as error:
+        return _storage_failure(args.command, str(error))
+    except sqlite3.Error as error:  # met after opening: corruption found mid-read, disk full
+        return _storage_failure(args.command, str(explain(_db_named(args), error)))
     return code
+
+
+def _storage_failure(command: str, message: str) -> int:
+    """One line on stderr and a non-zero exit: a supervisor or a script sees it failed."""
+    print(f"floral-host {command}: {message}", file=sys.stderr)
+    return 1
+
+
+def _db_named(args: argparse.Namespace) -> Path:
+    db: str | None = getattr(args, "db", None)
+    if db or args.command == "simulate":  # simulate's default is a scratch file
+        return Path(db or "the scratch database")
+    try:
+        return command_db_path(None)
+    except ValueError:
+        return Path("the database")
 
 
 if __name__ == "__main__":

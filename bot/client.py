@@ -16,6 +16,7 @@ import signal
 import sys
 import uuid
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -35,6 +36,8 @@ from games.protocol import ConfigError
 
 log = logging.getLogger(__name__)
 
+# View Channels, Send Messages, Attach Files (for /match export): 35840, see docs/running.md
+INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
 EXTENSIONS = ("cogs.prompts", "cogs.floral_extract", "cogs.matches", "cogs.warlocks_brew")
 
 
@@ -70,6 +73,8 @@ class FloralBot(commands.Bot):
         return self._host
 
     async def setup_hook(self) -> None:
+        if self.application_id is not None:  # known once logged in
+            log.info("invite URL: %s", invite_url(self.application_id))
         db_path = self.settings.db_path
         db_path.parent.mkdir(parents=True, exist_ok=True)
         store = await SqliteStore.open(db_path)
@@ -155,7 +160,22 @@ def point_at(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with the scopes and permissions it needs."""
+    return discord.utils.oauth_url(
+        application_id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
+    )
+
+
+async def check_database(path: Path) -> None:
+    """Open (creating or upgrading) the database and prove it writable before connecting, so a
+    bad file stops the bot at once, where a supervisor sees it (UnusableDatabase, one line)."""
+    store = await SqliteStore.open(path)
+    await store.close()
+
+
 async def _run(settings: Settings, token: str) -> None:
+    await check_database(settings.db_path)
     async with FloralBot(settings) as bot:
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows

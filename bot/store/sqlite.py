@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -29,11 +30,15 @@ from bot.store import (
     StepRecord,
     WindowRecord,
 )
-from bot.store.schema import MIGRATIONS
+from bot.store.faults import UnusableDatabase, explain
+from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from games.protocol import JSON
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# A lock held for seconds while opening is another process keeping it (a second floral-host?):
+# say so soon instead of the host's usual patience with busy moments.
+OPEN_BUSY_TIMEOUT_MS = 2000
 
 _MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, players, names, moderators, config, seed, window_s,"
@@ -59,16 +64,83 @@ class SqliteStore:
         self._db = db
 
     @classmethod
-    async def open(cls, path: Path | str) -> SqliteStore:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves
-        db = await aiosqlite.connect(path, isolation_level=None)
+    async def open(cls, path: Path | str, *, readonly: bool = False) -> SqliteStore:
+        """The store at ``path``, or :class:`UnusableDatabase` saying why the file cannot be used.
+
+        Writable (the host): the file and its folder are made if missing, a newer schema is
+        refused before anything is written, migrations run, and one committed write proves the
+        file can be written, so a read-only file, a full disk or a lock fail here, at start.
+        ``readonly`` (audit, export, list, backup): the file must exist; nothing is created.
+        """
+        path = Path(path)
+        try:
+            db = await (_connect_readonly(path) if readonly else _connect_writable(path))
+        except (sqlite3.Error, OSError) as error:
+            raise explain(path, error) from None
+        store = cls(db)
+        try:
+            await store._prepare(path, readonly)
+        except BaseException as error:
+            await db.close()
+            cause = _storage_cause(error)
+            if cause is not None:
+                raise explain(path, cause) from None
+            raise
+        return store
+
+    async def _prepare(self, path: Path, readonly: bool) -> None:
+        db = self._db
+        await db.execute(f"PRAGMA busy_timeout={OPEN_BUSY_TIMEOUT_MS}")
+        version = await self._stored_version(path, readonly)
+        if readonly:
+            if version < LATEST_VERSION:
+                raise UnusableDatabase(
+                    path,
+                    f"schema version {version} is older than this floral-host's {LATEST_VERSION}",
+                    "start floral-host run once to upgrade it, or use the version that wrote it",
+                )
+            return
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA synchronous=NORMAL")
+        await self._migrate()
+        await self._write(_touch_schema_row)
         await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
-        await store._migrate()
-        return store
+
+    async def _stored_version(self, path: Path, readonly: bool) -> int:
+        """The schema version; refuses another program's database and a newer floral-host's."""
+        rows = await self._fetch("SELECT name FROM sqlite_master WHERE type = 'table'")
+        tables = {row[0] for row in rows}
+        if "schema_migrations" not in tables:
+            if tables or readonly:
+                raise UnusableDatabase(
+                    path,
+                    "an SQLite database that is not floral-host's" if tables else "holds no data",
+                    "point --db or FLORAL_DB at floral-host's database",
+                )
+            return 0
+        version = await self.schema_version()
+        if version > LATEST_VERSION:
+            raise UnusableDatabase(
+                path,
+                f"written by a newer floral-host (schema version {version}, this one knows up"
+                f" to {LATEST_VERSION})",
+                "it is left untouched: upgrade floral-host, or use a backup made by this version",
+            )
+        return version
+
+    async def backup(self, dest: Path) -> None:
+        """A consistent copy of the whole database into the new file ``dest`` (SQLite's backup
+        API, one step: in WAL mode a reader never blocks the host's writes, and committed rows
+        still only in the -wal file are copied). The copy is a single file (no -wal)."""
+        target = sqlite3.connect(dest, isolation_level=None, check_same_thread=False)
+        try:
+            await self._db.backup(target)
+            target.execute("PRAGMA journal_mode=DELETE")
+            check = target.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise UnusableDatabase(dest, f"the copy fails its check ({check})", "try again")
+        finally:
+            target.close()
 
     async def close(self) -> None:
         await self._db.close()
@@ -235,6 +307,57 @@ class SqliteStore:
         return await self._read(
             lambda db: [_outbox(row) for row in db.execute(sql, (limit,)).fetchall()]
         )
+
+
+async def _connect(target: str) -> aiosqlite.Connection:
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves
+    connection = aiosqlite.connect(target, uri=True, isolation_level=None)
+    # daemon: a connection an error path failed to close never keeps the process from exiting
+    connection._thread.daemon = True
+    return await connection
+
+
+async def _connect_writable(path: Path) -> aiosqlite.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return await _connect(path.absolute().as_uri())
+
+
+async def _connect_readonly(path: Path) -> aiosqlite.Connection:
+    """Open an existing file read-only, creating nothing; raises UnusableDatabase when missing."""
+    if not path.is_file():
+        raise UnusableDatabase(path, "no database here", "check --db or FLORAL_DB")
+    if path.stat().st_size == 0:
+        raise UnusableDatabase(path, "the file is empty", "check --db or FLORAL_DB")
+    db = await _connect(f"{path.absolute().as_uri()}?mode=ro")
+    try:
+        await db.execute("SELECT count(*) FROM sqlite_master")
+    except sqlite3.Error as error:
+        await db.close()
+        if not isinstance(error, sqlite3.OperationalError) or not _wal_unreadable_here(path):
+            raise
+        # A WAL database in a read-only folder (a mounted backup): its -shm cannot be made.
+        # With no -wal file beside it there is no writer and nothing uncommitted: read it as is.
+        db = await _connect(f"{path.absolute().as_uri()}?mode=ro&immutable=1")
+    return db
+
+
+def _storage_cause(error: BaseException | None) -> sqlite3.Error | OSError | None:
+    """The SQLite or OS error behind ``error`` (itself, or what a failed write wraps)."""
+    while error is not None and not isinstance(error, sqlite3.Error | OSError):
+        error = error.__cause__
+    return error
+
+
+def _wal_unreadable_here(path: Path) -> bool:
+    return not Path(f"{path}-wal").exists() and not os.access(path.parent, os.W_OK)
+
+
+def _touch_schema_row(db: sqlite3.Connection) -> None:
+    """A committed write that changes nothing: proves at start that the file can be written."""
+    db.execute(
+        "UPDATE schema_migrations SET applied_at = applied_at"
+        " WHERE version = (SELECT MAX(version) FROM schema_migrations)"
+    )
 
 
 # --- transactions, run in the connection's thread ------------------------------------------
