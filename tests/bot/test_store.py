@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 from pathlib import Path
 
+import pytest
+
 from bot.store import Attempt, Change, NewMatch, StepRecord, WindowRecord
+from bot.store.faults import UnusableDatabase
 from bot.store.schema import LATEST_VERSION
 from bot.store.sqlite import SqliteStore
+from tests.bot.conftest import eventually
 
 
 def new_match() -> NewMatch:
@@ -58,3 +64,37 @@ async def test_records_round_trip(tmp_path: Path) -> None:
     assert window is not None and (window.seats, window.moves) == ((1,), {1: [1]})
     assert (await store.latest_step(match_id)).snapshot == {"s": 0}
     await store.close()
+
+
+async def test_a_newer_schema_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    await (await SqliteStore.open(path)).close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO schema_migrations VALUES (?, 'later')", (LATEST_VERSION + 1,))
+    db.close()
+    before = path.read_bytes()
+    for readonly in (False, True):
+        with pytest.raises(UnusableDatabase, match="written by a newer floral-host"):
+            await SqliteStore.open(path, readonly=readonly)
+    assert path.read_bytes() == before
+
+
+async def test_a_read_only_open_makes_no_file_and_no_folder(tmp_path: Path) -> None:
+    path = tmp_path / "absent" / "h.db"
+    with pytest.raises(UnusableDatabase, match="no database here"):
+        await SqliteStore.open(path, readonly=True)
+    assert not path.parent.exists()
+    await (await SqliteStore.open(path)).close()  # the host's open makes both
+    store = await SqliteStore.open(path, readonly=True)
+    with pytest.raises(Exception, match="readonly database"):  # WriteFailed wraps it
+        await store.create_match(new_match(), {"s": 0}, 1.0, [])
+    await store.close()
+
+
+async def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path: Path) -> None:
+    path = tmp_path / "garbage.db"
+    path.write_bytes(b"not sqlite at all" * 100)
+    before = set(threading.enumerate())
+    with pytest.raises(UnusableDatabase, match="not a usable SQLite database"):
+        await SqliteStore.open(path)
+    await eventually(lambda: set(threading.enumerate()) <= before)
