@@ -8,6 +8,13 @@ last-second submission, or two processes), so a turn never resolves twice.
 
 APScheduler is only the in-memory timer: one date job per open window (``deadline:<match>``) and
 one for its reminder (``remind:<match>``), re-created from the database on start.
+
+Nothing may strand a match. A write that fails for a passing reason (``WriteFailed``: the
+database locked by another process, a full disk) is retried with backoff where the host must
+make it (a resolution, a reopening, a report), and a periodic sweep closes any window left open
+past its deadline. A submission that cannot be saved is refused, never acknowledged. A deadline
+met much later than it fell (the process was stopped, the event loop stalled, the VM paused) is
+treated like downtime: the window reopens for the grace period and the players are told.
 """
 
 from __future__ import annotations
@@ -18,9 +25,10 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
@@ -44,6 +52,7 @@ from bot.store import (
     Store,
     WindowRecord,
     WindowTiming,
+    WriteFailed,
 )
 from bot.store.sqlite import SqliteStore
 from bot.transport import Transport, parse_audience, request_to_json
@@ -57,6 +66,13 @@ GameLoader = Callable[[str], Game[Any]]
 
 class HostError(Exception):
     """An operation that cannot be done now; the message tells the user why."""
+
+
+class NotSaved(HostError):
+    """The store could not write the change (locked, disk full): nothing changed; try again."""
+
+    def __init__(self) -> None:
+        super().__init__("That could not be saved just now (storage problem); try again shortly.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +182,14 @@ class Host:
         reminder_s: float = 15.0,
         clock: Clock = time.time,
         retry_base_s: float = 1.0,
+        stall_s: float = 5.0,
+        sweep_s: float = 2.0,
+        write_tries: int = 8,
+        write_retry_s: float = 0.25,
     ) -> None:
+        """``stall_s``: a deadline met later than this is treated like downtime (grace).
+        ``sweep_s``: how often the sweep looks for windows this long past their deadline.
+        ``write_tries``, ``write_retry_s``: a must-do write's tries and first backoff."""
         self.store = store
         self.stats = HostStats()
         self._games: dict[str, Game[Any]] = dict(games or {})
@@ -180,6 +203,13 @@ class Host:
         self._reported: set[tuple[int, str]] = set()
         self._scheduler: AsyncIOScheduler | None = None
         self._jobs: set[str] = set()  # ids of the scheduler jobs not yet run or removed
+        self._stall_s = stall_s
+        self._sweep_s = sweep_s
+        self._write_tries = write_tries
+        self._write_retry_s = write_retry_s
+        self._due: set[tuple[int, int]] = set()  # (match, step) windows being closed or reopened
+        self._stopping = asyncio.Event()
+        self._sweeper: asyncio.Task[None] | None = None
         self.worker = DeliveryWorker(
             store, transport, self._report_unreachable, clock=clock, retry_base_s=retry_base_s
         )
@@ -189,6 +219,7 @@ class Host:
     async def start(self) -> None:
         """Load the active matches, re-arm their windows (reopening expired ones with the grace
         period) and start delivering the outbox."""
+        self._stopping.clear()
         self._scheduler = AsyncIOScheduler(timezone=UTC)
         self._scheduler.start()
         for record in await self.store.list_matches(statuses=ACTIVE_STATUSES):
@@ -198,9 +229,15 @@ class Host:
                 await self._rearm_after_restart(live)
         self.worker.start()
         self.worker.wake()
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="window-sweep")
 
     async def close(self) -> None:
         """Stop timers, let in-flight resolutions finish, stop delivery, close the store."""
+        self._stopping.set()  # writes waiting to be retried give up: the next start re-arms
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+            self._sweeper = None
         if self._scheduler is not None:
             self._scheduler.shutdown(wait=False)
             self._scheduler = None
@@ -259,7 +296,10 @@ class Host:
             notice(0, f"seat{seat}", _hello_text(engine, names, seat), 0, kind="setup")
             for seat in range(len(players))
         ]
-        match_id = await self.store.create_match(new, engine.dump(state), self._clock(), hellos)
+        try:
+            match_id = await self.store.create_match(new, engine.dump(state), self._clock(), hellos)
+        except WriteFailed as error:
+            raise NotSaved from error
         record = await self._record(match_id)
         self._live[match_id] = _Live(record, engine, state, start_events=start_events)
         self.worker.wake()
@@ -365,13 +405,13 @@ class Host:
         at = self._clock()
         if seat in window.moves and not request.revisable:
             text = "You have already answered this prompt; your first answer stands."
-            await self.store.add_attempt(
+            await self._log_refusal(
                 Attempt(live.id, window.step, seat, user_id, raw, "duplicate", text, None, at)
             )
             return self._refuse(live.id, text, seat, window.step)
         verdict = live.game.submit(live.state, seat, raw)
         if not isinstance(verdict, Accepted):
-            await self.store.add_attempt(
+            await self._log_refusal(
                 Attempt(
                     live.id, window.step, seat, user_id, raw, "refused", verdict.reason, None, at
                 )
@@ -380,13 +420,27 @@ class Host:
         attempt = Attempt(
             live.id, window.step, seat, user_id, raw, "accepted", verdict.summary, verdict.move, at
         )
-        if not await self.store.add_attempt(attempt):
+        try:
+            saved = await self.store.add_attempt(attempt)
+        except WriteFailed as error:
+            log.warning("match %d: an answer could not be saved: %s", live.id, error)
+            return self._refuse(live.id, _NOT_SAVED, seat, window.step)
+        if not saved:
             return self._refuse(live.id, "That window has just closed.", seat, window.step)
         window.moves[seat] = verdict.move
         self.stats.submissions += 1
         if window.complete:
-            self._spawn(self._close_window(live.id, window.step, "all_in"))
+            self._spawn_due(live.id, window.step, "all_in")
         return SubmitResult(True, verdict.summary, live.id, seat, window.step, request.occasion)
+
+    async def _log_refusal(self, attempt: Attempt) -> None:
+        """Keep a refused attempt for the export; the refusal stands even if it cannot be kept."""
+        try:
+            await self.store.add_attempt(attempt)
+        except WriteFailed as error:
+            log.warning(
+                "match %d: a refused attempt could not be logged: %s", attempt.match_id, error
+            )
 
     def _submit_refusal(self, live: _Live, seat: int | None, step: int | None) -> str | None:
         match_id, status = live.id, live.record.status
@@ -526,18 +580,19 @@ class Host:
             self._expect(live, ("running",), "is not running")
             window = self._open_window(live)
             now = self._clock()
-            window.remaining = max(0.0, window.deadline - now)
             text = f"⏸ Match {match_id} is paused by a moderator."
-            change = Change(
-                match_id,
-                now,
-                guard_window=window.step,
-                retime=window.timing(),
-                status="paused",
-                log=(LogEntry("paused", by, window.remaining),),
-                outbox=(notice(match_id, "public", text, live.record.step),),
-            )
-            await self._commit(live, change)
+            with _restoring(window):
+                window.remaining = max(0.0, window.deadline - now)
+                change = Change(
+                    match_id,
+                    now,
+                    guard_window=window.step,
+                    retime=window.timing(),
+                    status="paused",
+                    log=(LogEntry("paused", by, window.remaining),),
+                    outbox=(notice(match_id, "public", text, live.record.step),),
+                )
+                await self._commit(live, change)
             self._disarm(live)
             return live.record
 
@@ -549,9 +604,10 @@ class Host:
             window = self._open_window(live)
             now = self._clock()
             remaining = window.remaining if window.remaining is not None else 0.0
-            window.deadline, window.remaining = now + remaining, None
             text = f"▶ Match {match_id} resumes: {seconds_text(remaining)} left."
-            await self._retime(live, "resumed", by, remaining, text, status="running")
+            with _restoring(window):
+                window.deadline, window.remaining = now + remaining, None
+                await self._retime(live, "resumed", by, remaining, text, status="running")
             return live.record
 
     async def extend(self, match_id: int, seconds: float, by: int | None = None) -> MatchRecord:
@@ -562,16 +618,18 @@ class Host:
             if not 0 < seconds <= 24 * 3600:
                 raise HostError("Extend by 1 second to 24 hours.")
             window = self._open_window(live)
-            if window.remaining is not None:
-                window.remaining += seconds
-                left = window.remaining
-            else:
-                window.deadline += seconds
-                left = window.deadline - self._clock()
-            if self._clock() + left - self._reminder_s > self._clock():
-                window.reminded = False  # the reminder comes again before the new deadline
             text = f"⏱ Match {match_id}: the window is extended by {seconds_text(seconds)};"
-            await self._retime(live, "extended", by, seconds, f"{text} {seconds_text(left)} left.")
+            with _restoring(window):
+                if window.remaining is not None:
+                    window.remaining += seconds
+                    left = window.remaining
+                else:
+                    window.deadline += seconds
+                    left = window.deadline - self._clock()
+                if self._clock() + left - self._reminder_s > self._clock():
+                    window.reminded = False  # the reminder comes again before the new deadline
+                text = f"{text} {seconds_text(left)} left."
+                await self._retime(live, "extended", by, seconds, text)
             return live.record
 
     async def _retime(
@@ -606,7 +664,7 @@ class Host:
         if live.record.status == "running":
             self._arm(live)
             if window.complete:  # all moves came in just before a pause
-                self._spawn(self._close_window(live.id, window.step, "all_in"))
+                self._spawn_due(live.id, window.step, "all_in")
 
     async def end(self, match_id: int, by: int | None = None) -> MatchRecord:
         """End the match now by the game's end rule; pending moves are not applied."""
@@ -796,12 +854,101 @@ class Host:
 
     async def _on_deadline(self, match_id: int, step: int) -> None:
         self._jobs.discard(f"deadline:{match_id}")
-        # a tracked task, so close() waits for a resolution already under way
-        self._spawn(self._close_window(match_id, step, "deadline"))
+        self._spawn_due(match_id, step, "deadline")
+
+    def _spawn_due(self, match_id: int, step: int, reason: str) -> None:
+        """Close a window (or, after a stall, reopen it); one such task per window at a time."""
+        if (match_id, step) in self._due:
+            return
+        if reason == "deadline" and self._stalled(match_id, step):
+            reopen = partial(self._reopen_window, match_id, step, "stalled")
+            self._settle_window(match_id, step, "reopening", reopen)
+        else:
+            close = partial(self._close_window, match_id, step, reason)
+            self._settle_window(match_id, step, "resolution", close)
+
+    def _settle_window(
+        self, match_id: int, step: int, what: str, action: Callable[[], Coroutine[Any, Any, None]]
+    ) -> None:
+        """Run ``action`` in a tracked task (close() waits for it) that retries failed writes;
+        meanwhile the sweep leaves the window alone."""
+        key = (match_id, step)
+        self._due.add(key)
+
+        async def settle() -> None:
+            try:
+                await self._persist(f"match {match_id} step {step} {what}", action)
+            finally:
+                self._due.discard(key)
+
+        self._spawn(settle())
+
+    def _stalled(self, match_id: int, step: int) -> bool:
+        """The deadline is met much later than it fell: the process or its loop was frozen,
+        and nobody could answer meanwhile. Checked when the timer fires, before any retry."""
+        live = self._live.get(match_id)
+        window = live.window if live is not None else None
+        if window is None or window.step != step or window.complete:
+            return False
+        late = self._clock() - window.deadline
+        if late > self._stall_s:
+            log.warning("match %d: deadline met %.1f s late; reopening the window", match_id, late)
+            return True
+        return False
+
+    async def _persist(self, what: str, action: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run a write the host must make, retrying with backoff while the store fails it.
+        Bounded: after the last try the sweep (for windows) or the next start takes over."""
+        delay = self._write_retry_s
+        for attempt in range(1, self._write_tries + 1):
+            try:
+                await action()
+                return
+            except (WriteFailed, NotSaved) as error:
+                cause = error.__cause__ if isinstance(error, NotSaved) else error
+                if attempt == self._write_tries:
+                    log.warning("%s failed %d times, giving up: %s", what, attempt, cause)
+                    return
+                log.warning("%s failed (%s); trying again in %.2f s", what, cause, delay)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(delay):
+                    await self._stopping.wait()
+            if self._stopping.is_set():
+                return
+            delay = min(delay * 2, 30.0)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_s)
+            self._sweep()
+
+    def _sweep(self) -> None:
+        """Close the windows left open well past their deadline (a timer or a write lost)."""
+        now = self._clock()
+        for live in list(self._live.values()):
+            window = live.window
+            if window is None or live.record.status != "running" or window.remaining is not None:
+                continue
+            if now > window.deadline + self._sweep_s and (live.id, window.step) not in self._due:
+                log.warning(
+                    "match %d: window %d is %.1f s past its deadline; closing it",
+                    live.id,
+                    window.step,
+                    now - window.deadline,
+                )
+                self._spawn_due(live.id, window.step, "deadline")
 
     async def _on_reminder(self, match_id: int, step: int) -> None:
         self._jobs.discard(f"remind:{match_id}")
-        self._spawn(self._remind(match_id, step))
+        self._spawn(
+            self._persist(f"match {match_id} reminder", partial(self._remind, match_id, step))
+        )
+
+    def _reminder_due(self, window: _Window, now: float) -> bool:
+        """A reminder fired late (a stall) with little time left would arrive with the timeout;
+        one fired early belongs to a deadline that has moved (its own job is armed)."""
+        left = window.deadline - now
+        return self._reminder_s / 2 <= left <= self._reminder_s + 1.0
 
     async def _remind(self, match_id: int, step: int) -> None:
         live = self._live.get(match_id)
@@ -811,10 +958,9 @@ class Host:
             window = live.window
             if window is None or window.step != step or window.reminded:
                 return
-            if live.record.status != "running":
-                return
-            window.reminded = True
             now = self._clock()
+            if live.record.status != "running" or not self._reminder_due(window, now):
+                return
             left = seconds_text(window.deadline - now)
             outbox = tuple(
                 notice(
@@ -827,25 +973,51 @@ class Host:
                 )
                 for seat in window.missing()
             )
-            change = Change(match_id, now, guard_window=step, retime=window.timing(), outbox=outbox)
-            await self._commit(live, change)
+            with _restoring(window):
+                window.reminded = True
+                timing = window.timing()
+                change = Change(match_id, now, guard_window=step, retime=timing, outbox=outbox)
+                await self._commit(live, change)
 
     async def _rearm_after_restart(self, live: _Live) -> None:
         """A window that expired while the host was down reopens for the grace period."""
         window = live.window
         assert window is not None
-        now = self._clock()
-        if window.deadline <= now:
-            window.deadline = now + self._grace_s
-            self.stats.reopened += 1
-            await self._commit(live, self._reopen_change(live, window, now))
-        self._arm(live)
+        if window.deadline <= self._clock():
+            match_id, step = live.id, window.step
+            try:
+                await self._reopen_window(match_id, step, "restarted")
+            except (WriteFailed, NotSaved) as error:  # keep starting; retry in the background
+                log.warning("match %d: the window could not be reopened: %s", match_id, error)
+                reopen = partial(self._reopen_window, match_id, step, "restarted")
+                self._settle_window(match_id, step, "reopening", reopen)
+        else:
+            self._arm(live)
         if window.complete:  # every move was in when the host stopped
-            self._spawn(self._close_window(live.id, window.step, "all_in"))
+            self._spawn_due(live.id, window.step, "all_in")
 
-    def _reopen_change(self, live: _Live, window: _Window, now: float) -> Change:
+    async def _reopen_window(self, match_id: int, step: int, cause: str) -> None:
+        """Give an expired window the grace period again, and tell the players why."""
+        live = self._live.get(match_id)
+        if live is None:
+            return
+        async with live.lock:
+            window = live.window
+            if window is None or window.step != step or live.record.status != "running":
+                return
+            now = self._clock()
+            if window.deadline > now:
+                return  # reopened already
+            with _restoring(window):
+                window.deadline = now + self._grace_s
+                await self._commit(live, self._reopen_change(live, window, now, cause))
+            self.stats.reopened += 1
+            self._arm(live)
+
+    def _reopen_change(self, live: _Live, window: _Window, now: float, cause: str) -> Change:
+        what = "was stalled (paused or overloaded)" if cause == "stalled" else "restarted"
         text = (
-            f"⚠ The host restarted while match {live.id} was waiting for answers; the window"
+            f"⚠ The host {what} while match {live.id} was waiting for answers; the window"
             f" is open again for {seconds_text(self._grace_s)}."
         )
         step = live.record.step
@@ -871,7 +1043,7 @@ class Host:
             now,
             guard_window=window.step,
             retime=window.timing(),
-            log=(LogEntry("reopened", None, self._grace_s),),
+            log=(LogEntry("reopened", None, self._grace_s),),  # data: the grace, as before
             outbox=tuple(outbox),
         )
 
@@ -885,7 +1057,11 @@ class Host:
         if audience.seat is None or key in self._reported:
             return
         self._reported.add(key)
-        match_id, user_id = row.message.match_id, row.players[audience.seat]
+        what = f"match {row.message.match_id} unreachable report"
+        self._spawn(self._persist(what, partial(self._report, row, audience.seat, error)))
+
+    async def _report(self, row: OutboxRow, seat: int, error: str) -> None:
+        match_id, user_id = row.message.match_id, row.players[seat]
         if any(  # reported before a restart: the match log remembers
             entry.kind == "unreachable" and entry.by_user == user_id
             for entry in await self.store.match_log(match_id)
@@ -903,7 +1079,7 @@ class Host:
         change = Change(
             match_id,
             self._clock(),
-            log=(LogEntry("unreachable", user_id, {"seat": audience.seat, "error": error}),),
+            log=(LogEntry("unreachable", user_id, {"seat": seat, "error": error}),),
             outbox=outbox,
         )
         await self.store.apply(change)
@@ -912,8 +1088,13 @@ class Host:
     # --- helpers --------------------------------------------------------------------------
 
     async def _commit(self, live: _Live, change: Change, new_step: int | None = None) -> bool:
-        """Apply a change; on success mirror it in the cache and wake the delivery worker."""
-        if not await self.store.apply(change):
+        """Apply a change; on success mirror it in the cache and wake the delivery worker.
+        NotSaved (a HostError) when the store cannot write it now: nothing changed."""
+        try:
+            applied = await self.store.apply(change)
+        except WriteFailed as error:
+            raise NotSaved from error
+        if not applied:
             return False
         updates: dict[str, Any] = {}
         if change.status is not None:
@@ -1011,6 +1192,20 @@ async def open_host(settings: Settings, transport: Transport) -> Host:
     """The host on the settings' database, with their grace and reminder; not started yet."""
     store = await SqliteStore.open(settings.db_path)
     return Host(store, transport, grace_s=settings.grace_s, reminder_s=settings.reminder_s)
+
+
+_NOT_SAVED = "Your answer could not be saved (storage problem); please send it again shortly."
+
+
+@contextlib.contextmanager
+def _restoring(window: _Window) -> Iterator[None]:
+    """Undo changes to a window's timing when the commit that records them fails."""
+    timing = window.deadline, window.remaining, window.reminded
+    try:
+        yield
+    except BaseException:
+        window.deadline, window.remaining, window.reminded = timing
+        raise
 
 
 def _check_seats(

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.store import OutboxMessage, OutboxRow, Retry, Store
+from bot.store import OutboxMessage, OutboxRow, Retry, Store, WriteFailed
 from bot.transport import (
     Delivery,
     PermanentError,
@@ -140,7 +140,7 @@ class DeliveryWorker:
         retry_base_s: float = 1.0,
         retry_max_s: float = 300.0,
         max_tries: int = 10,
-        batch: int = 200,
+        batch: int = 500,
     ) -> None:
         self._store = store
         self._transport = transport
@@ -153,6 +153,7 @@ class DeliveryWorker:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._unsettled: _PassResult | None = None  # sent, but not recorded yet
         self.sent = 0
 
     def start(self) -> None:
@@ -178,6 +179,9 @@ class DeliveryWorker:
             self._wake.clear()
             try:
                 delay = await self._pass()
+            except WriteFailed as error:  # recorded on the next pass, before sending more
+                log.warning("outbox delivery could not be recorded: %s", error)
+                delay = self._retry_base_s
             except Exception:
                 log.exception("outbox delivery pass failed")
                 delay = self._retry_base_s
@@ -185,56 +189,61 @@ class DeliveryWorker:
                 continue
             if delay is None:
                 self._idle.set()
+            # asyncio.timeout, not wait_for: in 3.11 wait_for can swallow the cancellation of
+            # stop() when a wake() lands at the same moment, and stop() then waits forever
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+                async with asyncio.timeout(delay):
+                    await self._wake.wait()
 
     async def _pass(self) -> float | None:
-        """Send what is due; 0 to go again at once, else seconds to the next retry, or None
-        when nothing is pending."""
-        rows = await self._store.pending_outbox(self._batch)
-        if not rows:
-            return None
+        """Send the head message of every due queue; 0 to go again at once, else seconds to
+        the next retry, or None when nothing is pending.
+
+        One message per (match, audience) queue and pass keeps each queue in order, and a
+        queue waiting to retry (a log channel answering 5xx) never holds up the others."""
+        await self._settle()  # a pass whose record failed: record it before sending again
         now = self._clock()
-        queues: dict[tuple[int, str], list[OutboxRow]] = {}
-        for row in rows:
-            queues.setdefault((row.message.match_id, row.message.audience), []).append(row)
-        due = [queue for queue in queues.values() if queue[0].next_try <= now]
-        if not due:
-            return max(0.001, min(queue[0].next_try for queue in queues.values()) - now)
+        rows, next_try = await self._store.due_outbox(now, self._batch)
+        if not rows:
+            return None if next_try is None else max(0.001, next_try - now)
         result = _PassResult()
-        await asyncio.gather(*(self._send_queue(queue, result) for queue in due))
+        await asyncio.gather(*(self._send(row, result) for row in rows))
+        self.sent += len(result.sent)
+        self._unsettled = result
+        await self._settle()
+        return 0
+
+    async def _settle(self) -> None:
+        """Record the last pass's outcome (WriteFailed keeps it for the next try)."""
+        result = self._unsettled
+        if result is None:
+            return
         await self._store.settle_outbox(
             result.sent,
             result.retries,
             [Retry(row.id, 0.0, error) for row, error in result.failed],
             self._clock(),
         )
-        self.sent += len(result.sent)
+        self._unsettled = None
         for row, error in result.failed:
             await self._on_permanent(row, error)
-        return 0
 
-    async def _send_queue(self, queue: list[OutboxRow], result: _PassResult) -> None:
-        for row in queue:
-            try:
-                await self._transport.send(delivery_of(row))
-            except PermanentError as error:
-                log.warning(
-                    "message %d to %s failed for good: %s", row.id, row.message.audience, error
-                )
-                result.failed.append((row, str(error)))
-            except Exception as error:  # a transport bug is retried like a transient failure
-                if not isinstance(error, TransientError):
-                    log.exception("transport raised an unexpected error")
-                if row.tries + 1 >= self._max_tries:
-                    result.failed.append((row, f"gave up after {row.tries + 1} tries: {error}"))
-                    continue
-                result.retries.append(
-                    Retry(row.id, self._clock() + self._backoff(row, error), str(error))
-                )
-                return  # later messages of this audience wait: order matters
+    async def _send(self, row: OutboxRow, result: _PassResult) -> None:
+        try:
+            await self._transport.send(delivery_of(row))
+        except PermanentError as error:
+            log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
+            result.failed.append((row, str(error)))
+        except Exception as error:  # a transport bug is retried like a transient failure
+            if not isinstance(error, TransientError):
+                log.exception("transport raised an unexpected error")
+            if row.tries + 1 >= self._max_tries:
+                result.failed.append((row, f"gave up after {row.tries + 1} tries: {error}"))
             else:
-                result.sent.append(row.id)
+                retry_at = self._clock() + self._backoff(row, error)
+                result.retries.append(Retry(row.id, retry_at, str(error)))
+        else:
+            result.sent.append(row.id)
 
     def _backoff(self, row: OutboxRow, error: Exception) -> float:
         retry_after = error.retry_after if isinstance(error, TransientError) else None

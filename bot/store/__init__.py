@@ -3,6 +3,7 @@
 The SQLite backend (``bot.store.sqlite``) is the default; the interface is narrow on purpose so a
 PostgreSQL backend can serve several bot processes later. Every write that must be atomic is one
 call: ``create_match``, ``add_attempt`` and ``apply`` (a ``Change``) each commit one transaction.
+A write that fails for a passing reason raises ``WriteFailed`` and writes nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,12 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from games.protocol import JSON
+
+
+class WriteFailed(Exception):
+    """A write failed for a reason that may pass (the database is locked by another process,
+    the disk is full): nothing of it was written, and trying again later may work."""
+
 
 MatchStatus = Literal["setup", "revealed", "running", "paused", "finished", "aborted"]
 ACTIVE_STATUSES: tuple[MatchStatus, ...] = ("setup", "revealed", "running", "paused")
@@ -185,8 +192,10 @@ class Store(Protocol):
 
     async def outbox(self, match_id: int) -> list[OutboxRow]: ...
 
-    async def pending_outbox(self, limit: int) -> list[OutboxRow]:
-        """Pending messages, oldest first."""
+    async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
+        """The head (oldest pending message) of each (match, audience) queue that is due at
+        ``now``, DMs first, then oldest first; and the earliest retry time of the queues not
+        due yet (None when there are none). A queue waiting to retry never hides another."""
 
     async def settle_outbox(
         self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.transport import PermanentError, TransientError
-from tests.bot.conftest import PLAYERS, HostEnv
+from tests.bot.conftest import PLAYERS, HostEnv, eventually
 
 
 async def test_transient_failures_are_retried_in_order(env: HostEnv) -> None:
@@ -57,3 +59,35 @@ async def test_an_unreachable_player_is_not_reported_again_after_a_restart(env: 
     await env.host.wait_idle()
     reports = [d for d in env.transport.sent if d.payload["kind"] == "unreachable"]
     assert sorted(str(d.audience) for d in reports) == ["moderators", "public"]
+
+
+async def test_a_failing_log_channel_never_holds_up_the_prompts(env: HostEnv) -> None:
+    """150 matches whose log channel answers 503 to every post: two log posts per match are
+    older than the step 2 prompts, yet every prompt goes out while those posts are retried."""
+    env.transport.failures["moderators"] = [TransientError("503", retry_after=1.0)] * 10**5
+    matches = 150
+    records = await asyncio.gather(
+        *(env.new_match(window_s=3600, seed=n, config={"rounds": 3}) for n in range(matches))
+    )
+    answers = [env.host.submit(r.id, user, "1") for r in records for user in PLAYERS]
+    assert all(result.accepted for result in await asyncio.gather(*answers))
+
+    def prompted() -> int:
+        return len(
+            {
+                (d.match_id, str(d.audience))
+                for d in env.transport.sent
+                if d.payload.get("request", {}).get("step") == 2
+            }
+        )
+
+    await eventually(lambda: prompted() == 2 * matches)
+    mod_rows = [
+        row
+        for record in records
+        for row in await env.host.store.outbox(record.id)
+        if row.message.audience == "moderators"
+    ]
+    assert len(mod_rows) == 2 * matches
+    assert {row.status for row in mod_rows} == {"pending"}  # still retried, never given up
+    assert not [d for d in env.transport.sent if str(d.audience) == "moderators"]
