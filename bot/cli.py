@@ -9,8 +9,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot import arguments
+from bot.arguments import CommandParser
 from bot.database import command_db_path
 from bot.store.faults import UnusableDatabase, explain
+
+EXIT_CODES = """exit codes: 0 done; 1 failed (a storage fault, a match left unfinished);
+2 bad usage; 130 or 143 stopped by Ctrl-C or SIGTERM (run stops with 0: a service asked to
+stop is fine); 141 the output was closed (simulate | head)."""
 
 # subcommand -> module with ``main(args) -> int``
 _HANDLERS = {
@@ -26,33 +32,45 @@ _HANDLERS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="floral-host",
         description="Host timed, secret-submission Genius-style death matches.",
+        epilog=EXIT_CODES,
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=CommandParser
+    )
 
     sub.add_parser("run", help="connect to Discord and host matches (needs DISCORD_TOKEN)")
 
-    simulate = sub.add_parser("simulate", help="play whole matches between AI players")
+    simulate = sub.add_parser(
+        "simulate", help="play whole matches between AI players", ai_levels=True
+    )
     simulate.add_argument("game", metavar="GAME")
-    simulate.add_argument("--matches", type=int, default=1, help="concurrent matches (default 1)")
-    simulate.add_argument("--seed", type=int, default=None, help="seed for everything random")
-    simulate.add_argument("--window", type=float, default=None, help="window length in seconds")
+    simulate.add_argument(
+        "--matches", type=arguments.match_count, default=1, help="new matches (default 1)"
+    )
+    simulate.add_argument(
+        "--seed", type=arguments.seed, default=None, help="the same seed, the same transcript"
+    )
+    simulate.add_argument(
+        "--window", type=arguments.seconds, default=None, help="window length (default 60 s)"
+    )
+    simulate.add_argument("--level", default=None, help="AI level of every seat (listed below)")
     simulate.add_argument("--db", default=None, help="database file (resumes unfinished matches)")
     simulate.add_argument("--quiet", action="store_true", help="print only the summary")
 
-    play = sub.add_parser("play", help="you against the AI in the terminal")
+    play = sub.add_parser("play", help="you against the AI in the terminal", ai_levels=True)
     play.add_argument("game", metavar="GAME")
-    play.add_argument("--level", default=None, help="AI level")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--window", type=float, default=None, help="window length in seconds")
+    play.add_argument("--level", default=None, help="AI level (listed below)")
+    play.add_argument("--seed", type=arguments.seed, default=None)
+    play.add_argument("--window", type=arguments.seconds, default=None, help="window length")
 
     replay = sub.add_parser("replay", help="run a match script, print its trace")
     replay.add_argument("script", metavar="SCRIPT.json")
 
     export = sub.add_parser("export", help="write a stored match as a script")
-    export.add_argument("match", metavar="MATCH")
+    export.add_argument("match", metavar="MATCH", type=arguments.match_id, help="m12 or 12")
     export.add_argument("--db", default=None)
 
     audit = sub.add_parser("audit", help="replay stored matches and compare with snapshots")

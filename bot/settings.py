@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_DB = Path("data/floral-host.db")
+MAX_SECONDS = 86_400.0  # a day; more only overflows timers
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_DIGITS = re.compile(r"[0-9]{1,19}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +47,7 @@ class Settings:
             db_path=Path(_text(values, "FLORAL_DB") or DEFAULT_DB),
             dev_guild_id=_int(values, "DEV_GUILD_ID"),
             moderator_role=_text(values, "MODERATOR_ROLE"),
-            log_level=(_text(values, "LOG_LEVEL") or "INFO").upper(),
+            log_level=_log_level(values, "LOG_LEVEL"),
             discord_api_base=_text(values, "DISCORD_API_BASE"),
             discord_gateway_url=_text(values, "DISCORD_GATEWAY_URL"),
             grace_s=_seconds(values, "FLORAL_GRACE_SECONDS", 15.0),
@@ -75,24 +81,43 @@ def _text(values: Mapping[str, str], name: str) -> str | None:
     return value or None
 
 
+def _excerpt(value: str) -> str:
+    """Bad input quoted short: a setting can be any length."""
+    return repr(value if len(value) <= 20 else value[:20] + "…")
+
+
 def _int(values: Mapping[str, str], name: str, what: str = "an integer id") -> int | None:
+    """A positive whole number in ASCII digits, within SQLite's integers."""
     value = _text(values, name)
     if value is None:
         return None
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"{name}: expected {what}, got {value!r}") from None
+    if _DIGITS.fullmatch(value) is None or not 0 < int(value) < 2**63:
+        raise ValueError(
+            f"{name}: expected {what} (a positive whole number), got {_excerpt(value)}"
+        )
+    return int(value)
 
 
 def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
+    """A positive, finite number of seconds up to a day (inf would crash the timers)."""
     value = _text(values, name)
     if value is None:
         return default
     try:
         seconds = float(value)
     except ValueError:
-        raise ValueError(f"{name}: expected seconds, got {value!r}") from None
-    if seconds < 0:
-        raise ValueError(f"{name}: must not be negative, got {value!r}")
+        seconds = math.nan
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+        raise ValueError(
+            f"{name}: expected a number of seconds above 0 and up to {MAX_SECONDS:.0f},"
+            f" got {_excerpt(value)}"
+        )
     return seconds
+
+
+def _log_level(values: Mapping[str, str], name: str) -> str:
+    """One of logging's level names (``DEBUG``, ``info``, ``WARN``...)."""
+    value = (_text(values, name) or "INFO").upper()
+    if value not in logging.getLevelNamesMapping():
+        raise ValueError(f"{name}: expected one of {', '.join(LOG_LEVELS)}, got {_excerpt(value)}")
+    return value

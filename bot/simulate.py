@@ -2,10 +2,16 @@
 scheduler and outbox, with a console transport that prints every message.
 
 Each AI player learns only what its seat is sent (the public posts of its match and its own
-messages), answers after a random delay in [0, 1.25 × window] drawn from the seed, so some
-windows time out, and about one attempt in 20 is junk, to exercise refusals. With ``--db``,
-unfinished matches in that database are resumed first; their players' memories are rebuilt by
-replaying the log, keeping only what each seat was told. The last stdout line is a JSON summary.
+messages), and about one attempt in 20 is junk, to exercise refusals. The players answer one at
+a time, each answer after everything the last one caused has been delivered, so a seed gives the
+same transcript every time as long as no window runs out; the default window is generous, as
+the players answer at once. The transcript leaves out wall-clock times, the one thing a seed
+cannot fix. With ``--db``, unfinished matches in that database are resumed first; their
+players' memories are rebuilt by replaying the log, keeping only what each seat was told. The
+last stdout line is a JSON summary; ``turns`` counts turns as each game does.
+
+``AgentPlayer`` also has a timed mode (``play`` and the load benchmark): it answers after a
+random delay, so some windows time out, as with people.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
@@ -24,6 +31,7 @@ from typing import Any, TextIO
 from bot.audit import replay
 from bot.games import load_game_info
 from bot.host import Host, SubmitResult
+from bot.process import EXIT_OUTPUT_CLOSED, Stop, is_closed_output, run_command
 from bot.store import ACTIVE_STATUSES, MatchRecord, Store
 from bot.store.sqlite import SqliteStore
 from bot.transport import (
@@ -36,10 +44,57 @@ from bot.transport import (
 from games.protocol import PUBLIC, Agent, Event, derive_rng, to_seat
 from games.registry import GameInfo
 
-DEFAULT_WINDOW_S = 0.1
+DEFAULT_WINDOW_S = 60.0  # the players answer at once: a long window costs nothing
 JUNK = "?!#%&*~^"
 JUNK_RATE = 0.05
 FIRST_USER_ID = 1001
+WALL_CLOCK = re.compile(r" \(until \d\d:\d\d:\d\d UTC\)")
+
+
+class Lockstep:
+    """Gives the AI players their turns one at a time, in a fixed order: after everything the
+    previous answer caused is delivered, the prompts that arrived meanwhile are answered in
+    (match, seat) order. Nothing then depends on how fast the machine is, so a seed gives the
+    same transcript, as long as no window runs out."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.pending: list[tuple[AgentPlayer, Mapping[str, Any]]] = []
+        self.arrived = asyncio.Event()
+
+    def enqueue(self, player: AgentPlayer, request: Mapping[str, Any]) -> None:
+        self.pending.append((player, request))
+        self.arrived.set()
+
+    async def run(self, match_ids: list[int]) -> None:
+        """Until every one of these matches is over and its messages delivered. Each round
+        answers the prompts that had arrived when it began; later ones wait for the next round,
+        so every match moves on in turn."""
+        over = asyncio.ensure_future(
+            asyncio.gather(*(self.host.wait_over(match_id) for match_id in match_ids))
+        )
+        try:
+            while True:
+                self.arrived.clear()
+                await self.host.wait_idle()
+                round_, self.pending = self.pending, []
+                if not round_:
+                    if over.done():
+                        return
+                    await self._wait_for_arrival(over)  # a window left to its deadline
+                    continue
+                round_.sort(key=lambda item: (item[0].match_id, item[0].seat))
+                for player, request in round_:
+                    await player.answer(request)
+                    await self.host.wait_idle()
+        finally:
+            over.cancel()
+            await asyncio.gather(over, return_exceptions=True)
+
+    async def _wait_for_arrival(self, over: asyncio.Future[Any]) -> None:
+        arrival = asyncio.ensure_future(self.arrived.wait())
+        await asyncio.wait({over, arrival}, return_when=asyncio.FIRST_COMPLETED)
+        arrival.cancel()
 
 
 @dataclass
@@ -52,9 +107,10 @@ class AgentPlayer:
     user_id: int
     agent: Agent
     rng: random.Random  # timing and junk, apart from the agent's own RNG
-    delay: Callable[[random.Random], float]
+    delay: Callable[[random.Random], float]  # before answering, in the timed mode
     junk_rate: float
     report: Callable[[str], None]
+    lockstep: Lockstep | None = None  # None: the timed mode
     known_step: int = -1  # events up to this step are already known (rebuilt on resume)
     acted: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -67,21 +123,28 @@ class AgentPlayer:
                 self.agent.observe(event)
 
     def prompt(self, request: Mapping[str, Any]) -> None:
-        """Answer this prompt once, later, as a person would."""
+        """Answer this prompt once: in turn (lockstep), or later, as a person would."""
         step = request["step"]
         if step in self.acted:
             return
         self.acted.add(step)
-        task = asyncio.create_task(self._answer(request))
+        if self.lockstep is not None:
+            self.lockstep.enqueue(self, request)
+            return
+        task = asyncio.create_task(self._answer_later(request))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _answer(self, payload: Mapping[str, Any]) -> None:
+    async def _answer_later(self, payload: Mapping[str, Any]) -> None:
         await asyncio.sleep(self.delay(self.rng))
+        await self.answer(payload, retype_s=self.delay(self.rng) / 10)
+
+    async def answer(self, payload: Mapping[str, Any], retype_s: float = 0.0) -> None:
         step, request = payload["step"], request_from_json(payload)
         if self.rng.random() < self.junk_rate:
             await self._submit(self.rng.choice(JUNK), step)
-            await asyncio.sleep(self.delay(self.rng) / 10)  # retyping
+            if retype_s:
+                await asyncio.sleep(retype_s)
         view = await self.host.view(self.match_id, self.user_id)
         await self._submit(self.agent.act(request, view), step)
 
@@ -93,22 +156,37 @@ class AgentPlayer:
 
 
 class SimulatedPlayers:
-    """The transport of a simulation: prints each message and hands it to the AI players."""
+    """The transport of a simulation: prints each message and hands it to the AI players.
 
-    def __init__(self, out: TextIO, quiet: bool) -> None:
+    When its output closes (``simulate | head``) it prints nothing more and calls
+    ``on_closed``; a transport error would only make the outbox retry for ever."""
+
+    def __init__(
+        self, out: TextIO, quiet: bool, on_closed: Callable[[], None] | None = None
+    ) -> None:
         self.out, self.quiet = out, quiet
+        self.on_closed = on_closed
+        self.closed = False
         self.players: dict[int, list[AgentPlayer]] = {}
 
     def say(self, line: str) -> None:
-        if not self.quiet:
+        if self.quiet or self.closed:
+            return
+        try:
             print(line, file=self.out, flush=True)
+        except OSError as error:
+            if not is_closed_output(error):
+                raise
+            self.closed = True
+            if self.on_closed is not None:
+                self.on_closed()
 
     async def send(self, delivery: Delivery) -> None:
         self.show(delivery)
         self.route(delivery)
 
     def show(self, delivery: Delivery) -> None:
-        self.say(format_delivery(delivery))
+        self.say(WALL_CLOCK.sub("", format_delivery(delivery)))
 
     def route(self, delivery: Delivery) -> None:
         players = self.players.get(delivery.match_id, [])
@@ -136,6 +214,7 @@ class Simulation:
     window_s: float
     junk_rate: float = JUNK_RATE
     level: str | None = None  # the AI level of every seat; None: the game's default
+    lockstep: Lockstep | None = None  # None: the players answer after random delays
     infos: dict[str, GameInfo] = field(default_factory=dict)
 
     def info(self, key: str) -> GameInfo:
@@ -158,6 +237,7 @@ class Simulation:
                 lambda rng: rng.uniform(0, limit),
                 self.junk_rate,
                 self.players.say,
+                self.lockstep,
             )
             for seat, user_id in enumerate(record.players)
         ]
@@ -217,60 +297,95 @@ async def simulate(
     matches: int = 1,
     seed: int | None = None,
     window_s: float | None = None,
+    level: str | None = None,
     db: Path | None = None,
     quiet: bool = False,
     out: TextIO = sys.stdout,
+    on_closed: Callable[[], None] | None = None,
 ) -> dict[str, int]:
-    """Run the simulation; the summary. Raises KeyError for an unknown game."""
+    """Run the simulation; the summary. Raises KeyError for an unknown game or level."""
     window = window_s or DEFAULT_WINDOW_S
-    load_game_info(key)
+    check_level(load_game_info(key), level)
+    seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
     with tempfile.TemporaryDirectory() as scratch:
         store = await SqliteStore.open(db or Path(scratch) / "simulate.db")
-        players = SimulatedPlayers(out, quiet)
+        players = SimulatedPlayers(out, quiet, on_closed)
         host = Host(store, players, grace_s=max(window, 0.05), retry_base_s=0.05)
-        sim = Simulation(host, players, window)
-        resumed = await sim.resume(store)
-        await host.start()
-        sim.answer_open_windows(resumed)
-        await sim.start_waiting(resumed)
-        seeds = random.Random(seed)
-        created = []
-        for index in range(matches):
-            match_id = await sim.new_match(key, seeds.getrandbits(48), index)
-            await host.start_match(match_id)
-            created.append(match_id)
-        ids = resumed + created
-        await asyncio.gather(*(host.wait_over(match_id) for match_id in ids))
+        try:
+            sim = Simulation(host, players, window, level=level, lockstep=Lockstep(host))
+            ids = await _start_all(sim, store, key, matches, seed)
+            assert sim.lockstep is not None
+            await sim.lockstep.run(ids)
+            summary = await _summary(host, ids)
+        finally:
+            await players.stop()
+            await host.close()
+    return {"seed": seed, **summary}
+
+
+def check_level(info: GameInfo, level: str | None) -> None:
+    if level is not None and level not in info.agents:
+        raise KeyError(f"unknown AI level {level!r}; known: {', '.join(info.agents)}")
+
+
+async def _start_all(sim: Simulation, store: Store, key: str, matches: int, seed: int) -> list[int]:
+    """Resume the unfinished matches, then create and start new ones; each step delivered
+    before the next, so that the transcript's order is fixed."""
+    host = sim.host
+    resumed = await sim.resume(store)
+    await host.start()
+    await host.wait_idle()
+    sim.answer_open_windows(resumed)
+    await sim.start_waiting(resumed)
+    seeds = random.Random(seed)
+    created = []
+    for index in range(matches):
+        match_id = await sim.new_match(key, seeds.getrandbits(48), index)
         await host.wait_idle()
-        records = [await store.get_match(match_id) for match_id in ids]
-        summary = {
-            "matches": len(ids),
-            "finished": sum(r is not None and r.status == "finished" for r in records),
-            "turns": host.stats.turns,
-            "submissions": host.stats.submissions,
-            "timeouts": host.stats.timeouts,
-            "refused": host.stats.refused,
-            "messages": host.worker.sent,
-        }
-        await players.stop()
-        await host.close()
-    return summary
+        await host.start_match(match_id)
+        await host.wait_idle()
+        created.append(match_id)
+    return resumed + created
+
+
+async def _summary(host: Host, ids: list[int]) -> dict[str, int]:
+    """``turns`` as each game counts them (the ``turn`` of its public view; a planting phase
+    or a rebid is a step but not a turn), ``steps`` as the host resolved them."""
+    statuses = [await host.status(match_id) for match_id in ids]
+    return {
+        "matches": len(ids),
+        "finished": sum(status.match.status == "finished" for status in statuses),
+        "turns": sum(int(status.public_view.get("turn", 0)) for status in statuses),
+        "steps": host.stats.turns,
+        "submissions": host.stats.submissions,
+        "timeouts": host.stats.timeouts,
+        "refused": host.stats.refused,
+        "messages": host.worker.sent,
+    }
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        summary = asyncio.run(
-            simulate(
-                args.game,
-                matches=args.matches,
-                seed=args.seed,
-                window_s=args.window,
-                db=Path(args.db) if args.db else None,
-                quiet=args.quiet,
-            )
+    async def run(stop: Stop) -> int:
+        summary = await simulate(
+            args.game,
+            matches=args.matches,
+            seed=args.seed,
+            window_s=args.window,
+            level=args.level,
+            db=Path(args.db) if args.db else None,
+            quiet=args.quiet,
+            on_closed=lambda: stop(EXIT_OUTPUT_CLOSED),
         )
+        try:
+            print(json.dumps(summary), flush=True)
+        except OSError as error:
+            if not is_closed_output(error):
+                raise
+            return EXIT_OUTPUT_CLOSED
+        return 0 if summary["finished"] == summary["matches"] else 1
+
+    try:
+        return run_command(run)
     except KeyError as error:
         print(f"floral-host simulate: {error.args[0]}", file=sys.stderr)
         return 2
-    print(json.dumps(summary), flush=True)
-    return 0 if summary["finished"] == summary["matches"] else 1

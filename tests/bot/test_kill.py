@@ -1,4 +1,4 @@
-"""Real processes: kill -9 a running ``simulate`` at random moments, resume with --matches 0.
+"""Real processes: kill -9 a running ``simulate`` at random points, resume with --matches 0.
 
 Afterwards every match is finished, the audit is clean, every acknowledged move is in the move
 log, and no step was resolved (or announced) twice.
@@ -6,19 +6,23 @@ log, and no step was resolved (or announced) twice.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.store.sqlite import SqliteStore
 from tests.bot.test_simulate import ROOT, cli
 
+MATCHES = 4
 ACK = re.compile(r"^\[m(\d+) seat(\d+) ack step (\d+)\]")
 
 
@@ -47,32 +51,58 @@ def start_simulate(db: Path, log: Path, matches: int) -> subprocess.Popen[bytes]
         )
 
 
-def wait_for_output(log: Path, size: int, limit_s: float = 60) -> None:
-    """Until the process has printed past ``size`` bytes (it is really running)."""
-    end = time.monotonic() + limit_s
-    while log.stat().st_size <= size:
-        assert time.monotonic() < end, "simulate printed nothing"
-        time.sleep(0.02)
+def matches_stored(db: Path) -> int:
+    if not db.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as db_:
+        try:
+            (count,) = db_.execute("SELECT count(*) FROM matches").fetchone()
+        except sqlite3.OperationalError:  # the schema is not created yet
+            return 0
+    return int(count)
+
+
+def acks_in(log: Path) -> int:
+    return sum(bool(ACK.match(line)) for line in log.read_text(errors="replace").splitlines())
+
+
+def wait_until(check: Callable[[], bool], process: subprocess.Popen[bytes]) -> bool:
+    """Until ``check()`` holds (True) or the process ends by itself (False); the limit only
+    stops a broken test from hanging."""
+    end = time.monotonic() + 120
+    while not check():
+        if process.poll() is not None:
+            return False
+        assert time.monotonic() < end, "simulate made no progress"
+        time.sleep(0.01)
+    return True
 
 
 async def test_kill_nine_and_resume_lose_nothing(tmp_path: Path) -> None:
+    """Each kill comes after a random number of new acknowledgements, chosen from the output
+    rather than the clock; the first only once every match exists, as resuming creates none."""
     db, log = tmp_path / "kill.db", tmp_path / "out.txt"
     log.touch()
     rng = random.Random()
     for run in range(3):
-        size = log.stat().st_size
-        process = start_simulate(db, log, matches=4 if run == 0 else 0)
-        wait_for_output(log, size)
-        time.sleep(rng.uniform(0.05, 1.0))
-        process.send_signal(signal.SIGKILL)
-        assert process.wait() == -signal.SIGKILL
+        process = start_simulate(db, log, matches=MATCHES if run == 0 else 0)
+        kill_at = acks_in(log) + rng.randint(1, 60)
+        running = wait_until(lambda: matches_stored(db) == MATCHES, process) and wait_until(
+            lambda: acks_in(log) >= kill_at,  # noqa: B023 (called within this iteration)
+            process,
+        )
+        if running:
+            process.send_signal(signal.SIGKILL)
+            assert process.wait() == -signal.SIGKILL
+        else:  # every match finished before that many acknowledgements
+            assert process.wait() == 0, log.read_text()[-2000:]
 
     final = cli("simulate", "floral-extract", "--matches", "0", "--db", str(db), "--window", "0.04")
     assert final.returncode == 0, final.stdout[-2000:] + final.stderr
     audit = cli("audit", "--db", str(db))
     assert audit.returncode == 0, audit.stdout
     summary = json.loads(audit.stdout.splitlines()[-1])
-    assert summary["matches"] == summary["finished"] == 4
+    assert summary["matches"] == summary["finished"] == MATCHES
 
     acks = [ACK.match(line) for line in log.read_text().splitlines() + final.stdout.splitlines()]
     acked = {tuple(map(int, m.groups())) for m in acks if m}

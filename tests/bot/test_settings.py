@@ -40,11 +40,32 @@ def test_token_never_in_repr() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "value"), [("DEV_GUILD_ID", "abc"), ("FLORAL_REMINDER_SECONDS", "-1")]
+    ("name", "value"),
+    [
+        ("DEV_GUILD_ID", "abc"),
+        ("DEV_GUILD_ID", "-5"),
+        ("DEV_GUILD_ID", "٣"),  # a digit, but not an ASCII one
+        ("DEV_GUILD_ID", "9" * 30),
+        ("FLORAL_MAX_TURNS", "0"),
+        ("FLORAL_REMINDER_SECONDS", "-1"),
+        ("FLORAL_GRACE_SECONDS", "inf"),
+        ("FLORAL_GRACE_SECONDS", "nan"),
+        ("FLORAL_GRACE_SECONDS", "0"),
+        ("FLORAL_GRACE_SECONDS", "1e300"),
+        ("FLORAL_GUILD_READY_TIMEOUT", "-inf"),
+        ("LOG_LEVEL", "verbose"),
+        ("LOG_LEVEL", "x" * 10_000),
+    ],
 )
-def test_bad_values_name_the_variable(name: str, value: str) -> None:
-    with pytest.raises(ValueError, match=name):
+def test_bad_values_name_the_variable_in_one_short_line(name: str, value: str) -> None:
+    with pytest.raises(ValueError, match=name) as error:
         Settings.load({name: value}, None)
+    assert "\n" not in str(error.value) and len(str(error.value)) < 120
+
+
+@pytest.mark.parametrize(("value", "level"), [("debug", "DEBUG"), ("Warn", "WARN"), ("", "INFO")])
+def test_log_levels_are_logging_names(value: str, level: str) -> None:
+    assert Settings.load({"LOG_LEVEL": value}, None).log_level == level
 
 
 def test_discord_run_options() -> None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import io
 import json
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from bot.audit import audit_store
 from bot.export import export_match
@@ -79,6 +82,8 @@ def test_cli_simulate_floral_extract_then_audit_and_export(tmp_path: Path) -> No
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout.splitlines()[-1])
     assert set(summary) == {
+        "seed",
+        "steps",
         "matches",
         "finished",
         "turns",
@@ -105,6 +110,15 @@ def test_cli_simulate_floral_extract_then_audit_and_export(tmp_path: Path) -> No
     winner = trace["checkpoints"][-1]["winner"]
     assert ["P1", "P2"].index(winner) in json.loads(outcome)["winners"]
 
+    def last_turn(trace: dict[str, list[dict[str, str]]]) -> int:  # "T54"; "Plant@1" is none
+        return max(int(c["after"][1:]) for c in trace["checkpoints"] if c["after"][1:].isdigit())
+
+    export2 = cli("export", "m2", "--db", str(db))  # an id as it is shown
+    assert export2.returncode == 0, export2.stderr
+    trace2 = get("floral-extract").run_script(json.loads(export2.stdout))
+    # turns as the game counts them: planting steps are no turns
+    assert summary["turns"] == last_turn(trace) + last_turn(trace2) < summary["steps"]
+
 
 def test_audit_reports_a_tampered_snapshot(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
@@ -125,8 +139,60 @@ def test_cli_errors_are_clear(tmp_path: Path) -> None:
     unknown = cli("simulate", "chess", "--quiet")
     assert unknown.returncode == 2 and "unknown game 'chess'" in unknown.stderr
     missing = cli("audit", "--db", str(tmp_path / "none.db"))
-    assert missing.returncode == 2 and "no database" in missing.stderr
+    assert missing.returncode == 1 and "no database" in missing.stderr
     db = tmp_path / "t.db"
     assert cli("simulate", TOY, "--db", str(db), "--quiet", "--window", "0.03").returncode == 0
     absent = cli("export", "9", "--db", str(db))
     assert absent.returncode == 2 and "no match 9" in absent.stderr
+
+
+async def test_a_seed_reproduces_the_transcript() -> None:
+    """The AI answers in a fixed order, whatever the machine's speed; with the default
+    window none of its answers is late."""
+    runs = []
+    for _ in range(2):
+        out = io.StringIO()
+        summary = await simulate("floral-extract", matches=2, seed=5, out=out)
+        runs.append((summary, out.getvalue()))
+    assert runs[0] == runs[1]
+    summary, transcript = runs[0]
+    assert summary["finished"] == 2 and summary["timeouts"] == 0 and summary["refused"] > 0
+    assert "UTC" not in transcript  # no wall-clock times
+
+
+def test_a_closed_pipe_ends_simulate_quietly() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "simulate", "floral-extract"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # as ``| head -1`` does
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == b""
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_stops_simulate_with_its_store_closed(
+    tmp_path: Path, signum: signal.Signals, code: int
+) -> None:
+    db = tmp_path / "stopped.db"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "simulate", "floral-extract", "--db", str(db)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        if "ack step 5]" in line:
+            break
+    process.send_signal(signum)
+    _, err = process.communicate(timeout=10)
+    assert (process.returncode, err) == (code, "")
+    assert not Path(f"{db}-wal").exists()  # SQLite removes it when the last connection closes
+    audit = cli("audit", "--db", str(db))
+    assert audit.returncode == 0, audit.stdout

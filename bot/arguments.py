@@ -1,0 +1,96 @@
+"""Argument types of the command line: each refuses what makes no sense (negative, zero, inf,
+nan, huge, not a number) with one line naming what it expects; and the parser that prints
+that one line, and lists the AI levels in the help of the commands that take one."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from typing import Any, NoReturn
+
+from bot.ids import parse_match_id
+
+MAX_WINDOW_S = 86_400.0  # a day; longer windows only overflow timers
+MAX_MATCHES = 10_000
+MAX_SEED = 2**63 - 1  # stored in a SQLite integer
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def excerpt(text: str, limit: int = 20) -> str:
+    """A short quotation of bad input."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def seconds(text: str) -> float:
+    """A window length: a positive, finite number of seconds, at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_WINDOW_S):
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds above 0 and up to {MAX_WINDOW_S:.0f},"
+            f" got {excerpt(text)}"
+        )
+    return value
+
+
+def _whole(text: str, low: int, high: int, what: str) -> int:
+    text = text.strip()
+    if _DIGITS.fullmatch(text) is None or not low <= int(text) <= high:
+        raise argparse.ArgumentTypeError(
+            f"expected {what} from {low} to {high}, got {excerpt(text)}"
+        )
+    return int(text)
+
+
+def match_count(text: str) -> int:
+    """How many new matches; 0 only resumes the unfinished ones."""
+    return _whole(text, 0, MAX_MATCHES, "a number of matches")
+
+
+def seed(text: str) -> int:
+    return _whole(text, 0, MAX_SEED, "a whole number")
+
+
+def match_id(text: str) -> int:
+    try:
+        return parse_match_id(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def ai_levels_text() -> str:
+    """Every game's AI levels, its default marked (loads the games: only for --help)."""
+    from games import registry
+
+    lines = ["AI levels (--level):"]
+    for name in registry.names():
+        info = registry.get(name)
+        levels = [
+            f"{level} (default)" if level == info.default_agent else level for level in info.agents
+        ]
+        lines.append(f"  {name}: {', '.join(levels)}")
+    return "\n".join(lines)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line (``floral-host simulate: argument
+    --window: ...``), and whose help can end with the AI levels."""
+
+    def __init__(self, *args: Any, ai_levels: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self.ai_levels = ai_levels
+
+    def format_help(self) -> str:
+        if self.ai_levels:
+            self.epilog = "\n\n".join(filter(None, [ai_levels_text(), self.epilog]))
+            self.ai_levels = False
+        return super().format_help()
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(2)
