@@ -15,7 +15,7 @@ from bot.ids import parse_match_id
 MAX_WINDOW_S = 86_400.0  # a day; longer windows only overflow timers
 MAX_MATCHES = 10_000
 MAX_SEED = 2**63 - 1  # stored in a SQLite integer
-_DIGITS = re.compile(r"[0-9]+")
+_DIGITS = re.compile(r"[0-9]{1,19}")  # no more digits than MAX_SEED has
 
 
 def excerpt(text: str, limit: int = 20) -> str:

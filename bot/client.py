@@ -174,13 +174,46 @@ async def check_database(path: Path) -> None:
     await store.close()
 
 
-async def _run(settings: Settings, token: str) -> None:
-    await check_database(settings.db_path)
-    async with FloralBot(settings) as bot:
+class StopOnSignal:
+    """SIGINT (Ctrl-C) and SIGTERM stop the bot as ``close`` does (the host finishes what is in
+    flight and closes the store); before the bot exists they cancel the start."""
+
+    def __init__(self) -> None:
+        self.bot: FloralBot | None = None
+        self.requested = False
+        self._task = asyncio.current_task()
         loop = asyncio.get_running_loop()
-        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
-            loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
-        await bot.start(token)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+                loop.add_signal_handler(signum, self.stop)
+
+    def stop(self) -> None:
+        if self.requested:
+            return
+        self.requested = True
+        if self.bot is not None:
+            asyncio.get_running_loop().create_task(self.bot.close())
+        elif self._task is not None:
+            self._task.cancel()
+
+
+async def _run(settings: Settings, token: str) -> None:
+    stop = StopOnSignal()
+    try:
+        await check_database(settings.db_path)
+        async with FloralBot(settings) as bot:
+            stop.bot = bot
+            await bot.start(token)
+    except asyncio.CancelledError:
+        if not stop.requested:
+            raise
+
+
+class UnusedVoiceFilter(logging.Filter):
+    """Drops discord.py's warnings that voice libraries are missing: the bot has no voice."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).endswith("is not installed, voice will NOT be supported")
 
 
 def main(args: argparse.Namespace | None = None) -> int:
@@ -194,6 +227,7 @@ def main(args: argparse.Namespace | None = None) -> int:
         print("floral-host run: DISCORD_TOKEN is not set (environment or .env)", file=sys.stderr)
         return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
+    logging.getLogger("discord.client").addFilter(UnusedVoiceFilter())
     point_at(settings)
     try:
         asyncio.run(_run(settings, token))
