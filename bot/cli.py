@@ -12,6 +12,7 @@ from pathlib import Path
 from bot import arguments
 from bot.arguments import CommandParser
 from bot.database import command_db_path
+from bot.process import EXIT_OUTPUT_CLOSED, EXIT_SIGINT, silence_stdout
 from bot.store.faults import UnusableDatabase, explain
 
 EXIT_CODES = """exit codes: 0 done; 1 failed (a storage fault, a match left unfinished);
@@ -91,6 +92,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = importlib.import_module(_HANDLERS[args.command])
     try:
         code: int = handler.main(args)
+    except KeyboardInterrupt:  # Ctrl-C before the command set up its own handling
+        return EXIT_SIGINT
+    except BrokenPipeError:  # the reader of our output went away (``export 1 | head``)
+        silence_stdout()
+        return EXIT_OUTPUT_CLOSED
     except UnusableDatabase as error:
         return _storage_failure(args.command, str(error))
     except sqlite3.Error as error:  # met after opening: corruption found mid-read, disk full

@@ -181,6 +181,7 @@ class StopOnSignal:
     def __init__(self) -> None:
         self.bot: FloralBot | None = None
         self.requested = False
+        self._closing: asyncio.Task[None] | None = None  # held: the loop keeps weak references
         self._task = asyncio.current_task()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -192,7 +193,7 @@ class StopOnSignal:
             return
         self.requested = True
         if self.bot is not None:
-            asyncio.get_running_loop().create_task(self.bot.close())
+            self._closing = asyncio.get_running_loop().create_task(self.bot.close())
         elif self._task is not None:
             self._task.cancel()
 
