@@ -139,7 +139,7 @@ def test_cli_errors_are_clear(tmp_path: Path) -> None:
     unknown = cli("simulate", "chess", "--quiet")
     assert unknown.returncode == 2 and "unknown game 'chess'" in unknown.stderr
     missing = cli("audit", "--db", str(tmp_path / "none.db"))
-    assert missing.returncode == 1 and "no database" in missing.stderr
+    assert missing.returncode != 0 and "no database" in missing.stderr  # codes: test_storage_faults
     db = tmp_path / "t.db"
     assert cli("simulate", TOY, "--db", str(db), "--quiet", "--window", "0.03").returncode == 0
     absent = cli("export", "9", "--db", str(db))
