@@ -3,12 +3,17 @@
 Prints JSON:
 ``submit_ack_ms_p50/p99``  a submission received -> its durable acknowledgement (accepted ones)
 ``deadline_late_ms_p99``   a window's deadline -> its timeout default applied and committed
+``prompt_lag_ms_p50/p99``  a prompt's commit -> the transport accepting its DM (from the time the
+                           change was made, just before its commit: the commit's own time counts)
 ``messages_per_turn``      every message delivered / steps resolved (moderator log included)
 ``player_messages_per_turn``  the same without the moderator log (channel posts and DMs)
 ``turn_messages_per_turn`` channel posts and DMs of the resolutions alone (no hello/start posts)
 ``lost_submissions``       acknowledged moves missing from the move log
 ``double_resolutions``     steps announced more than once
 ``peak_rss_mb``            peak resident memory of this process
+``load_before/after``      the machine's 1-minute load average (other work skews the figures)
+``fsync_ms_p50/p99``       one fsync of a small file beside the database: a durable ack waits for
+                           one or two of these (the WAL's group sync), whatever the host does
 
 Usage: python bench/host_load.py [--matches 200] [--game floral-extract] [--window 1.0]
        [--config '{"max_turns": 15}'] [--agent random] [--db PATH]
@@ -20,6 +25,7 @@ import argparse
 import asyncio
 import io
 import json
+import os
 import random
 import resource
 import statistics
@@ -35,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.host import Host, SubmitResult
 from bot.simulate import SimulatedPlayers, Simulation
 from bot.store.sqlite import SqliteStore
+from bot.transport import Delivery
 
 
 class TimedHost(Host):
@@ -55,6 +62,17 @@ class TimedHost(Host):
         return result
 
 
+class TimedPlayers(SimulatedPlayers):
+    """The simulation's transport, noting when each prompt (a DM with a request) is accepted."""
+
+    prompted_at: dict[int, float]
+
+    async def send(self, delivery: Delivery) -> None:
+        if delivery.audience.seat is not None and "request" in delivery.payload:
+            self.prompted_at[delivery.message_id] = time.time()
+        await super().send(delivery)
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
@@ -64,7 +82,8 @@ def percentile(values: list[float], share: float) -> float:
 
 async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
     store = await SqliteStore.open(db)
-    players = SimulatedPlayers(io.StringIO(), quiet=True)
+    players = TimedPlayers(io.StringIO(), quiet=True)
+    players.prompted_at = {}
     host = TimedHost(store, players, grace_s=args.window)
     host.ack_ms, host.acked, host.stats.late_ms = [], [], []
     sim = Simulation(host, players, args.window, level=args.agent)
@@ -83,6 +102,7 @@ async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
     await host.wait_idle()
     elapsed = time.perf_counter() - started
     figures = await measure(host, store, ids)
+    figures.update(await prompt_lag(store, players.prompted_at))
     figures["seconds"] = round(elapsed, 1)
     await players.stop()
     await host.close()
@@ -124,6 +144,32 @@ async def measure(host: TimedHost, store: SqliteStore, ids: list[int]) -> dict[s
     }
 
 
+def fsync_ms(folder: Path, rounds: int = 50) -> dict[str, float]:
+    times = []
+    probe = folder / "fsync.probe"
+    with probe.open("wb") as file:
+        for _ in range(rounds):
+            file.write(b"x" * 4096)
+            file.flush()
+            started = time.perf_counter()
+            os.fsync(file.fileno())
+            times.append((time.perf_counter() - started) * 1000)
+    probe.unlink()
+    return {
+        "fsync_ms_p50": round(statistics.median(times), 2),
+        "fsync_ms_p99": round(percentile(times, 0.99), 2),
+    }
+
+
+async def prompt_lag(store: SqliteStore, prompted_at: dict[int, float]) -> dict[str, float]:
+    rows = await store._fetch("SELECT id, created_at FROM outbox")
+    lags = [(prompted_at[id_] - at) * 1000 for id_, at in rows if id_ in prompted_at]
+    return {
+        "prompt_lag_ms_p50": round(statistics.median(lags), 1) if lags else 0,
+        "prompt_lag_ms_p99": round(percentile(lags, 0.99), 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
@@ -139,7 +185,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         db = Path(args.db) if args.db else Path(scratch) / "host_load.db"
-        print(json.dumps(asyncio.run(run(args, db))))
+        load_before = os.getloadavg()[0]
+        figures = asyncio.run(run(args, db))
+        figures.update(fsync_ms(db.parent))
+        figures.update(load_before=load_before, load_after=os.getloadavg()[0])
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

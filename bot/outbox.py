@@ -206,6 +206,7 @@ class DeliveryWorker:
         rows, next_try = await self._store.due_outbox(now, self._batch)
         if not rows:
             return None if next_try is None else max(0.001, next_try - now)
+        await self._store.sync()  # what the messages tell is on disk before anyone reads it
         result = _PassResult()
         await asyncio.gather(*(self._send(row, result) for row in rows))
         self.sent += len(result.sent)

@@ -172,7 +172,12 @@ class Store(Protocol):
 
     async def add_attempt(self, attempt: Attempt) -> bool:
         """Log an attempt; an accepted one also becomes the seat's move. False (and nothing
-        written) when the window is no longer open."""
+        written) when the window is no longer open. Durable (on disk, surviving a power loss)
+        when it returns True: the move may be acknowledged."""
+
+    async def sync(self) -> None:
+        """Until every commit made before the call is durable (the delivery worker calls it
+        before sending, so no message tells of a change that a power loss could undo)."""
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
 

@@ -3,12 +3,13 @@
 One connection serves the whole host. Each write is one transaction run in a single trip to the
 connection's thread (see ``_write``), so two coroutines' statements never interleave.
 
-Durability: the host's writes (an acknowledged move, a resolution before its messages go out)
-return only once the WAL holding them is synced to disk, so they survive a power loss or an OS
-crash, not only a killed process. ``synchronous=FULL`` would sync inside every commit, one at a
-time on the connection's thread (about 8 ms each on a plain disk, so at most ~120 commits a
-second for the whole host); instead commits run with ``NORMAL`` and ``_durable`` syncs the WAL
-file once for every commit made meanwhile (group commit), which is the same guarantee.
+Durability against a power loss or an OS crash, not only a killed process: ``add_attempt``
+returns (and the move is acknowledged) only once the WAL holding it is synced to disk, and the
+delivery worker calls ``sync`` before sending, so no message tells of a change that could still
+be lost. ``synchronous=FULL`` would sync inside every commit, one at a time on the connection's
+thread (about 8 ms each on a plain disk, so at most ~120 commits a second for the whole host);
+instead commits run with ``NORMAL`` and ``sync`` syncs the WAL file once for every commit made
+meanwhile (group commit), which gives the same guarantee where it is needed.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ class SqliteStore:
                 )
             return
         await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")  # the WAL is synced by _durable
+        await db.execute("PRAGMA synchronous=NORMAL")  # acks and deliveries wait for sync()
         await self._migrate()
         await self._write(_touch_schema_row)
         await db.execute("PRAGMA busy_timeout=5000")
@@ -195,18 +196,14 @@ class SqliteStore:
         result: T = await run(_in_transaction, fn, self._db._conn)  # type: ignore[no-untyped-call]
         return result
 
-    async def _save(self, fn: Callable[[sqlite3.Connection], T], durable: bool = True) -> T:
-        """``_write`` for the host's writes, on disk when it returns (``durable``); a failure
-        that may pass becomes WriteFailed."""
+    async def _save(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``_write`` for the host's writes: a failure that may pass becomes WriteFailed."""
         try:
-            result = await self._write(fn)
+            return await self._write(fn)
         except sqlite3.OperationalError as error:  # locked past the busy timeout, full, I/O
             raise WriteFailed(f"the database could not be written: {error}") from error
-        if durable:
-            await self._durable()
-        return result
 
-    async def _durable(self) -> None:
+    async def sync(self) -> None:
         """Wait for a sync of the WAL that starts after this call: every commit made before
         it is then on disk. Commits made while one sync runs share the next one."""
         if self._next_sync is None:
@@ -223,7 +220,7 @@ class SqliteStore:
                 try:
                     if self._wal_fd is None:
                         self._wal_fd = os.open(await self._read(_wal_path), os.O_RDONLY)
-                    await asyncio.to_thread(os.fsync, self._wal_fd)
+                    await asyncio.to_thread(os.fdatasync, self._wal_fd)  # as SQLite's FULL
                 except OSError as error:
                     waiting.set_exception(WriteFailed(f"the database could not be synced: {error}"))
                 else:
@@ -256,6 +253,7 @@ class SqliteStore:
             await self._save(lambda db: _insert_attempt(db, attempt))
         except _WindowClosed:
             return False
+        await self.sync()  # an accepted move is acknowledged once this returns
         return True
 
     async def apply(self, change: Change) -> bool:
@@ -268,8 +266,7 @@ class SqliteStore:
     async def settle_outbox(
         self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float
     ) -> None:
-        # not synced: a delivery lost with a power cut is only sent again
-        await self._save(lambda db: _settle(db, sent, retries, failed, at), durable=False)
+        await self._save(lambda db: _settle(db, sent, retries, failed, at))
 
     # --- reads --------------------------------------------------------------------------
 
@@ -368,7 +365,13 @@ async def _connect(target: str) -> aiosqlite.Connection:
     connection = aiosqlite.connect(target, uri=True, isolation_level=None)
     # daemon: a connection an error path failed to close never keeps the process from exiting
     connection._thread.daemon = True
-    return await connection
+    try:
+        return await connection
+    except BaseException:
+        # aiosqlite stops its thread without waiting for it: wait here, while the loop still
+        # runs, or the thread reports to a closed loop and prints a traceback at exit
+        await asyncio.to_thread(connection._thread.join, 5.0)
+        raise
 
 
 async def _connect_writable(path: Path) -> aiosqlite.Connection:

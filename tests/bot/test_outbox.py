@@ -91,3 +91,15 @@ async def test_a_failing_log_channel_never_holds_up_the_prompts(env: HostEnv) ->
     assert len(mod_rows) == 2 * matches
     assert {row.status for row in mod_rows} == {"pending"}  # still retried, never given up
     assert not [d for d in env.transport.sent if str(d.audience) == "moderators"]
+
+
+async def test_direct_messages_go_out_before_channel_posts(env: HostEnv) -> None:
+    await env.host.worker.stop()  # a backlog: everything of two matches waits at once
+    records = [await env.new_match(window_s=3600, seed=n) for n in range(2)]
+    env.host.worker.start()
+    env.host.worker.wake()
+    await env.host.wait_idle()
+    first_pass = [(d.match_id, str(d.audience)) for d in env.transport.attempts[:8]]
+    dms = [(r.id, f"seat{seat}") for r in records for seat in range(2)]
+    posts = [(r.id, audience) for r in records for audience in ("public", "moderators")]
+    assert first_pass == dms + posts  # each queue's head, the players' first
