@@ -276,7 +276,7 @@ class Simulation:
             guild_id=0,
             channel_id=index + 1,
             players=[FIRST_USER_ID + seat for seat in range(seats)],
-            names=[f"{info.default_agent}{seat + 1}" for seat in range(seats)],
+            names=[f"{self.level or info.default_agent}{seat + 1}" for seat in range(seats)],
             config=config,
             seed=seed,
             window_s=self.window_s,

@@ -196,3 +196,11 @@ def test_a_signal_stops_simulate_with_its_store_closed(
     assert not Path(f"{db}-wal").exists()  # SQLite removes it when the last connection closes
     audit = cli("audit", "--db", str(db))
     assert audit.returncode == 0, audit.stdout
+
+
+async def test_the_ai_level_is_chosen_from_the_games_own() -> None:
+    out = io.StringIO()
+    summary = await simulate("warlocks-brew", seed=2, level="random", out=out)
+    assert summary["finished"] == 1 and "random1" in out.getvalue()
+    with pytest.raises(KeyError, match="unknown AI level 'genius'; known: random"):
+        await simulate(TOY, level="genius", out=io.StringIO())
