@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _storage_failure(command: str, message: str) -> int:
-    """One line on stderr and a non-zero exit: a supervisor or a script sees it failed."""
+    """One line on stderr and exit 1: a supervisor or a script sees it failed."""
     print(f"floral-host {command}: {message}", file=sys.stderr)
     return 1
 

@@ -67,7 +67,7 @@ class Result:
     def one_line(self, *words: str) -> str:
         """The single stderr line of a refusal, checked to hold each of ``words``."""
         lines = self.stderr.strip().splitlines()
-        assert self.returncode not in (0, None), (self.name, self.stdout, self.stderr)
+        assert self.returncode == 1, (self.name, self.returncode, self.stdout, self.stderr)
         assert len(lines) == 1, (self.name, self.stderr)
         for word in words:
             assert word in lines[0], (self.name, word, lines[0])
