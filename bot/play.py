@@ -27,7 +27,7 @@ from bot.process import EXIT_OUTPUT_CLOSED, run_command
 from bot.simulate import AgentPlayer, SimulatedPlayers, check_level
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
-from games.protocol import derive_rng
+from games.protocol import Agent, derive_rng
 
 HUMAN, COMPUTER = 1, 2
 COUNTDOWN_MARKS = (45, 30, 20, 10, 5, 3, 2, 1)
@@ -68,20 +68,8 @@ async def play(
                 seed=seed,
                 window_s=window_s,
             )
-            window = window_s or 60.0
-            terminal.players[record.id] = [
-                AgentPlayer(
-                    host,
-                    record.id,
-                    1,
-                    COMPUTER,
-                    info.agents[level](1, derive_rng(seed, "ai", 1)),
-                    derive_rng(seed, "ai-timing"),
-                    lambda rng: rng.uniform(0.3, min(5, window / 3)),
-                    0.0,
-                    lambda _: None,
-                )
-            ]
+            agent = info.agents[level](1, derive_rng(seed, "ai", 1))
+            terminal.players[record.id] = [_computer(host, record.id, agent, seed, window_s)]
             terminal.say(HELP)
             await host.start_match(record.id)
             session = Session(host, record.id, terminal)
@@ -107,6 +95,24 @@ async def play(
             await terminal.stop()
             await host.close()
     return 0
+
+
+def _computer(
+    host: Host, match_id: int, agent: Agent, seed: int, window_s: float | None
+) -> AgentPlayer:
+    """The AI seat: it answers after a human-like pause, never with junk, and reports nothing."""
+    window = window_s or 60.0
+    return AgentPlayer(
+        host,
+        match_id,
+        1,
+        COMPUTER,
+        agent,
+        derive_rng(seed, "ai-timing"),
+        lambda rng: rng.uniform(0.3, min(5, window / 3)),
+        0.0,
+        lambda _: None,
+    )
 
 
 class Session:
