@@ -36,7 +36,10 @@ async def backup(source: Path, dest: Path, replace: bool = False) -> int:
     store = await SqliteStore.open(source, readonly=True)
     partial = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
     try:
-        await store.backup(partial)
+        check = await store.backup(partial)
+        if check != "ok":
+            problem = f"damaged, its copy fails SQLite's check ({check[:80]})"
+            raise UnusableDatabase(source, problem, "restore an earlier backup")
         matches = len(await store.list_matches())
         os.replace(partial, dest)
     except (sqlite3.Error, OSError) as error:

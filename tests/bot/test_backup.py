@@ -131,6 +131,9 @@ def test_list_shows_each_stored_match_with_its_status(tmp_path: Path) -> None:
     empty = tmp_path / "empty.db"
     make_db(empty, matches=0)
     assert cli("list", "--db", str(empty), cwd=tmp_path).stdout == "no matches stored yet\n"
+    (tmp_path / ".env").write_text(f"FLORAL_DB={db}\nFLORAL_GRACE_SECONDS=soon\n")
+    from_env = cli("list", cwd=tmp_path)  # FLORAL_DB from .env; another bad setting is no matter
+    assert from_env.returncode == 0 and from_env.stdout == listed.stdout, from_env.stderr
     missing = cli("list", "--db", str(tmp_path / "none.db"), cwd=tmp_path)
     assert missing.returncode != 0 and missing.stderr.count("\n") == 1
     assert "none.db: no database here" in missing.stderr

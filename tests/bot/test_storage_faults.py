@@ -196,6 +196,20 @@ def test_a_truncated_database(tmp_path: Path, discord: SilentDiscord) -> None:
     assert db.read_bytes() == data[: len(data) // 2] and not discord.contacted()
 
 
+def test_damage_found_while_reading_is_one_line_too(tmp_path: Path, discord: SilentDiscord) -> None:
+    """Only a page of match rows is damaged, so opening works and the damage shows mid-read."""
+    db = make_db(tmp_path / "damaged.db", matches=60)
+    data, page = bytearray(db.read_bytes()), 4096
+    start = data.index(b"Alice30") // page * page
+    data[start : start + page] = b"\xff" * page
+    db.write_bytes(bytes(data))
+    results = run_commands(("audit", "list", "backup"), db, tmp_path, discord)
+    for name in ("audit", "list"):
+        results[name].one_line(str(db), "not a usable SQLite database", "restore it from a backup")
+    results["backup"].one_line(str(db), "damaged", "restore an earlier backup")
+    assert not (tmp_path / "copy.db").exists()
+
+
 def test_a_read_only_file_stops_writers_and_still_reads(
     tmp_path: Path, discord: SilentDiscord, read_only_file: list[Path]
 ) -> None:
