@@ -25,6 +25,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from games.protocol import JSON, ConfigError
+from games.text import EXCERPT_CHARS, excerpt, read_number
 
 from .rules import SEAT_NAMES
 from .spellbook import (
@@ -90,7 +91,7 @@ def resolve_text(value: str, rng: random.Random) -> Book:
     if ":" not in value:
         raise ConfigError(
             "spellbook",
-            f"{value.strip()!r} is not 'random', a preset ({', '.join(preset_names())}) "
+            f"{excerpt(value.strip())} is not 'random', a preset ({', '.join(preset_names())}) "
             f"or a spellbook such as {EXAMPLE!r}",
         )
     return parse_text(value)
@@ -98,7 +99,8 @@ def resolve_text(value: str, rng: random.Random) -> Book:
 
 # --- the text form --------------------------------------------------------------------------
 
-_HEADER = re.compile(r"([A-Za-z][\w-]*)\s*:")
+# A header starts a word (the look-behind keeps the scan linear on long words).
+_HEADER = re.compile(r"(?<![\w-])([A-Za-z][\w-]*)\s*:")
 _SPELL_NAMES = {name: name for name in SPELLS} | {"fertilise": "fertilize"}
 _SEATS = {seat.lower(): seat for seat in SEAT_NAMES}
 _SEPARATORS = " \t\r\n;"
@@ -131,16 +133,15 @@ def _sections(text: str, field: str) -> list[Section]:
     headers = list(_HEADER.finditer(text))
     head = text[: headers[0].start()] if headers else text
     if head.strip(_SEPARATORS):
-        raise ConfigError(
-            field, f"expected a spell name such as 'water:' first, got {_clip(head)!r}"
-        )
+        raise ConfigError(field, f"expected a spell name such as 'water:' first, got {_clip(head)}")
     sections = []
     for header, following in itertools.zip_longest(headers, headers[1:]):
         name = header.group(1).lower()
         if name not in _SPELL_NAMES and name not in _SEATS:
             raise ConfigError(
                 field,
-                f"{header.group(1)!r} is not a spell: the spells are water, fertilize, weather",
+                f"{_clip(header.group(1))} is not a spell: the spells are water, fertilize, "
+                "weather",
             )
         end = following.start() if following else len(text)
         body = text[header.end() : end].strip(_SEPARATORS)
@@ -158,7 +159,7 @@ def _seat_books(sections: list[Section], field: str) -> SeatBooks:
                 raise ConfigError(f"{field}.{name}", "is given twice")
             if body:
                 raise ConfigError(
-                    f"{field}.{name}", f"expected 'water:' or another spell, got {body!r}"
+                    f"{field}.{name}", f"expected 'water:' or another spell, got {_clip(body)}"
                 )
             current = groups[name] = []
         else:
@@ -191,11 +192,10 @@ def _conditions(body: str, field: str) -> tuple[Condition, ...]:
     return tuple(parse_condition_text(part, f"{field}[{i}]") for i, part in enumerate(parts))
 
 
-_KIND = re.compile(r"\s*([A-Za-z]+)\s*(.*?)\s*", re.DOTALL)
+_KIND = re.compile(r"([A-Za-z]+)\s*(.*)", re.DOTALL)  # matched on stripped text
 _LENGTH = re.compile(r"([0-9]+)\s*(.*)", re.DOTALL)
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _RANGE = re.compile(r"([0-9]+)\s*(?:-|–|—|\.\.)\s*([0-9]+)")
-_CHAIN = re.compile(r"(?:\s*(?:<=|>=|==|≤|≥|<|>|=))*\s*")
 _OP = re.compile(r"<=|>=|==|≤|≥|<|>|=")
 _EXAMPLES = {"set": "set 3 {1,2,3}", "sum": "sum 3 19-21", "chain": "chain 3 < <"}
 
@@ -204,19 +204,21 @@ def parse_condition_text(text: str, field: str = "condition") -> Condition:
     """One condition such as ``set 3 {1,2,3}``, ``sum 3 19-21`` or ``chain 3 < <=``."""
     if not text.strip():
         raise ConfigError(field, "has an empty condition (nothing around a |)")
-    match = _KIND.fullmatch(text)
+    match = _KIND.fullmatch(text.strip())
     kind = match.group(1).lower() if match else ""
     if not match or kind not in _EXAMPLES:
-        raise ConfigError(field, f"expected a condition set, sum or chain, got {_clip(text)!r}")
+        raise ConfigError(field, f"expected a condition set, sum or chain, got {_clip(text)}")
     rest = match.group(2)
     length = _LENGTH.fullmatch(rest)
     if not length:
         raise ConfigError(
-            field, f"{kind} needs a window length first, like {_EXAMPLES[kind]}, got {rest!r}"
+            field,
+            f"{kind} needs a window length first, like {_EXAMPLES[kind]}, got {_clip(rest)}",
         )
-    n = int(length.group(1))
-    if not 3 <= n <= 5:
-        raise ConfigError(field, f"{kind} window length must be 3, 4 or 5, got {n}")
+    n = read_number(length.group(1))
+    if n is None or not 3 <= n <= 5:
+        got = _clip(length.group(1)) if n is None else n
+        raise ConfigError(field, f"{kind} window length must be 3, 4 or 5, got {got}")
     condition = _PARSERS[kind](n, length.group(2), field)
     parse_condition(condition.to_json(), field)  # the JSON form's own checks, as a safety net
     return condition
@@ -225,11 +227,13 @@ def parse_condition_text(text: str, field: str = "condition") -> Condition:
 def _parse_set(n: int, rest: str, field: str) -> SetCondition:
     braces = _BRACES.fullmatch(rest)
     if not braces:
-        raise ConfigError(field, f"set needs identities in braces like {{1,2,3}}, got {rest!r}")
+        raise ConfigError(
+            field, f"set needs identities in braces like {{1,2,3}}, got {_clip(rest)}"
+        )
     members: list[int] = []
     for item in re.split(r"[\s,]+", braces.group(1).strip()):
         if not re.fullmatch(r"[0-7]", item):
-            raise ConfigError(field, f"set identities are 0-7, got {item!r}")
+            raise ConfigError(field, f"set identities are 0-7, got {_clip(item)}")
         if int(item) in members:
             raise ConfigError(field, f"set lists identity {item} twice")
         members.append(int(item))
@@ -241,8 +245,10 @@ def _parse_set(n: int, rest: str, field: str) -> SetCondition:
 def _parse_sum(n: int, rest: str, field: str) -> SumCondition:
     span = _RANGE.fullmatch(rest)
     if not span:
-        raise ConfigError(field, f"sum needs a range like 19-21, got {rest!r}")
-    lo, hi = int(span.group(1)), int(span.group(2))
+        raise ConfigError(field, f"sum needs a range like 19-21, got {_clip(rest)}")
+    lo, hi = read_number(span.group(1)), read_number(span.group(2))
+    if lo is None or hi is None:
+        raise ConfigError(field, f"a sum's totals are at most {7 * n}, got {_clip(rest)}")
     if lo > hi:
         raise ConfigError(field, f"sum range {lo}-{hi} is inverted: put the low total first")
     if hi > 7 * n:
@@ -251,8 +257,8 @@ def _parse_sum(n: int, rest: str, field: str) -> SumCondition:
 
 
 def _parse_chain(n: int, rest: str, field: str) -> ChainCondition:
-    if not _CHAIN.fullmatch(rest):
-        raise ConfigError(field, f"chain operators are < <= = >= > (or ≤ ≥), got {rest!r}")
+    if _OP.sub("", rest).strip():  # anything but operators and spaces
+        raise ConfigError(field, f"chain operators are < <= = >= > (or ≤ ≥), got {_clip(rest)}")
     ops = tuple(ALIASES.get(op, op) for op in _OP.findall(rest))
     if len(ops) != n - 1:
         raise ConfigError(
@@ -268,9 +274,9 @@ _PARSERS: dict[str, Callable[[int, str, str], Condition]] = {
 }
 
 
-def _clip(text: str, limit: int = 30) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _clip(text: str) -> str:
+    """Moderator text quoted in an error: spaces collapsed, cut short (``excerpt``)."""
+    return excerpt(" ".join(text[: EXCERPT_CHARS * 2].split()))
 
 
 # --- presets --------------------------------------------------------------------------------
@@ -295,7 +301,8 @@ def preset_description(name: str) -> str:
 def _preset_data(key: str) -> dict[str, JSON]:
     if key not in preset_names():
         raise ConfigError(
-            "spellbook", f"{key!r} is not a preset; the presets are {', '.join(preset_names())}"
+            "spellbook",
+            f"{excerpt(key)} is not a preset; the presets are {', '.join(preset_names())}",
         )
     data = json.loads((PRESET_DIR / f"{key}.json").read_text(encoding="utf-8"))
     if not isinstance(data, dict):

@@ -6,6 +6,14 @@ import re
 from collections.abc import Mapping
 
 from games.protocol import JSON, ConfigError
+from games.text import (
+    MAX_DIGITS,
+    OTHER_NUMERALS,
+    excerpt,
+    field_name,
+    has_other_numerals,
+    read_number,
+)
 
 from .rules import SEAT_NAMES
 
@@ -33,7 +41,7 @@ def parse_config(raw: Mapping[str, JSON], allowed: frozenset[str] = ALL_KEYS) ->
         raise ConfigError("config", "must be an object")
     for key in raw:
         if key not in allowed:
-            raise ConfigError(f"config.{key}", "is not a Floral Extract option")
+            raise ConfigError(f"config.{field_name(key)}", "is not a Floral Extract option")
     config: dict[str, JSON] = {}
     for key, (default, allowed_values) in CHOICES.items():
         value = raw.get(key, default)
@@ -50,7 +58,12 @@ def parse_config(raw: Mapping[str, JSON], allowed: frozenset[str] = ALL_KEYS) ->
 
 
 def _show(value: JSON) -> str:
-    return "true" if value is True else "false" if value is False else str(value)
+    return "true" if value is True else "false" if value is False else _plain(value)
+
+
+def _plain(value: JSON) -> str:
+    """A value as a moderator wrote it, unquoted, and short (``excerpt`` without quotes)."""
+    return field_name(value, 60) if isinstance(value, str) else excerpt(value)
 
 
 def _max_turns(value: JSON) -> int | None:
@@ -58,7 +71,7 @@ def _max_turns(value: JSON) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ConfigError(
-            "config.max_turns", f"must be a positive whole number or null, got {value!r}"
+            "config.max_turns", f"must be a positive whole number or null, got {excerpt(value)}"
         )
     return value
 
@@ -67,7 +80,7 @@ def _timeout(value: JSON) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
         raise ConfigError(
             "config.submission_timeout_s",
-            f"must be a number of seconds above 0, at most 3600, got {value!r}",
+            f"must be a number of seconds above 0, at most 3600, got {excerpt(value)}",
         )
     return float(value)
 
@@ -82,16 +95,20 @@ def parse_rules_text(text: str) -> dict[str, JSON]:
     for part in filter(None, (p.strip() for p in re.split(r"[,;\n]", text))):
         key, sep, value = (s.strip() for s in part.partition("="))
         key = key.lower().replace("-", "_").replace(" ", "_")
+        if key not in SCRIPT_KEYS:
+            key = field_name(key)
         if not sep or not value:
-            raise ConfigError("rules", f"write option=value, e.g. max_turns=60 (got {part!r})")
+            raise ConfigError(
+                "rules", f"write option=value, e.g. max_turns=60 (got {excerpt(part)})"
+            )
         if key not in SCRIPT_KEYS:
             known = ", ".join(sorted(SCRIPT_KEYS))
             raise ConfigError(f"rules.{key}", f"is not a rules option; the options are {known}")
-        rules[key] = _rule_value(value)
+        rules[key] = _rule_value(value, f"rules.{key}")
     return rules
 
 
-def _rule_value(text: str) -> JSON:
+def _rule_value(text: str, field: str) -> JSON:
     lowered = text.lower()
     if lowered in ("true", "yes", "on"):
         return True
@@ -99,4 +116,11 @@ def _rule_value(text: str) -> JSON:
         return False
     if lowered in ("null", "none", "unlimited"):
         return None
-    return int(lowered) if lowered.isdigit() else lowered
+    number = read_number(lowered)
+    if number is not None:
+        return number
+    if lowered.isnumeric() or has_other_numerals(lowered):
+        raise ConfigError(
+            field, f"{OTHER_NUMERALS}, at most {MAX_DIGITS} of them, got {excerpt(text)}"
+        )
+    return lowered

@@ -23,6 +23,7 @@ from games.protocol import (
     Verdict,
     derive_rng,
 )
+from games.text import OTHER_NUMERALS, has_other_numerals, read_number
 
 from . import render
 from .config import parse_config
@@ -160,7 +161,9 @@ class FloralExtract:
             return Refused("The match is over.")
         if not 0 <= seat < 2:
             return Refused("You are not a player in this match.")
-        text = raw.strip().upper() if isinstance(raw, str) else ""
+        text = raw.strip() if isinstance(raw, str) else ""
+        if text.isascii():  # one reading: "ſ" and "ı" upper-case to S and I but are not runes
+            text = text.upper()
         if state.phase == "plant":
             return self._check_plant(state.players[seat], text, state.turns_completed + 1)
         return self._check_cast(state, seat, text)
@@ -169,7 +172,8 @@ class FloralExtract:
         if not player.can_plant:
             return Refused("You have nothing to plant in this planting phase.")
         if len(code) != 1 or code not in FLOWERS:
-            return Refused("Send one flower letter: A, C, H, W or X.")
+            hint = f" ({OTHER_NUMERALS})" if has_other_numerals(code) else ""
+            return Refused(f"Send one flower letter: A, C, H, W or X{hint}.")
         if code in player.planted:
             return Refused(
                 f"You have already planted {FLOWER_NAMES[code]}; each type only once. "
@@ -181,10 +185,11 @@ class FloralExtract:
     def _check_cast(self, state: State, seat: int, text: str) -> Verdict:
         player = state.players[seat]
         opponent = state.players[1 - seat]
-        if len(text) != 1:
-            return Refused(render.cast_help(player, opponent))
-        if text.isdigit() and int(text) <= 7:
-            text = player.symbol_of[int(text)]
+        if len(text) != 1 or not text.isascii():  # one reading: ASCII runes and digits only
+            return Refused(render.cast_help(player, opponent, text))
+        number = read_number(text)
+        if number is not None and number <= 7:
+            text = player.symbol_of[number]
         if text in player.identity:
             ident = player.identity[text]
             if ident == 0 and player.stalled_last:
@@ -202,7 +207,7 @@ class FloralExtract:
                     )
                 return Accepted(text, f"Declare {text} (no charge: a dud)")
             return Accepted(text, f"Declare {text}")
-        return Refused(render.cast_help(player, opponent))
+        return Refused(render.cast_help(player, opponent, text))
 
     # --- resolution ------------------------------------------------------------------------
 

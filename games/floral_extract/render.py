@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, to_seat
+from games.text import OTHER_NUMERALS, has_other_numerals
 
 from . import spellbook
 from .rules import (
@@ -205,10 +206,12 @@ def planting_events(state: State, results: list[dict[str, JSON]]) -> list[Event]
 # --- casting -----------------------------------------------------------------------------------
 
 
-def cast_help(player: Player, opponent: Player) -> str:
+def cast_help(player: Player, opponent: Player, sent: str = "") -> str:
     text = f"Send one of your runes {player.symbols[0]}–{player.symbols[-1]} or a digit 0–7"
     if player.charge:
         text += f", or an opponent rune {opponent.symbols[0]}–{opponent.symbols[-1]} to declare"
+    if has_other_numerals(sent):
+        text += f" ({OTHER_NUMERALS})"
     return text + "."
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.protocol import JSON, Accepted, ConfigError, Event, Move, Setup
+from games.text import excerpt, read_number
 
 from .config import SCRIPT_KEYS, parse_config
 from .engine import FloralExtract
@@ -44,7 +45,8 @@ def start_state(script: JSON) -> State:
     if not isinstance(script, Mapping):
         raise ConfigError("script", "must be a JSON object")
     if script.get("format") != SCRIPT_FORMAT:
-        raise ConfigError("format", f"must be {SCRIPT_FORMAT!r}, got {script.get('format')!r}")
+        got = excerpt(script.get("format"))
+        raise ConfigError("format", f"must be {SCRIPT_FORMAT!r}, got {got}")
     raw_config = script.get("config", {})
     if not isinstance(raw_config, Mapping):
         raise ConfigError("config", "must be an object")
@@ -53,7 +55,7 @@ def start_state(script: JSON) -> State:
         if key not in script:
             raise ConfigError(key, "is missing")
     if script["advantage"] not in SEAT_NAMES:
-        raise ConfigError("advantage", f"must be P1 or P2, got {script['advantage']!r}")
+        raise ConfigError("advantage", f"must be P1 or P2, got {excerpt(script['advantage'])}")
     config = dict(raw_config)
     config.update(advantage=script["advantage"], maps=script["maps"], spellbook=script["spellbook"])
     state, _ = GAME.new_match(Setup(config, 2, seed=0))
@@ -76,7 +78,7 @@ def _run_step(state: State, step: JSON, field: str) -> tuple[State, JSON]:
         return _plant_step(state, step, attempts, field)
     if phase == "cast":
         return _cast_step(state, step, attempts, field)
-    raise ConfigError(f"{field}.phase", f"must be plant or cast, got {phase!r}")
+    raise ConfigError(f"{field}.phase", f"must be plant or cast, got {excerpt(phase)}")
 
 
 def _attempts(raw: JSON, field: str) -> list[str]:
@@ -179,7 +181,7 @@ def _pots(state: State, seat: int) -> list[str | None]:
 
 def _number(value: JSON, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(field, f"must be a turn number, got {value!r}")
+        raise ConfigError(field, f"must be a turn number, got {excerpt(value)}")
     return value
 
 
@@ -192,10 +194,12 @@ def apply_preset(state: State, preset: JSON) -> None:
         raise ConfigError("preset", "must be an object")
     turns = preset.get("turns_completed")
     if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0:
-        raise ConfigError("preset.turns_completed", f"must be a whole number, got {turns!r}")
+        raise ConfigError("preset.turns_completed", f"must be a whole number, got {excerpt(turns)}")
     weather = preset.get("weather", "sunny")
-    if weather not in WEATHER_BY_NAME:
-        raise ConfigError("preset.weather", f"must be sunny, chilly or rainy, got {weather!r}")
+    if not isinstance(weather, str) or weather not in WEATHER_BY_NAME:
+        raise ConfigError(
+            "preset.weather", f"must be sunny, chilly or rainy, got {excerpt(weather)}"
+        )
     players = preset.get("players")
     if not isinstance(players, Mapping) or set(players) != set(SEAT_NAMES):
         raise ConfigError("preset.players", "must describe P1 and P2")
@@ -216,7 +220,7 @@ def _preset_player(state: State, seat: int, raw: JSON, field: str) -> None:
         raise ConfigError(f"{field}.pots", "must have three entries")
     player.pots = [_preset_flower(p, f"{field}.pots[{i}]") for i, p in enumerate(pots)]
     planted = raw.get("planted", [])
-    if not isinstance(planted, list) or any(c not in FLOWERS for c in planted):
+    if not isinstance(planted, list) or not all(_is_flower(c) for c in planted):
         raise ConfigError(f"{field}.planted", "must list flower codes A C H W X")
     if len(set(planted)) != len(planted):
         raise ConfigError(f"{field}.planted", "lists a flower twice")
@@ -227,7 +231,7 @@ def _preset_player(state: State, seat: int, raw: JSON, field: str) -> None:
     for key in ("blooms", "points", "wrong_since_correct", "charge"):
         value = raw.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ConfigError(f"{field}.{key}", f"must be a whole number, got {value!r}")
+            raise ConfigError(f"{field}.{key}", f"must be a whole number, got {excerpt(value)}")
         setattr(player, key, value)
     if player.charge > 1:
         raise ConfigError(f"{field}.charge", "a player holds at most one charge")
@@ -238,14 +242,14 @@ def _preset_player(state: State, seat: int, raw: JSON, field: str) -> None:
     if (
         not isinstance(score_turns, list)
         or len(score_turns) != player.points
-        or not all(isinstance(t, int) and 1 <= t <= state.turns_completed for t in score_turns)
+        or not all(_is_turn(t, state.turns_completed) for t in score_turns)
     ):
         raise ConfigError(f"{field}.score_turns", "must give the turn of each point")
     player.score_turns = tuple(sorted(score_turns))
-    history = [
-        _entry(e, state, seat, f"{field}.history[{i}]")
-        for i, e in enumerate(raw.get("history", []))
-    ]
+    raw_history = raw.get("history", [])
+    if not isinstance(raw_history, list):
+        raise ConfigError(f"{field}.history", "must be a list of identities and declarations")
+    history = [_entry(e, state, seat, f"{field}.history[{i}]") for i, e in enumerate(raw_history)]
     player.history = tuple(history[-HISTORY_KEEP:])
     player.window = 0
     for entry in history:
@@ -259,15 +263,26 @@ def _preset_flower(raw: JSON, field: str) -> Flower | None:
     if raw is None:
         return None
     if not isinstance(raw, str) or ":" not in raw:
-        raise ConfigError(field, f'must be like "C:12" or null, got {raw!r}')
-    code, _, stage = raw.partition(":")
+        raise ConfigError(field, f'must be like "C:12" or null, got {excerpt(raw)}')
+    code, _, digits = raw.partition(":")
     if code in ("A", "X"):
         raise ConfigError(
             field, "a preset cannot hold Azalea or Xanthium (they keep hidden memory)"
         )
-    if code not in FLOWERS or not stage.isdigit() or int(stage) >= BLOOM_AT[code]:
-        raise ConfigError(field, f"must be C, H or W with a stage below its bloom, got {raw!r}")
-    return Flower(code, int(stage))
+    stage = read_number(digits)
+    if not _is_flower(code) or stage is None or stage >= BLOOM_AT[code]:
+        raise ConfigError(
+            field, f"must be C, H or W with a stage below its bloom, got {excerpt(raw)}"
+        )
+    return Flower(code, stage)
+
+
+def _is_flower(code: JSON) -> bool:
+    return isinstance(code, str) and len(code) == 1 and code in FLOWERS
+
+
+def _is_turn(value: JSON, turns_completed: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= turns_completed
 
 
 def _pairs(raw: JSON, state: State, seat: int, field: str) -> tuple[tuple[str, int], ...]:
@@ -279,19 +294,21 @@ def _pairs(raw: JSON, state: State, seat: int, field: str) -> tuple[tuple[str, i
         if (
             not isinstance(pair, list)
             or len(pair) != 2
+            or not isinstance(pair[0], str)
             or pair[0] not in opponent.identity
             or opponent.identity[pair[0]] != pair[1]
         ):
             raise ConfigError(
-                f"{field}[{i}]", f"{pair!r} is not a correct guess of the opponent's map"
+                f"{field}[{i}]", f"{excerpt(pair)} is not a correct guess of the opponent's map"
             )
         pairs.append((pair[0], pair[1]))
     return tuple(pairs)
 
 
 def _entry(raw: JSON, state: State, seat: int, field: str) -> int | str:
-    if isinstance(raw, str) and raw.isdigit() and int(raw) <= 7:
-        return int(raw)
+    identity = read_number(raw) if isinstance(raw, str) else None
+    if identity is not None and identity <= 7:
+        return identity
     if (
         isinstance(raw, str)
         and raw.startswith("decl:")
@@ -299,7 +316,8 @@ def _entry(raw: JSON, state: State, seat: int, field: str) -> int | str:
     ):
         return raw[5:]
     raise ConfigError(
-        field, f'must be an identity like "5" or a declaration like "decl:S", got {raw!r}'
+        field,
+        f'must be an identity like "5" or a declaration like "decl:S", got {excerpt(raw)}',
     )
 
 

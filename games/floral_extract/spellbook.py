@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Literal
 
 from games.protocol import JSON, ConfigError
+from games.text import excerpt, field_name
 
 SPELLS = ("water", "fertilize", "weather")
 IDENTITIES = range(8)
@@ -100,9 +101,9 @@ class Spellbook:
 
 def _int(value: JSON, field: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(field, f"must be a whole number, got {value!r}")
+        raise ConfigError(field, f"must be a whole number, got {excerpt(value)}")
     if not lo <= value <= hi:
-        raise ConfigError(field, f"must be between {lo} and {hi}, got {value}")
+        raise ConfigError(field, f"must be between {lo} and {hi}, got {excerpt(value)}")
     return value
 
 
@@ -112,11 +113,12 @@ def parse_condition(raw: JSON, field: str) -> Condition:
         raise ConfigError(field, "must be an object with a type: set, sum or chain")
     kind = raw.get("type")
     expected = {"set": {"n", "set"}, "sum": {"n", "lo", "hi"}, "chain": {"n", "ops"}}
-    if kind not in expected:
-        raise ConfigError(f"{field}.type", f"must be set, sum or chain, got {kind!r}")
+    if not isinstance(kind, str) or kind not in expected:
+        raise ConfigError(f"{field}.type", f"must be set, sum or chain, got {excerpt(kind)}")
     unknown = set(raw) - expected[kind] - {"type"}
     if unknown:
-        raise ConfigError(f"{field}.{sorted(unknown)[0]}", f"is not a field of a {kind} condition")
+        name = field_name(sorted(map(str, unknown))[0])
+        raise ConfigError(f"{field}.{name}", f"is not a field of a {kind} condition")
     missing = expected[kind] - set(raw)
     if missing:
         raise ConfigError(f"{field}.{sorted(missing)[0]}", "is missing")
@@ -146,9 +148,9 @@ def _parse_chain(raw: JSON, n: int, field: str) -> ChainCondition:
         raise ConfigError(field, f"must list exactly {n - 1} operators for {n} runes")
     ops = []
     for i, op in enumerate(raw):
-        op = ALIASES.get(op, op) if isinstance(op, str) else op
+        op = ALIASES.get(op, op) if isinstance(op, str) else None
         if op not in OPS:
-            raise ConfigError(f"{field}[{i}]", f"must be one of < <= = >= >, got {raw[i]!r}")
+            raise ConfigError(f"{field}[{i}]", f"must be one of < <= = >= >, got {excerpt(raw[i])}")
         ops.append(op)
     return ChainCondition(n, tuple(ops))
 
@@ -162,7 +164,8 @@ def parse_spellbook(raw: JSON, field: str = "spellbook") -> Spellbook:
         raise ConfigError(field, "must be an object with water, fertilize and weather")
     unknown = set(raw) - set(SPELLS)
     if unknown:
-        raise ConfigError(f"{field}.{sorted(unknown)[0]}", "is not a basic spell")
+        name = field_name(sorted(map(str, unknown))[0])
+        raise ConfigError(f"{field}.{name}", "is not a basic spell")
     spells: dict[str, tuple[Condition, ...]] = {}
     for spell in SPELLS:
         if spell not in raw:

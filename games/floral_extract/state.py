@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from games.protocol import JSON, ConfigError
+from games.text import excerpt
 
 from .effects import WINDOW_MODULUS, effects_table, window_code, window_runes
 from .rules import (
@@ -232,7 +233,9 @@ def check_map(raw: JSON, symbols: str, field_name: str) -> dict[str, int]:
     rune_map = {str(k).upper(): v for k, v in raw.items()}
     for symbol, ident in rune_map.items():
         if isinstance(ident, bool) or not isinstance(ident, int) or not 0 <= ident <= 7:
-            raise ConfigError(f"{field_name}.{symbol}", f"must be an identity 0-7, got {ident!r}")
+            raise ConfigError(
+                f"{field_name}.{symbol}", f"must be an identity 0-7, got {excerpt(ident)}"
+            )
     if sorted(rune_map.values()) != list(range(8)):
         raise ConfigError(field_name, "is not a bijection: every identity 0-7 must appear once")
     return {s: rune_map[s] for s in symbols}

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.protocol import JSON, ConfigError
+from games.text import OTHER_NUMERALS, excerpt, field_name, has_other_numerals
 
 INGREDIENTS = (
     "Eye of Newt",
@@ -55,7 +56,7 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         if key in UNSUPPORTED:
             raise ConfigError(key, UNSUPPORTED[key])
         if key not in RULE_KEYS and key not in VARIANT_KEYS:
-            raise ConfigError(str(key), "unknown option")
+            raise ConfigError(field_name(key), "unknown option")
     types = _int(raw, "types", 6, MIN_TYPES, MAX_TYPES)
     copies = _int(raw, "copies", 5, MIN_COPIES, MAX_COPIES)
     in_play = INGREDIENTS[:types]
@@ -165,9 +166,11 @@ def _deterministic_culprit(config: dict[str, JSON]) -> str:
 def _int(raw: Mapping[str, JSON], key: str, default: int, low: int, high: int) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(key, f"must be a whole number from {low} to {high}")
+        odd = isinstance(value, str) and has_other_numerals(value)
+        hint = f" ({OTHER_NUMERALS})" if odd else ""
+        raise ConfigError(key, f"must be a whole number from {low} to {high}{hint}")
     if not low <= value <= high:
-        raise ConfigError(key, f"must be from {low} to {high}, not {value}")
+        raise ConfigError(key, f"must be from {low} to {high}, not {excerpt(value)}")
     return value
 
 
@@ -180,7 +183,7 @@ def _bool(raw: Mapping[str, JSON], key: str, default: bool) -> bool:
 
 def _choice(raw: Mapping[str, JSON], key: str, options: tuple[str, ...]) -> str:
     value = raw.get(key, options[0])
-    if value not in options:
+    if not isinstance(value, str) or value not in options:
         raise ConfigError(key, f"must be one of {', '.join(options)}")
     return str(value)
 
@@ -202,7 +205,7 @@ def _types(raw: Mapping[str, JSON], key: str, in_play: tuple[str, ...]) -> list[
     for item in value:
         name = canonical_type(item, in_play) if isinstance(item, str) else None
         if name is None:
-            raise ConfigError(key, f"{item!r} is not a type in play ({', '.join(in_play)})")
+            raise ConfigError(key, f"{excerpt(item)} is not a type in play ({', '.join(in_play)})")
         if name in names:
             raise ConfigError(key, f"{name} is listed twice")
         names.append(name)

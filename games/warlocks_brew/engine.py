@@ -25,6 +25,7 @@ from games.protocol import (
     Verdict,
     derive_rng,
 )
+from games.text import OTHER_NUMERALS, has_other_numerals
 
 from . import render
 from .config import COIN_RETURN_AT, build_deck, coin_values, parse_config
@@ -34,7 +35,7 @@ from .state import Seat, State
 DECLARE = "declare"
 PASS = "pass"
 MIN_SEATS, MAX_SEATS = 2, 6
-_COIN_TEXT = re.compile(r"(\d{1,4})(?: ?coins?)?")
+_COIN_TEXT = re.compile(r"([0-9]{1,4})(?: ?coins?)?")  # ASCII digits: their one reading
 
 
 class WarlocksBrew:
@@ -193,7 +194,8 @@ def _check_coin(state: State, seat: int, text: str) -> Verdict:
     coin = int(match.group(1)) if match else None
     if coin is None or coin not in values:
         also = " or 'declare'" if state.config["utter_darkness"] else ""
-        return Refused(f"Send a coin value {values[0]}-{values[-1]}{also}.")
+        hint = f" ({OTHER_NUMERALS})" if has_other_numerals(text) else ""
+        return Refused(f"Send a coin value {values[0]}-{values[-1]}{also}{hint}.")
     hand = state.seats[seat].hand
     if coin not in hand:
         return Refused(f"You don't hold a {coin} coin. Your hand: {render.coins_text(hand)}.")

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.protocol import JSON, Accepted, ConfigError, Event, Setup
+from games.text import excerpt, field_name
 
 from .config import RULE_KEYS, VARIANT_KEYS, canonical_type, type_counts, types_in_play
 from .engine import WarlocksBrew, start_match
@@ -25,6 +26,7 @@ TRACE_FORMAT = "warlocks-brew-trace/1"
 TIMEOUT = "TIMEOUT"
 _SCRIPT_KEYS = ("format", "players", "deck", "seed", "variants", "config", "steps")
 _GAME = WarlocksBrew()
+SEED_BITS = 63  # the store keeps seeds as SQLite integers
 
 
 def run_script(script: JSON) -> JSON:
@@ -35,7 +37,7 @@ def run_script(script: JSON) -> JSON:
         raise ConfigError("format", f"must be {SCRIPT_FORMAT!r}")
     for key in script:
         if key not in _SCRIPT_KEYS:
-            raise ConfigError(str(key), "unknown key")
+            raise ConfigError(field_name(key), "unknown key")
     players = _players(script.get("players"))
     config = _config(script, len(players))
     state = _start(script, config, players)
@@ -126,7 +128,7 @@ def _config(script: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
             raise ConfigError(section, "must be an object")
         for key in value:
             if key not in allowed:
-                raise ConfigError(f"{section}.{key}", f"unknown {section} key")
+                raise ConfigError(f"{section}.{field_name(key)}", f"unknown {section} key")
     try:
         return _GAME.parse_config({**variants, **rules}, seats)
     except ConfigError as error:
@@ -139,8 +141,10 @@ def _start(script: Mapping[str, JSON], config: dict[str, JSON], players: list[st
         state, _ = start_match(config, players, _deck(script["deck"], config))
         return state
     seed = script.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ConfigError("seed", "must be an integer when there is no deck")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > SEED_BITS:
+        raise ConfigError(
+            "seed", f"must be a whole number below 2**{SEED_BITS} when there is no deck"
+        )
     state, _ = _GAME.new_match(Setup(config, len(players), seed, players))
     return state
 
@@ -153,7 +157,7 @@ def _deck(value: JSON, config: dict[str, JSON]) -> list[str]:
     for index, item in enumerate(value):
         name = canonical_type(item, in_play) if isinstance(item, str) else None
         if name is None:
-            raise ConfigError(f"deck[{index}]", f"{item!r} is not a type in play")
+            raise ConfigError(f"deck[{index}]", f"{excerpt(item)} is not a type in play")
         deck.append(name)
     allowed = type_counts(config)
     for name, count in Counter(deck).items():
@@ -174,7 +178,7 @@ def _step_attempts(
         raise ConfigError(f"{where}.{key}", "must map player names to lists of attempts")
     attempts = {}
     for name, raws in by_name.items():
-        field = f"{where}.{key}.{name}"
+        field = f"{where}.{key}.{field_name(name)}"
         if name not in players:
             raise ConfigError(field, "unknown player")
         if not isinstance(raws, list) or not all(isinstance(raw, str) for raw in raws):
