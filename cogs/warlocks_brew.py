@@ -37,6 +37,7 @@ from cogs.common import (
     warn_log_channel_readers,
 )
 from games.protocol import JSON, ConfigError
+from games.text import excerpt, read_number
 from games.warlocks_brew.config import (
     INGREDIENTS,
     RULE_KEYS,
@@ -86,13 +87,13 @@ def parse_variants(text: str) -> dict[str, JSON]:
                 assert isinstance(target, list)
                 target.append(item)
                 continue
-            raise ConfigError("variants", f"{item!r} is not an option; {_known()}")
+            raise ConfigError("variants", f"{excerpt(item)} is not an option; {_known()}")
         if key == "window":
             raise ConfigError("variants", "set the window with the window option")
         if key in UNSUPPORTED:
             raise ConfigError(key, UNSUPPORTED[key])
         if key not in OPTION_KEYS:
-            raise ConfigError("variants", f"{name.strip()!r} is not an option; {_known()}")
+            raise ConfigError("variants", f"{excerpt(name.strip())} is not an option; {_known()}")
         if key in raw:
             raise ConfigError(key, "is given twice")
         value = value.strip()
@@ -110,8 +111,9 @@ def _value(key: str, text: str | None) -> JSON:
         return [part.strip() for part in _LIST_SEPARATORS.split(text) if part.strip()]
     if text is None:
         return True
-    if re.fullmatch(r"-?\d+", text):
-        return int(text)
+    number = read_number(text.removeprefix("-"))  # ASCII digits only: the games' one reading
+    if number is not None:
+        return -number if text.startswith("-") else number
     lowered = text.casefold()
     if lowered in _TRUE:
         return True
