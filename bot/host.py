@@ -199,7 +199,7 @@ class Host:
         self._clock = clock
         self._live: dict[int, _Live] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._changed = asyncio.Condition()
+        self._over: dict[int, asyncio.Event] = {}  # set when the match leaves self._live
         self._reported: set[tuple[int, str]] = set()
         self._scheduler: AsyncIOScheduler | None = None
         self._jobs: set[str] = set()  # ids of the scheduler jobs not yet run or removed
@@ -255,8 +255,8 @@ class Host:
 
     async def wait_over(self, match_id: int) -> None:
         """Until the match is finished or aborted."""
-        async with self._changed:
-            await self._changed.wait_for(lambda: match_id not in self._live)
+        if match_id in self._live:  # one event per match: a finish wakes only its waiters
+            await self._over.setdefault(match_id, asyncio.Event()).wait()
 
     def game(self, key: str) -> Game[Any]:
         if key not in self._games:
@@ -1108,8 +1108,7 @@ class Host:
         if live.record.status in ("finished", "aborted"):
             self._disarm(live)
             self._live.pop(live.id, None)
-            async with self._changed:
-                self._changed.notify_all()
+            self._over.pop(live.id, asyncio.Event()).set()
         return True
 
     async def _load(self, record: MatchRecord) -> _Live:

@@ -444,10 +444,12 @@ def _wal_path(db: sqlite3.Connection) -> str:
 def _due_outbox(
     db: sqlite3.Connection, now: float, limit: int
 ) -> tuple[list[OutboxRow], float | None]:
-    # MIN(id) makes SQLite take next_try and audience from the head row of each queue
+    # MIN(id) makes SQLite take next_try and audience from the head row of each queue. The
+    # partial index keeps the work proportional to the pending rows: left to itself, SQLite
+    # reads the whole outbox in (match_id) order for the GROUP BY (5 ms a pass at 1,000 matches)
     heads = db.execute(
-        "SELECT MIN(id), next_try, audience FROM outbox WHERE status = 'pending'"
-        " GROUP BY match_id, audience"
+        "SELECT MIN(id), next_try, audience FROM outbox INDEXED BY outbox_pending"
+        " WHERE status = 'pending' GROUP BY match_id, audience"
     ).fetchall()
     due = [
         (not audience.startswith("seat"), id_)
