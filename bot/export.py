@@ -6,11 +6,13 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 
 from bot.audit import open_existing
 from bot.games import load_game_info
-from bot.store import Store
+from bot.store import Attempt, MatchRecord, StepRecord, Store
 from games.protocol import JSON
+from games.registry import GameInfo
 
 
 async def export_match(store: Store, match_id: int) -> JSON:
@@ -19,9 +21,17 @@ async def export_match(store: Store, match_id: int) -> JSON:
     if record is None:
         raise LookupError(f"there is no match {match_id}")
     info = load_game_info(record.game)
-    attempts = await store.attempts(match_id)
+    steps, attempts = await store.steps(match_id), await store.attempts(match_id)
+    return script_of(info, record, steps, attempts)
+
+
+def script_of(
+    info: GameInfo, record: MatchRecord, steps: Sequence[StepRecord], attempts: Sequence[Attempt]
+) -> JSON:
+    """The script of a stored match (the audit replays it too): per resolved window, each
+    seat's raw attempts in arrival order; the game's writer marks where windows closed."""
     windows = []
-    for step in await store.steps(match_id):
+    for step in steps:
         if step.kind != "resolve":
             continue
         window: dict[int, list[str]] = {}

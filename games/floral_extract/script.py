@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from games.protocol import JSON, Accepted, ConfigError, Event, Move, Setup
+from games.scripts import (
+    CLOSED,
+    Attempt,
+    ScriptStep,
+    formats,
+    read_attempts,
+    script_version,
+    sent,
+)
 from games.text import excerpt, read_number
 
 from .config import SCRIPT_KEYS, parse_config
@@ -21,32 +30,37 @@ from .rules import (
 )
 from .state import HISTORY_KEEP, State
 
-SCRIPT_FORMAT = "floral-extract-script/1"
+NAME = "floral-extract"
+SCRIPT_FORMATS = formats(NAME)
+SCRIPT_FORMAT = SCRIPT_FORMATS[-1]  # what export writes; games/scripts.py tells the versions apart
 TRACE_FORMAT = "floral-extract-trace/1"
-TIMEOUT = "TIMEOUT"
 GAME = FloralExtract()
 
 
 def run_script(script: JSON) -> JSON:
     """The trace of a script: one checkpoint per step. ConfigError names a malformed field."""
+    checkpoints = [step.checkpoint for step in replay_script(script)]
+    return {"format": TRACE_FORMAT, "checkpoints": checkpoints}
+
+
+def replay_script(script: JSON) -> Iterator[ScriptStep]:
+    """The script step by step; ConfigError names a malformed field when it is reached."""
     state = start_state(script)
+    version = script_version(script, NAME)
     steps = script.get("steps")
     if not isinstance(steps, list):
         raise ConfigError("steps", "must be a list of steps")
-    checkpoints = []
-    for i, step in enumerate(steps):
-        state, checkpoint = _run_step(state, step, f"steps[{i}]")
-        checkpoints.append(checkpoint)
-    return {"format": TRACE_FORMAT, "checkpoints": checkpoints}
+    for i, raw in enumerate(steps):
+        step = _run_step(state, raw, f"steps[{i}]", version)
+        state = step.state
+        yield step
 
 
 def start_state(script: JSON) -> State:
     """The position a script starts from: setup, then its preset if it has one."""
     if not isinstance(script, Mapping):
         raise ConfigError("script", "must be a JSON object")
-    if script.get("format") != SCRIPT_FORMAT:
-        got = excerpt(script.get("format"))
-        raise ConfigError("format", f"must be {SCRIPT_FORMAT!r}, got {got}")
+    script_version(script, NAME)
     raw_config = script.get("config", {})
     if not isinstance(raw_config, Mapping):
         raise ConfigError("config", "must be an object")
@@ -64,7 +78,7 @@ def start_state(script: JSON) -> State:
     return state
 
 
-def _run_step(state: State, step: JSON, field: str) -> tuple[State, JSON]:
+def _run_step(state: State, step: JSON, field: str, version: int) -> ScriptStep:
     if not isinstance(step, Mapping):
         raise ConfigError(field, "must be an object")
     if state.phase == "over":
@@ -72,7 +86,10 @@ def _run_step(state: State, step: JSON, field: str) -> tuple[State, JSON]:
     submit = step.get("submit", {})
     if not isinstance(submit, Mapping) or set(submit) - set(SEAT_NAMES):
         raise ConfigError(f"{field}.submit", "must map P1 and/or P2 to lists of attempts")
-    attempts = [_attempts(submit.get(name, []), f"{field}.submit.{name}") for name in SEAT_NAMES]
+    attempts = [
+        read_attempts(submit.get(name, []), f"{field}.submit.{name}", version)
+        for name in SEAT_NAMES
+    ]
     phase = step.get("phase")
     if phase == "plant":
         return _plant_step(state, step, attempts, field)
@@ -81,20 +98,15 @@ def _run_step(state: State, step: JSON, field: str) -> tuple[State, JSON]:
     raise ConfigError(f"{field}.phase", f"must be plant or cast, got {excerpt(phase)}")
 
 
-def _attempts(raw: JSON, field: str) -> list[str]:
-    if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
-        raise ConfigError(field, "must be a list of strings")
-    return list(raw)
-
-
-def collect(state: State, seat: int, attempts: Sequence[str]) -> tuple[Move | None, list[str]]:
-    """Play one seat's attempts against the open window: (its move, the refused attempts)."""
+def collect(state: State, seat: int, attempts: Sequence[Attempt]) -> tuple[Move | None, list[str]]:
+    """Play one seat's attempts against the open window: (its move, the refused attempts).
+    An attempt after the window's end (None) is refused."""
     move: Move | None = None
     rejected: list[str] = []
     resubmit = bool(state.config["allow_resubmit_after_valid"])
     closed = False
     for attempt in attempts:
-        if attempt == TIMEOUT:
+        if attempt is None:
             closed = True
             continue
         verdict = GAME.submit(state, seat, attempt)
@@ -116,8 +128,8 @@ def _common(state: State, after: str, skipped: bool | None) -> dict[str, Any]:
 
 
 def _plant_step(
-    state: State, step: Mapping[str, JSON], attempts: list[list[str]], field: str
-) -> tuple[State, JSON]:
+    state: State, step: Mapping[str, JSON], attempts: list[list[Attempt]], field: str
+) -> ScriptStep:
     before = _number(step.get("before_turn"), f"{field}.before_turn")
     due = state.turns_completed + 1
     if before != due or state.turns_completed % PHASE_TURNS:
@@ -129,14 +141,15 @@ def _plant_step(
         for seat, name in enumerate(SEAT_NAMES):
             checkpoint[name] = {
                 "prompted": False,
-                "rejected": [a for a in attempts[seat] if a != TIMEOUT],
+                "rejected": sent(attempts[seat]),
                 "planted": None,
                 "planted_pot": None,
                 "pots": _pots(state, seat),
             }
-        return state, checkpoint
+        return ScriptStep({}, [], state, checkpoint)
     collected = [collect(state, seat, attempts[seat]) for seat in range(2)]
-    state, events = GAME.resolve(state, {seat: move for seat, (move, _) in enumerate(collected)})
+    moves = {seat: move for seat, (move, _) in enumerate(collected)}
+    state, events = GAME.resolve(state, moves)
     results = _moderator(events, "planting_full")["players"]
     checkpoint = _common(state, f"plant@{before}", False)
     for seat, name in enumerate(SEAT_NAMES):
@@ -148,12 +161,12 @@ def _plant_step(
             "planted_pot": result.get("planted_pot"),
             "pots": _pots(state, seat),
         }
-    return state, checkpoint
+    return ScriptStep(moves, events, state, checkpoint)
 
 
 def _cast_step(
-    state: State, step: Mapping[str, JSON], attempts: list[list[str]], field: str
-) -> tuple[State, JSON]:
+    state: State, step: Mapping[str, JSON], attempts: list[list[Attempt]], field: str
+) -> ScriptStep:
     turn = _number(step.get("turn"), f"{field}.turn")
     due = state.turns_completed + 1
     if state.phase == "plant":
@@ -161,14 +174,15 @@ def _cast_step(
     if turn != due:
         raise ConfigError(f"{field}.turn", f"expected turn {due}, got {turn}")
     collected = [collect(state, seat, attempts[seat]) for seat in range(2)]
-    state, events = GAME.resolve(state, {seat: move for seat, (move, _) in enumerate(collected)})
+    moves = {seat: move for seat, (move, _) in enumerate(collected)}
+    state, events = GAME.resolve(state, moves)
     full = _moderator(events, "turn_full")
     checkpoint = _common(state, f"T{turn}", None)
     for seat, name in enumerate(SEAT_NAMES):
         record = dict(full[name])
         record["rejected"] = collected[seat][1]
         checkpoint[name] = record
-    return state, checkpoint
+    return ScriptStep(moves, events, state, checkpoint)
 
 
 def _moderator(events: list[Event], kind: str) -> Any:
@@ -330,16 +344,17 @@ def export_script(
     names: Sequence[str],
     windows: Sequence[Mapping[int, Sequence[str]]],
 ) -> JSON:
-    """A stored match as a script: its concrete setup and every attempt of every window."""
+    """A stored match as a script: its concrete setup and every attempt of every window, with
+    the window's end (null) after the attempts of a seat that got the timeout default."""
     state, _ = GAME.new_match(Setup(config, 2, seed))
     steps = []
     for window in windows:
-        attempts = {seat: list(window.get(seat, [])) for seat in range(2)}
+        attempts: dict[int, list[Attempt]] = {s: list(window.get(s, [])) for s in range(2)}
         moves = {seat: collect(state, seat, attempts[seat])[0] for seat in range(2)}
         submit = {}
         for seat, name in enumerate(SEAT_NAMES):
-            sent = attempts[seat]
-            submit[name] = sent if moves[seat] is not None else [*sent, TIMEOUT]
+            texts = attempts[seat]
+            submit[name] = texts if moves[seat] is not None else [*texts, CLOSED]
         due = state.turns_completed + 1
         if state.phase == "plant":
             steps.append({"phase": "plant", "before_turn": due, "submit": submit})

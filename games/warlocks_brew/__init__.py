@@ -9,9 +9,18 @@ from games.protocol import Game
 
 from .agents import AGENTS, DEFAULT_AGENT
 from .engine import WarlocksBrew
-from .script import export_script, run_script
+from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from .state import State
 
 GAME: Game[State] = WarlocksBrew()  # the annotation makes mypy check the protocol
 
-__all__ = ["AGENTS", "DEFAULT_AGENT", "GAME", "WarlocksBrew", "export_script", "run_script"]
+__all__ = [
+    "AGENTS",
+    "DEFAULT_AGENT",
+    "GAME",
+    "SCRIPT_FORMATS",
+    "WarlocksBrew",
+    "export_script",
+    "replay_script",
+    "run_script",
+]

@@ -11,19 +11,21 @@ checkpoints carry ``declared`` and ``eliminated``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from games.protocol import JSON, Accepted, ConfigError, Event, Setup
+from games.protocol import JSON, Accepted, ConfigError, Event, Move, Setup
+from games.scripts import Attempt, ScriptStep, formats, read_attempts, script_version
 from games.text import excerpt, field_name
 
 from .config import RULE_KEYS, VARIANT_KEYS, canonical_type, type_counts, types_in_play
 from .engine import WarlocksBrew, start_match
 from .state import State
 
-SCRIPT_FORMAT = "warlocks-brew-script/1"
+NAME = "warlocks-brew"
+SCRIPT_FORMATS = formats(NAME)
+SCRIPT_FORMAT = SCRIPT_FORMATS[-1]  # what export writes; games/scripts.py tells the versions apart
 TRACE_FORMAT = "warlocks-brew-trace/1"
-TIMEOUT = "TIMEOUT"
 _SCRIPT_KEYS = ("format", "players", "deck", "seed", "variants", "config", "steps")
 _GAME = WarlocksBrew()
 SEED_BITS = 63  # the store keeps seeds as SQLite integers
@@ -31,10 +33,15 @@ SEED_BITS = 63  # the store keeps seeds as SQLite integers
 
 def run_script(script: JSON) -> JSON:
     """The trace of a script; ConfigError names the field of anything malformed."""
+    checkpoints = [step.checkpoint for step in replay_script(script)]
+    return {"format": TRACE_FORMAT, "checkpoints": checkpoints}
+
+
+def replay_script(script: JSON) -> Iterator[ScriptStep]:
+    """The script window by window; ConfigError names a malformed field when it is reached."""
     if not isinstance(script, Mapping):
         raise ConfigError("script", "must be a JSON object")
-    if script.get("format") != SCRIPT_FORMAT:
-        raise ConfigError("format", f"must be {SCRIPT_FORMAT!r}")
+    version = script_version(script, NAME)
     for key in script:
         if key not in _SCRIPT_KEYS:
             raise ConfigError(field_name(key), "unknown key")
@@ -44,15 +51,14 @@ def run_script(script: JSON) -> JSON:
     steps = script.get("steps", [])
     if not isinstance(steps, list):
         raise ConfigError("steps", "must be a list")
-    checkpoints = []
     for index, step in enumerate(steps):
         where = f"steps[{index}]"
         if state.phase == "over":
             raise ConfigError(where, "the match is already over")
-        attempts = _step_attempts(state, step, where, players)
-        state, rejected, events = play_window(state, attempts)
-        checkpoints.append(_checkpoint(state, rejected, events))
-    return {"format": TRACE_FORMAT, "checkpoints": checkpoints}
+        attempts = _step_attempts(state, step, where, players, version)
+        moves, rejected = collect(state, attempts)
+        state, events = _GAME.resolve(state, moves)
+        yield ScriptStep(moves, events, state, _checkpoint(state, rejected, events))
 
 
 def export_script(
@@ -85,19 +91,28 @@ def export_script(
 
 
 def play_window(
-    state: State, attempts: Mapping[int, Sequence[str]]
+    state: State, attempts: Mapping[int, Sequence[Attempt]]
 ) -> tuple[State, dict[int, list[str]], list[Event]]:
-    """Submit each seat's attempts in order, close the window and resolve it.
+    """Submit each seat's attempts in order, close the window and resolve it."""
+    moves, rejected = collect(state, attempts)
+    new, events = _GAME.resolve(state, moves)
+    return new, rejected, events
+
+
+def collect(
+    state: State, attempts: Mapping[int, Sequence[Attempt]]
+) -> tuple[dict[int, Move | None], dict[int, list[str]]]:
+    """Each open seat's move (None: the timeout default) and each seat's refused attempts.
 
     The first accepted attempt is the move; a refused one, one after the move (a bid is final)
-    or one after ``TIMEOUT`` (the window has closed) is recorded as rejected.
+    or one after the window's end (None) is recorded as rejected.
     """
     moves: dict[int, JSON] = {}
     rejected: dict[int, list[str]] = {seat: [] for seat in range(len(state.seats))}
     for seat, raws in attempts.items():
         closed = False
         for raw in raws:
-            if raw == TIMEOUT:
+            if raw is None:
                 closed = True
                 continue
             verdict = None if closed or seat in moves else _GAME.submit(state, seat, raw)
@@ -106,8 +121,7 @@ def play_window(
             else:
                 rejected[seat].append(raw)
     open_seats = [request.seat for request in _GAME.requests(state)]
-    new, events = _GAME.resolve(state, {seat: moves.get(seat) for seat in open_seats})
-    return new, rejected, events
+    return {seat: moves.get(seat) for seat in open_seats}, rejected
 
 
 def _players(value: JSON) -> list[str]:
@@ -167,8 +181,8 @@ def _deck(value: JSON, config: dict[str, JSON]) -> list[str]:
 
 
 def _step_attempts(
-    state: State, step: JSON, where: str, players: list[str]
-) -> dict[int, list[str]]:
+    state: State, step: JSON, where: str, players: list[str], version: int
+) -> dict[int, list[Attempt]]:
     key = "declare" if state.phase == "last_call" else "bids"
     if not isinstance(step, Mapping) or set(step) != {key}:
         hint = "the last call after the deck ran out" if key == "declare" else "an auction"
@@ -181,9 +195,7 @@ def _step_attempts(
         field = f"{where}.{key}.{field_name(name)}"
         if name not in players:
             raise ConfigError(field, "unknown player")
-        if not isinstance(raws, list) or not all(isinstance(raw, str) for raw in raws):
-            raise ConfigError(field, "must be a list of text attempts")
-        attempts[players.index(name)] = list(raws)
+        attempts[players.index(name)] = read_attempts(raws, field, version)
     return attempts
 
 

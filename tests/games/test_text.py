@@ -59,7 +59,7 @@ def cast_state() -> State:
     game = registry.get("floral-extract").game
     state, _ = game.new_match(Setup({"spellbook": "classic"}, 2, 5))
     state, _ = game.resolve(state, {0: None, 1: None})
-    assert state.phase == "cast"
+    assert isinstance(state, State) and state.phase == "cast"
     return state
 
 
@@ -128,11 +128,11 @@ HUGE = "x" * 1_000_000
         (lambda: parse_rules_text(HUGE), "rules"),
         (
             lambda: registry.get("floral-extract").game.parse_config(
-                parse_rules_text(f"initial_weather={HUGE}")
+                parse_rules_text(f"initial_weather={HUGE}"), 2
             ),
             "config.initial_weather",
         ),
-        (lambda: registry.get("floral-extract").game.parse_config({HUGE: 1}), "config"),
+        (lambda: registry.get("floral-extract").game.parse_config({HUGE: 1}, 2), "config"),
         (lambda: registry.get("warlocks-brew").game.parse_config({HUGE: 1}, 3), ""),
         (
             lambda: registry.get("warlocks-brew").game.parse_config({"small_selection": [HUGE]}, 3),
