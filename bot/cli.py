@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="run a match script, print its trace")
     replay.add_argument("script", metavar="SCRIPT.json")
+    replay.add_argument(
+        "--summary", action="store_true", help="print what happened step by step, as text"
+    )
 
     export = sub.add_parser("export", help="write a stored match as a script")
     export.add_argument("match", metavar="MATCH", type=arguments.match_id, help="m12 or 12")

@@ -22,6 +22,4 @@ def load_game_info(key: str) -> GameInfo:
         module = importlib.import_module(key)
     except ImportError as error:
         raise KeyError(f"unknown game {key!r}: {error}") from None
-    return GameInfo(
-        module.GAME, module.AGENTS, module.DEFAULT_AGENT, module.run_script, module.export_script
-    )
+    return registry.from_module(module)
