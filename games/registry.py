@@ -11,6 +11,7 @@ from typing import Any
 
 from games.protocol import Agent, Game
 from games.scripts import ScriptStep
+from games.text import excerpt
 
 AgentFactory = Callable[[int, random.Random], Agent]
 """Builds the agent for a seat, with its own RNG."""
@@ -48,7 +49,7 @@ def names() -> list[str]:
 def get(name: str) -> GameInfo:
     """The game called ``name``; KeyError with the known names if there is none."""
     if name not in _MODULES:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(_MODULES)}")
+        raise KeyError(f"unknown game {excerpt(name)}; known: {', '.join(_MODULES)}")
     return from_module(importlib.import_module(_MODULES[name]))
 
 

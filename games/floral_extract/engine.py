@@ -23,7 +23,7 @@ from games.protocol import (
     Verdict,
     derive_rng,
 )
-from games.text import OTHER_NUMERALS, has_other_numerals, read_number
+from games.text import OTHER_NUMERALS, excerpt, has_other_numerals, read_number
 
 from . import render
 from .config import parse_config
@@ -226,9 +226,9 @@ class FloralExtract:
             code = moves.get(seat)
             if code is not None:
                 if not (player.can_plant and isinstance(code, str) and len(code) == 1):
-                    raise ValueError(f"seat {seat}: {code!r} is not a planting move now")
+                    raise ValueError(f"seat {seat}: {excerpt(code)} is not a planting move now")
                 if code not in FLOWERS or code in player.planted:
-                    raise ValueError(f"seat {seat} cannot plant {code!r}")
+                    raise ValueError(f"seat {seat} cannot plant {excerpt(code)}")
                 pot = player.pots.index(None)
                 player.pots[pot] = Flower(code)
                 player.planted += code
@@ -267,7 +267,7 @@ class FloralExtract:
             player.charge or state.config["declaration_without_charge"] == "dud"
         ):
             return TurnRecord(move, None, timeout=False)
-        raise ValueError(f"seat {seat}: {move!r} is not a legal cast now")
+        raise ValueError(f"seat {seat}: {excerpt(move)} is not a legal cast now")
 
     def _cast(self, state: State, seat: int, record: TurnRecord, turn: int, x: int) -> None:
         """Step 2 of §7 for one seat: append the cast and evaluate its spells."""

@@ -25,7 +25,7 @@ from games.protocol import (
     Verdict,
     derive_rng,
 )
-from games.text import OTHER_NUMERALS, has_other_numerals
+from games.text import OTHER_NUMERALS, excerpt, has_other_numerals
 
 from . import render
 from .config import COIN_RETURN_AT, build_deck, coin_values, parse_config
@@ -209,7 +209,7 @@ def _check_moves(state: State, moves: Mapping[int, Move | None]) -> None:
             continue
         verdict = check_answer(state, seat, str(move))
         if not isinstance(verdict, Accepted) or verdict.move != move:
-            raise ValueError(f"seat {seat}: {move!r} is not a legal move now")
+            raise ValueError(f"seat {seat}: {excerpt(move)} is not a legal move now")
 
 
 # --- resolving a window ---------------------------------------------------------------------

@@ -280,29 +280,58 @@ def test_spellbook_json_is_read_or_refused(raw: Any, spell: str) -> None:
 
 # --- submit in every request a match reaches --------------------------------------------------
 
+# Configs that open every kind of request: declarations and duds, revisable answers, rebids,
+# Utter Darkness's declarations and last call.
+MATCH_CONFIGS: dict[str, list[dict[str, Any]]] = {
+    "floral-extract": [
+        {"spellbook": "classic"},
+        {
+            "spellbook": {
+                "water": {"type": "sum", "n": 3, "lo": 6, "hi": 14},
+                "fertilize": {"type": "set", "n": 3, "set": [3, 4, 5, 6]},
+                "weather": {"type": "chain", "n": 3, "ops": ["<", ">"]},
+            },
+            "declaration_without_charge": "dud",
+            "allow_resubmit_after_valid": True,
+        },
+    ],
+    "warlocks-brew": [
+        {},
+        {"no_unique": "rebid", "utter_darkness": True, "two_players": False},
+    ],
+}
+
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(FUZZ, max_examples=25)
-@given(seed=st.integers(0, 2**32), junk=st.lists(TEXT, min_size=1, max_size=6))
-def test_submit_answers_any_text_and_changes_nothing(game: str, seed: int, junk: list[str]) -> None:
-    """Random matches, with the junk sent to every open request of every window."""
+@settings(FUZZ, max_examples=30)
+@given(
+    data=st.data(),
+    seed=st.integers(0, 2**32),
+    junk=st.lists(TEXT, min_size=1, max_size=5),
+)
+def test_submit_answers_any_text_and_changes_nothing(
+    game: str, data: st.DataObject, seed: int, junk: list[str]
+) -> None:
+    """Random matches, with the junk sent for every seat (asked or not) in every window."""
     info = registry.get(game)
     engine = info.game
-    seats = engine.min_seats
-    state, _ = engine.new_match(Setup({}, seats, seed))
+    config = data.draw(st.sampled_from(MATCH_CONFIGS[game]))
+    seats = data.draw(st.integers(engine.min_seats, min(engine.max_seats, engine.min_seats + 1)))
+    state, _ = engine.new_match(Setup(config, seats, seed))
     rng = random.Random(seed)
     agents = [info.agents["random"](seat, random.Random(seed + seat)) for seat in range(seats)]
-    for _ in range(60):
+    for _ in range(80):
         requests = engine.requests(state)
         if not requests:
             break
         before = json.dumps(engine.dump(state))
-        moves: dict[int, Any] = {}
-        for request in requests:
+        for seat in (-1, *range(seats), seats):
             for raw in junk:
-                verdict = engine.submit(state, request.seat, raw)
+                verdict = engine.submit(state, seat, raw)
                 assert isinstance(verdict, Accepted | Refused)
                 check_short(verdict.summary if isinstance(verdict, Accepted) else verdict.reason)
+        moves: dict[int, Any] = {}
+        for request in requests:
             if rng.random() < 0.9:
                 answer = agents[request.seat].act(request, engine.view(state, request.seat))
                 verdict = engine.submit(state, request.seat, answer)
@@ -310,3 +339,5 @@ def test_submit_answers_any_text_and_changes_nothing(game: str, seed: int, junk:
                 moves[request.seat] = verdict.move
         assert json.dumps(engine.dump(state)) == before
         state, _ = engine.resolve(state, {r.seat: moves.get(r.seat) for r in requests})
+    for raw in junk:  # and once the match is over
+        assert isinstance(engine.submit(state, 0, raw), Accepted | Refused)
