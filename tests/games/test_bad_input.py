@@ -24,6 +24,7 @@ from games.floral_extract.config import parse_rules_text
 from games.floral_extract.spellbook import parse_spellbook
 from games.protocol import Accepted, ConfigError, Refused, Setup
 from games.text import EXCERPT_CHARS
+from games.warlocks_brew.options import parse_variants
 
 DATA = Path(__file__).parents[1] / "data"
 FLORAL_EXAMPLES = json.loads((DATA / "floral-extract-examples.json").read_text())["examples"]
@@ -252,6 +253,27 @@ def test_floral_rules_text_is_read_or_refused(pairs: list[tuple[str, str]], text
         rules = survives(parse_rules_text, line)
         if rules is not None:
             survives(registry.get("floral-extract").game.parse_config, rules, 2)
+
+
+BREW_OPTIONS = st.sampled_from(
+    ["limited_supply", "small_selection", "broke_buyers", "no_unique", "window", "deals", "x"]
+)
+
+
+@FUZZ
+@given(
+    pairs=st.lists(st.tuples(BREW_OPTIONS | TEXT, st.none() | TEXT), max_size=4),
+    text=TEXT,
+    seats=st.integers(2, 6),
+)
+def test_brew_options_text_is_read_or_refused(
+    pairs: list[tuple[str, str | None]], text: str, seats: int
+) -> None:
+    items = [key if value is None else f"{key}={value}" for key, value in pairs]
+    for line in (text, ", ".join(items)):
+        raw = survives(parse_variants, line)
+        if raw is not None:
+            survives(registry.get("warlocks-brew").game.parse_config, raw, seats)
 
 
 CONDITION_TEXT = st.sampled_from(
