@@ -154,6 +154,8 @@ async def play_with_junk(env: HostEnv, game: str, seed: int, junk: list[str]) ->
             break
         for request in requests:
             texts = rng.sample(junk, rng.randint(0, len(junk)))
+            if rng.random() < 0.5:
+                texts.insert(0, "TIMEOUT")  # the text that once forged a window's end
             if rng.random() < 0.8:  # otherwise only junk: a timeout
                 answer = agents[request.seat].act(request, info.game.view(state, request.seat))
                 texts.insert(rng.randint(0, len(texts)), answer)
