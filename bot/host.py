@@ -877,9 +877,13 @@ class Host:
 
         async def settle() -> None:
             try:
-                await self._persist(f"match {match_id} step {step} {what}", action)
+                done = await self._persist(f"match {match_id} step {step} {what}", action)
             finally:
                 self._due.discard(key)
+            live = self._live.get(match_id)
+            window = live.window if live is not None else None
+            if done and window is not None and window.step == step and window.complete:
+                self._spawn_due(match_id, step, "all_in")  # the last answer came meanwhile
 
         self._spawn(settle())
 
@@ -896,26 +900,28 @@ class Host:
             return True
         return False
 
-    async def _persist(self, what: str, action: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        """Run a write the host must make, retrying with backoff while the store fails it.
-        Bounded: after the last try the sweep (for windows) or the next start takes over."""
+    async def _persist(self, what: str, action: Callable[[], Coroutine[Any, Any, None]]) -> bool:
+        """Run a write the host must make, retrying with backoff while the store fails it;
+        whether it was made. Bounded: after the last try the sweep (for windows) or the next
+        start takes over."""
         delay = self._write_retry_s
         for attempt in range(1, self._write_tries + 1):
             try:
                 await action()
-                return
+                return True
             except (WriteFailed, NotSaved) as error:
                 cause = error.__cause__ if isinstance(error, NotSaved) else error
                 if attempt == self._write_tries:
                     log.warning("%s failed %d times, giving up: %s", what, attempt, cause)
-                    return
+                    return False
                 log.warning("%s failed (%s); trying again in %.2f s", what, cause, delay)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay):
                     await self._stopping.wait()
             if self._stopping.is_set():
-                return
+                return False
             delay = min(delay * 2, 30.0)
+        return False
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -1175,12 +1181,12 @@ class Host:
     def _seat_keys(live: _Live) -> list[str]:
         return [f"seat{seat}" for seat in range(len(live.record.players))]
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, object]) -> None:
         task = asyncio.create_task(self._run_tracked(coro))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _run_tracked(self, coro: Coroutine[Any, Any, None]) -> None:
+    async def _run_tracked(self, coro: Coroutine[Any, Any, object]) -> None:
         try:
             await coro
         except Exception:
