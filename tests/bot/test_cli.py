@@ -1,12 +1,11 @@
-"""The command line as a Unix tool: arguments refused in one line, ``run`` started and stopped
-for real (against the fake Discord of tests/e2e), no noise about voice libraries."""
+"""The command line as a Unix tool: arguments and settings refused in one line, the voice
+warnings filtered (``run`` itself is started and stopped in tests/e2e/test_run_process.py)."""
 
 from __future__ import annotations
 
 import logging
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,8 +13,6 @@ import pytest
 from bot.cli import build_parser
 from bot.client import UnusedVoiceFilter
 from tests.bot.test_simulate import ROOT, TOY
-from tests.e2e.botproc import BotProcess, default_bot_argv
-from tests.e2e.fake_discord import FakeDiscord
 
 BAD_ARGUMENTS = [
     ["simulate", TOY, "--window", "-1"],
@@ -105,50 +102,3 @@ def test_only_the_voice_warnings_are_filtered() -> None:
     assert not voice.filter(record("PyNaCl is not installed, voice will NOT be supported"))
     assert not voice.filter(record("davey is not installed, voice will NOT be supported"))
     assert voice.filter(record("Shard ID %s has stopped responding to the gateway."))
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    server.build_world()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-    server.assert_clean()
-
-
-async def start_run(fake: FakeDiscord, db: Path) -> BotProcess:
-    env = {
-        "FLORAL_DB": str(db),
-        "FLORAL_GUILD_READY_TIMEOUT": "0.1",
-        "LOG_LEVEL": "INFO",
-        "PYTHONWARNINGS": "default",  # as under python -X dev: DeprecationWarnings shown
-    }
-    bot = BotProcess(fake, default_bot_argv(), env=env)
-    await bot.start()
-    await bot.wait_for_log("floral-host ready")
-    return bot
-
-
-async def test_run_starts_without_voice_warnings(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot = await start_run(fake, tmp_path / "run.db")
-    await bot.terminate()
-    output = bot.output()
-    assert "logging in using static token" in output  # discord.py's log still shows
-    assert "voice will NOT be supported" not in output
-    assert "audioop" not in output and "Warning" not in output
-
-
-@pytest.mark.parametrize("stop", ["interrupt", "terminate"])
-async def test_a_signal_stops_run_with_its_store_closed(
-    fake: FakeDiscord, tmp_path: Path, stop: str
-) -> None:
-    db = tmp_path / "run.db"
-    bot = await start_run(fake, db)
-    assert Path(f"{db}-wal").exists()
-    await getattr(bot, stop)()  # SIGINT (Ctrl-C) or SIGTERM
-    assert bot.returncode == 0, bot.output()
-    assert not bot.errors and "Traceback" not in bot.output()
-    assert not Path(f"{db}-wal").exists()  # SQLite removes it when the last connection closes
