@@ -15,6 +15,7 @@ meanwhile (group commit), which gives the same guarantee where it is needed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -48,6 +49,8 @@ T = TypeVar("T")
 # A lock held for seconds while opening is another process keeping it (a second floral-host?):
 # say so soon instead of the host's usual patience with busy moments.
 OPEN_BUSY_TIMEOUT_MS = 2000
+CHECKPOINT_EVERY_S = 1.0
+WAL_RESTART_FRAMES = 1000  # SQLite's own checkpoint threshold
 
 _MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, players, names, moderators, config, seed, window_s,"
@@ -72,6 +75,9 @@ class SqliteStore:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
         self._wal_fd: int | None = None
+        self._commits = 0  # since the last checkpoint
+        self._closing = asyncio.Event()
+        self._checkpointing: asyncio.Task[None] | None = None
         self._next_sync: asyncio.Future[None] | None = None  # the sync the next waiters share
         self._syncing: asyncio.Task[None] | None = None
 
@@ -159,8 +165,10 @@ class SqliteStore:
             target.close()
 
     async def close(self) -> None:
-        if self._syncing is not None:
-            await asyncio.gather(self._syncing, return_exceptions=True)
+        self._closing.set()
+        for task in (self._syncing, self._checkpointing):
+            if task is not None:
+                await asyncio.gather(task, return_exceptions=True)
         if self._wal_fd is not None:
             os.close(self._wal_fd)
             self._wal_fd = None
@@ -203,9 +211,11 @@ class SqliteStore:
     async def _save(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``_write`` for the host's writes: a failure that may pass becomes WriteFailed."""
         try:
-            return await self._write(fn)
+            result = await self._write(fn)
         except sqlite3.OperationalError as error:  # locked past the busy timeout, full, I/O
             raise WriteFailed(f"the database could not be written: {error}") from error
+        self._commits += 1
+        return result
 
     async def sync(self) -> None:
         """Wait for a sync of the WAL that starts after this call: every commit made before
@@ -223,7 +233,7 @@ class SqliteStore:
                 waiting, self._next_sync = self._next_sync, None
                 try:
                     if self._wal_fd is None:
-                        self._wal_fd = os.open(await self._read(_wal_path), os.O_RDONLY)
+                        self._wal_fd = await self._start_syncing()
                     await asyncio.to_thread(os.fdatasync, self._wal_fd)  # as SQLite's FULL
                 except OSError as error:
                     waiting.set_exception(WriteFailed(f"the database could not be synced: {error}"))
@@ -235,6 +245,30 @@ class SqliteStore:
                 if future is not None and not future.done():
                     future.set_exception(WriteFailed("the database sync was interrupted"))
             self._next_sync = None
+
+    async def _start_syncing(self) -> int:
+        """The WAL file's descriptor; from now on checkpoints run beside the writes."""
+        path = await self._read(_manual_checkpoints)
+        wal_fd = os.open(f"{path}-wal", os.O_RDONLY)
+        self._checkpointing = asyncio.create_task(self._checkpoint(path), name="wal-checkpoint")
+        return wal_fd
+
+    async def _checkpoint(self, path: str) -> None:
+        """Copy the WAL into the database from a second connection, each second there were
+        commits. Left to SQLite, the commit that fills the WAL does it, with two syncs, and
+        every write queued behind it waits (a commit's p99 was 22 ms at 1,000 matches, 1 ms
+        with this). The last connection to close checkpoints what is left."""
+        other = await asyncio.to_thread(sqlite3.connect, path, timeout=5.0, check_same_thread=False)
+        try:
+            while not self._closing.is_set():
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(CHECKPOINT_EVERY_S):
+                        await self._closing.wait()
+                if self._commits:
+                    self._commits = 0
+                    await asyncio.to_thread(_checkpoint_beside, other)
+        finally:
+            await asyncio.to_thread(other.close)
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Iterable[Any]:
         return await self._db.execute_fetchall(sql, params)
@@ -436,9 +470,24 @@ def _in_transaction(fn: Callable[[sqlite3.Connection], T], db: sqlite3.Connectio
     return result
 
 
-def _wal_path(db: sqlite3.Connection) -> str:
+def _manual_checkpoints(db: sqlite3.Connection) -> str:
+    """Turn off the connection's own checkpoints (``_checkpoint`` runs them); the file's path."""
+    db.execute("PRAGMA wal_autocheckpoint=0")
     main = next(row for row in db.execute("PRAGMA database_list") if row[1] == "main")
-    return f"{main[2]}-wal"
+    return str(main[2])
+
+
+def _checkpoint_beside(db: sqlite3.Connection) -> None:
+    """A passive checkpoint copies the WAL without blocking anyone, but under a steady stream
+    of commits the WAL never starts again from its beginning (frames arrive while it copies)
+    and grows for ever; so a RESTART follows, copying the few frames left while it holds the
+    writes back briefly, and the next commit starts the WAL again."""
+    try:
+        _, frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if frames > WAL_RESTART_FRAMES:
+            db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+    except sqlite3.OperationalError as error:  # a full disk, an I/O error: try again later
+        log.warning("WAL checkpoint failed: %s", error)
 
 
 def _due_outbox(
