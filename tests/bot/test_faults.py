@@ -5,10 +5,17 @@ is never acknowledged unless it is saved."""
 from __future__ import annotations
 
 import contextlib
+import json
+import queue
+import signal
 import sqlite3
+import subprocess
+import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -16,6 +23,7 @@ from bot.host import Host
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
 from tests.bot.conftest import PLAYERS, HostEnv, eventually
+from tests.bot.test_simulate import ROOT
 
 
 @contextlib.contextmanager
@@ -176,3 +184,54 @@ async def test_a_window_expired_while_the_database_was_locked_at_start_still_reo
 
 def by_audience(deliveries: list[Delivery]) -> dict[str, Delivery]:
     return {str(d.audience): d for d in deliveries}
+
+
+def test_a_process_stopped_past_the_deadline_reopens_the_window(tmp_path: Path) -> None:
+    """A real SIGSTOP of a host process, then SIGCONT: no default is applied, the players are
+    told the host stalled, and the reminder due meanwhile is not sent."""
+    process = subprocess.Popen(
+        [sys.executable, "-u", "-m", "tests.bot.stalled_host", str(tmp_path / "h.db")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    lines = LineReader(process)
+    try:
+        lines.until(lambda seen: seen[-1] == "ready")
+        process.send_signal(signal.SIGSTOP)
+        time.sleep(2.5)  # past the 1 s window and the 0.5 s stall threshold
+        process.send_signal(signal.SIGCONT)
+        told = lines.until(lambda seen: sum('"reopened"' in line for line in seen) == 3)
+    finally:
+        process.kill()
+        process.wait()
+    sent = [json.loads(line) for line in told if line.startswith("{")]
+    kinds = [message["kind"] for message in sent]
+    assert "turn" not in kinds and "reminder" not in kinds
+    reopened = [message for message in sent if message["kind"] == "reopened"]
+    assert sorted(message["audience"] for message in reopened) == ["public", "seat0", "seat1"]
+    assert all("stalled" in message["text"] for message in reopened)
+
+
+class LineReader:
+    """A process's output lines, read by a thread so that waiting for one can time out."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        stream = process.stdout
+        assert stream is not None
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
+
+    def until(self, done: Callable[[list[str]], bool], limit_s: float = 20.0) -> list[str]:
+        """Lines read until ``done`` holds for them; the limit only stops a broken test."""
+        lines: list[str] = []
+        while not lines or not done(lines):
+            line = self._lines.get(timeout=limit_s)
+            assert line is not None, f"the process ended after {lines}"
+            lines.append(line)
+        return lines
