@@ -1049,7 +1049,7 @@ class Host:
             now,
             guard_window=window.step,
             retime=window.timing(),
-            log=(LogEntry("reopened", None, self._grace_s),),  # data: the grace, as before
+            log=(LogEntry("reopened", None, self._grace_s),),
             outbox=tuple(outbox),
         )
 
