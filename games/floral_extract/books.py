@@ -22,7 +22,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 from games.protocol import JSON, ConfigError
 from games.text import EXCERPT_CHARS, excerpt, read_number
@@ -44,7 +45,8 @@ from .spellbook import (
     warnings,
 )
 
-PRESET_DIR = Path(__file__).resolve().parents[2] / "data" / "presets"
+# Package data, so an installed (non-editable) package has its presets too.
+PRESET_DIR: Traversable = files("games.floral_extract") / "presets"
 EXAMPLE = "water: set 3 {1,2,3}; fertilize: sum 3 19-21; weather: chain 3 < <"
 
 # Per-turn trigger rates (random casting) a spell should fall in; outside it check() warns.
@@ -283,8 +285,12 @@ def _clip(text: str) -> str:
 
 
 def preset_names() -> list[str]:
-    """The presets in data/presets/, by file name."""
-    return sorted(path.stem for path in PRESET_DIR.glob("*.json"))
+    """The presets in the package's presets/ folder, by file name."""
+    return sorted(
+        entry.name.removesuffix(".json")
+        for entry in PRESET_DIR.iterdir()
+        if entry.name.endswith(".json") and entry.is_file()
+    )
 
 
 def load_preset(name: str) -> Spellbook:
@@ -304,7 +310,7 @@ def _preset_data(key: str) -> dict[str, JSON]:
             "spellbook",
             f"{excerpt(key)} is not a preset; the presets are {', '.join(preset_names())}",
         )
-    data = json.loads((PRESET_DIR / f"{key}.json").read_text(encoding="utf-8"))
+    data = json.loads(PRESET_DIR.joinpath(f"{key}.json").read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ConfigError(f"presets/{key}.json", "must be an object")
     return data
