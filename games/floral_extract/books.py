@@ -85,11 +85,11 @@ def from_json(raw: JSON) -> Book:
 
 def resolve_text(value: str, rng: random.Random) -> Book:
     """A string spellbook config value: ``random``, a preset name, or the text form."""
-    key = value.strip().lower()
-    if key == "random":
+    if value.strip().lower() == "random":
         return random_spellbook(rng)
-    if key in preset_names():
-        return load_preset(key)
+    preset = preset_named(value)
+    if preset is not None:
+        return load_preset(preset)
     if ":" not in value:
         raise ConfigError(
             "spellbook",
@@ -291,6 +291,12 @@ def preset_names() -> list[str]:
         for entry in PRESET_DIR.iterdir()
         if entry.name.endswith(".json") and entry.is_file()
     )
+
+
+def preset_named(value: str) -> str | None:
+    """The preset a spellbook config value names (case and outer spaces ignored), or None."""
+    key = value.strip().lower()
+    return key if key in preset_names() else None
 
 
 def load_preset(name: str) -> Spellbook:

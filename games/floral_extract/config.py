@@ -15,6 +15,7 @@ from games.text import (
     read_number,
 )
 
+from . import books
 from .rules import SEAT_NAMES
 
 # key -> (default, allowed values or None for "checked below")
@@ -29,14 +30,20 @@ CHOICES: dict[str, tuple[JSON, tuple[JSON, ...]]] = {
 }
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_TURNS = 100
+MAX_PRESET_NAME = 60
 # Keys a match script may set in its "config" object (the rules options).
 SCRIPT_KEYS = frozenset(CHOICES) - {"advantage"} | {"max_turns"}
+# The name of the preset a concrete spellbook came from, kept for display only.
+PRESET_KEY = "spellbook_preset"
 ALL_KEYS = frozenset(CHOICES) | {"max_turns", "submission_timeout_s", "spellbook", "maps"}
+ALL_KEYS |= {PRESET_KEY}
 
 
 def parse_config(raw: Mapping[str, JSON], allowed: frozenset[str] = ALL_KEYS) -> dict[str, JSON]:
-    """Every option filled in and checked. ``spellbook`` and ``maps`` pass through unchecked:
-    the engine resolves them when the match starts (a random book needs the seed)."""
+    """Every option filled in and checked. A preset's name becomes its concrete spellbook here,
+    so the stored config never depends on a preset file that may change later. Any other
+    ``spellbook`` and ``maps`` pass through unchecked: the engine resolves them when the match
+    is made (a random book needs the seed)."""
     if not isinstance(raw, Mapping):
         raise ConfigError("config", "must be an object")
     for key in raw:
@@ -51,10 +58,25 @@ def parse_config(raw: Mapping[str, JSON], allowed: frozenset[str] = ALL_KEYS) ->
         config[key] = value
     config["max_turns"] = _max_turns(raw.get("max_turns", DEFAULT_MAX_TURNS))
     config["submission_timeout_s"] = _timeout(raw.get("submission_timeout_s", DEFAULT_TIMEOUT_S))
-    config["spellbook"] = raw.get("spellbook", "random")
+    config["spellbook"], preset = _spellbook(raw)
+    if preset is not None:
+        config[PRESET_KEY] = preset
     if "maps" in raw:
         config["maps"] = raw["maps"]
     return config
+
+
+def _spellbook(raw: Mapping[str, JSON]) -> tuple[JSON, str | None]:
+    """The spellbook value and the preset it came from: a preset's name is read now; a concrete
+    book keeps the preset name given beside it (a text or ``random`` has none)."""
+    value = raw.get("spellbook", "random")
+    if isinstance(value, str):
+        preset = books.preset_named(value)
+        return (value, None) if preset is None else (books.load_preset(preset).to_json(), preset)
+    note = raw.get(PRESET_KEY)
+    if note is not None and (not isinstance(note, str) or not 0 < len(note) <= MAX_PRESET_NAME):
+        raise ConfigError(f"config.{PRESET_KEY}", f"must be a preset's name, got {excerpt(note)}")
+    return value, note
 
 
 def _show(value: JSON) -> str:

@@ -26,7 +26,7 @@ from games.protocol import (
 from games.text import OTHER_NUMERALS, excerpt, has_other_numerals, read_number
 
 from . import render
-from .config import parse_config
+from .config import PRESET_KEY, parse_config
 from .effects import FERTILIZE, SABOTAGE_SHIFT, WATER, WEATHER
 from .rules import (
     BLOOM_AT,
@@ -128,6 +128,7 @@ class FloralExtract:
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         config = self.parse_config(setup.config, setup.seats)
+        config.pop(PRESET_KEY, None)  # for display only: the state is as it was before the note
         config["spellbook"] = resolve_spellbook(config["spellbook"], setup.seed)
         advantage = SEAT_NAMES.index(config["advantage"])
         symbols = alphabets(advantage)

@@ -103,6 +103,29 @@ def test_a_random_or_preset_or_text_spellbook_becomes_concrete() -> None:
     assert start({"spellbook": text}).config["spellbook"] == CLASSIC
 
 
+def test_a_preset_name_becomes_its_book_at_setup_and_keeps_its_name() -> None:
+    from games.floral_extract.books import load_preset
+    from games.floral_extract.config import PRESET_KEY
+
+    parsed = GAME.parse_config({"spellbook": " Gentle "})
+    assert parsed["spellbook"] == load_preset("gentle").to_json()
+    assert parsed[PRESET_KEY] == "gentle"
+    assert GAME.parse_config(parsed) == parsed  # the host parses a stored config again
+    for other in ("random", "water: set 3 {1,2,3}; fertilize: sum 3 19-21; weather: chain 3 < <"):
+        assert PRESET_KEY not in GAME.parse_config({**parsed, "spellbook": other})
+    # The note is for display: the state is the one an old config naming the preset gives.
+    state = GAME.new_match(Setup(parsed, 2, 3))[0]
+    assert state.dump() == GAME.new_match(Setup({"spellbook": "gentle"}, 2, 3))[0].dump()
+    assert PRESET_KEY not in state.config
+
+
+@pytest.mark.parametrize("note", [7, "", "x" * 61, ["classic"]])
+def test_a_malformed_preset_note_is_refused(note: Any) -> None:
+    with pytest.raises(ConfigError) as caught:
+        GAME.parse_config({"spellbook": CLASSIC, "spellbook_preset": note})
+    assert caught.value.field == "config.spellbook_preset"
+
+
 def test_rules_text_as_moderators_type_it() -> None:
     from games.floral_extract.config import parse_rules_text
 
