@@ -14,6 +14,7 @@ from bot.discord_transport import MESSAGE_LIMIT, fit
 from bot.host import HostError, SubmitResult
 from bot.ids import parse_match_id
 from bot.store import ACTIVE_STATUSES, MatchRecord
+from games import registry
 
 if TYPE_CHECKING:
     from bot.client import FloralBot
@@ -66,6 +67,17 @@ def guild_only_match(interaction: discord.Interaction, record: MatchRecord) -> N
     """A moderator may only act on the matches of this guild."""
     if interaction.guild_id is not None and record.guild_id != interaction.guild_id:
         raise HostError(f"Match {match_name(record.id)} belongs to another server.")
+
+
+async def game_match(interaction: discord.Interaction, match: str, game: str) -> MatchRecord:
+    """The match a game's command group acts on: one of this guild, and of that game (a
+    Warlock's Brew match has no spellbook for ``/floral spellbook`` to show)."""
+    record = (await floral_bot(interaction).host.status(match_id_option(match))).match
+    guild_only_match(interaction, record)
+    if record.game != game:
+        title = registry.get(game).game.title
+        raise HostError(f"Match {match_name(record.id)} is not a {title} match.")
+    return record
 
 
 def visible_match(interaction: discord.Interaction, record: MatchRecord) -> None:

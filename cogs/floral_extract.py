@@ -12,9 +12,8 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.store import MatchRecord
 from cogs.common import (
-    guild_only_match,
+    game_match,
     match_autocomplete,
-    match_id_option,
     match_name,
     moderator_only,
     people_only,
@@ -24,7 +23,7 @@ from cogs.common import (
     warnings_text,
 )
 from games.floral_extract import books, render
-from games.floral_extract.config import parse_rules_text
+from games.floral_extract.config import PRESET_KEY, parse_rules_text
 from games.floral_extract.engine import resolve_spellbook
 from games.protocol import JSON
 
@@ -52,6 +51,12 @@ def book_json(record: MatchRecord) -> JSON:
     return resolve_spellbook(record.config["spellbook"], record.seed)
 
 
+def preset_note(record: MatchRecord) -> str:
+    """`` (preset gentle)`` when the match's book was a preset's at setup, else nothing."""
+    name = record.config.get(PRESET_KEY)
+    return f" (preset {name})" if isinstance(name, str) else ""
+
+
 def display_name(user: discord.Member | discord.User) -> str:
     return user.display_name
 
@@ -61,11 +66,6 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
     def __init__(self, bot: FloralBot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def _record(self, interaction: discord.Interaction, match: str) -> MatchRecord:
-        record = (await self.bot.host.status(match_id_option(match))).match
-        guild_only_match(interaction, record)
-        return record
 
     @app_commands.command(description="Create a Floral Extract match in this channel")
     @app_commands.describe(
@@ -139,13 +139,14 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
     async def spellbook(
         self, interaction: discord.Interaction, match: str, text: str | None = None
     ) -> None:
-        record = await self._record(interaction, match)
+        record = await game_match(interaction, match, GAME)
         if text is not None:
             record = await self.bot.host.configure(
                 record.id, {**record.config, "spellbook": text.strip()}, by=interaction.user.id
             )
         book = book_json(record)
-        head = "Spellbook replaced." if text is not None else "The spellbook:"
+        preset = preset_note(record)
+        head = f"Spellbook replaced{preset}." if text is not None else f"The spellbook{preset}:"
         await respond_text(
             interaction,
             f"{head} (match {match_name(record.id)})",
@@ -160,7 +161,7 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
     async def reveal(self, interaction: discord.Interaction, match: str) -> None:
-        record = await self._record(interaction, match)
+        record = await game_match(interaction, match, GAME)
         await self.bot.host.reveal(record.id, by=interaction.user.id)
         await respond(interaction, f"The spellbook of match {match_name(record.id)} is revealed.")
 
@@ -169,7 +170,7 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
     async def start(self, interaction: discord.Interaction, match: str) -> None:
-        record = await self._record(interaction, match)
+        record = await game_match(interaction, match, GAME)
         await self.bot.host.start_match(record.id, by=interaction.user.id)
         await respond(interaction, f"Match {match_name(record.id)} is started.")
 

@@ -26,9 +26,8 @@ from bot.client import FloralBot
 from bot.host import HostError
 from bot.store import MatchRecord
 from cogs.common import (
-    guild_only_match,
+    game_match,
     match_autocomplete,
-    match_id_option,
     match_name,
     moderator_only,
     people_only,
@@ -151,11 +150,8 @@ class WarlocksBrew(commands.GroupCog, group_name="brew", group_description="Warl
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
     async def start(self, interaction: discord.Interaction, match: str) -> None:
-        record = (await self.bot.host.status(match_id_option(match))).match
-        guild_only_match(interaction, record)
+        record = await game_match(interaction, match, GAME)
         name = match_name(record.id)
-        if record.game != GAME:
-            raise HostError(f"Match {name} is not a Warlock's Brew match.")
         await self.bot.host.start_match(record.id, by=interaction.user.id)
         await respond(interaction, f"Match {name} is started.")
 
