@@ -52,9 +52,9 @@ def book_json(record: MatchRecord) -> JSON:
 
 
 def preset_note(record: MatchRecord) -> str:
-    """`` (preset gentle)`` when the match's book was a preset's at setup, else nothing."""
+    """``, preset gentle`` when the match's book was a preset's at setup, else nothing."""
     name = record.config.get(PRESET_KEY)
-    return f" (preset {name})" if isinstance(name, str) else ""
+    return f", preset {name}" if isinstance(name, str) else ""
 
 
 def display_name(user: discord.Member | discord.User) -> str:
@@ -145,11 +145,10 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
                 record.id, {**record.config, "spellbook": text.strip()}, by=interaction.user.id
             )
         book = book_json(record)
-        preset = preset_note(record)
-        head = f"Spellbook replaced{preset}." if text is not None else f"The spellbook{preset}:"
+        head = "Spellbook replaced." if text is not None else "The spellbook:"
         await respond_text(
             interaction,
-            f"{head} (match {match_name(record.id)})",
+            f"{head} (match {match_name(record.id)}{preset_note(record)})",
             render.spellbook_text(book),
             f"spellbook-{match_name(record.id)}.txt",
         )

@@ -38,7 +38,7 @@ async def test_a_game_command_on_another_games_match_is_refused(
 
     # Nothing changed: both matches are still in setup and start with their own commands.
     shown = await moderator(fake, world, "floral spellbook", match=f"m{floral}")
-    assert shown.startswith(f"The spellbook (preset classic): (match m{floral})"), shown
+    assert shown.startswith(f"The spellbook: (match m{floral}, preset classic)"), shown
     assert "water: set 3 {1,2,3}" in shown
     assert await moderator(fake, world, "brew start", match=f"m{brew}") == (
         f"Match m{brew} is started."

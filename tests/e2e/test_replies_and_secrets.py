@@ -89,7 +89,8 @@ async def test_long_spellbooks_fit_a_reply(
     short = await slash_reply(
         fake, world, world.mod, "floral spellbook", {"match": "1", "text": "gentle"}
     )
-    assert short.content.startswith("Spellbook replaced. (match m1)\n```") and not short.attachments
+    head = "Spellbook replaced. (match m1, preset gentle)\n```"
+    assert short.content.startswith(head) and not short.attachments
 
 
 async def fill_database(path: Path, world: World, count: int, aborted: int) -> None:
