@@ -284,7 +284,7 @@ class Host:
         players = tuple(players)
         if names is None:
             names = [f"P{seat + 1}" for seat in range(len(players))]
-        names = tuple(names)
+        names = tuple(map(storable, names))
         _check_seats(engine, players, names, window_s)
         parsed = engine.parse_config(dict(config or {}), len(players))
         seed = seed if seed is not None else secrets.randbits(48)
@@ -390,7 +390,7 @@ class Host:
         if live is None:
             return self._refuse(match_id, await self._not_live_reason(match_id))
         async with live.lock:
-            return await self._submit_locked(live, user_id, raw, step)
+            return await self._submit_locked(live, user_id, storable(raw), step)
 
     async def _submit_locked(
         self, live: _Live, user_id: int, raw: str, step: int | None
@@ -1224,6 +1224,14 @@ def _check_seats(
         raise HostError("Give one name per player.")
     if window_s is not None and window_s <= 0:
         raise HostError("The window must be longer than 0 seconds.")
+
+
+def storable(text: str) -> str:
+    """``text`` as the store can hold it: a lone surrogate (which Discord's JSON can carry but
+    UTF-8 cannot) becomes U+FFFD, so the engine, the store and an export all see the same text."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _hello_text(game: Game[Any], names: tuple[str, ...], seat: int) -> str:

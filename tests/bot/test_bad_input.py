@@ -130,12 +130,18 @@ async def test_refused_attempts_in_a_window_are_kept_for_the_export(env: HostEnv
     ]
 
 
+# Any text at all: lone surrogates too, which Discord's JSON can carry and UTF-8 cannot.
+ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=3) | st.sampled_from(
+    ["\ud800", "3\udfff", "\udc00 3"]
+)
+
+
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
     inputs=st.lists(
-        st.tuples(st.sampled_from([*PLAYERS, 555]), st.text(max_size=3)), min_size=1, max_size=8
+        st.tuples(st.sampled_from([*PLAYERS, 555]), ANY_TEXT), min_size=1, max_size=8
     )
 )
 async def test_only_valid_first_answers_become_moves(
@@ -159,3 +165,12 @@ async def test_only_valid_first_answers_become_moves(
     else:
         window = await env.host.store.open_window(match_id)
         assert window is not None and window.moves == expected
+
+
+async def test_a_lone_surrogate_is_refused_and_kept_as_the_store_can_hold_it(env: HostEnv) -> None:
+    match_id = await running(env)
+    result = await env.host.submit(match_id, PLAYERS[0], "\ud800")
+    assert not result.accepted and "Send one number" in result.text
+    assert not (await env.host.submit(match_id, PLAYERS[0], "4\udfff")).accepted
+    attempts = await env.host.store.attempts(match_id)
+    assert [a.raw for a in attempts] == ["\ufffd", "4\ufffd"]
