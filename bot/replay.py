@@ -46,7 +46,9 @@ def summary(script: object) -> Iterator[str]:
         for event in step.events:
             text = event.text.replace("\n", "\n    ")
             yield f"  [{event.audience}] {text}"
-    if state is not None:
+    if state is None:
+        yield "(no steps: the script stops before its first window closed)"
+    else:
         yield "— now —"
         yield info.game.describe(state, None)
         outcome = info.game.outcome(state)

@@ -272,6 +272,13 @@ def test_the_summary_tells_each_step_in_the_games_words(tmp_path: Path) -> None:
     assert "\n".join(lines[now + 1 :]) == info.game.describe(last.state, None)
 
 
+def test_the_summary_of_a_script_with_no_steps_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = replay_summary(tmp_path, {**EX1, "steps": []}, capsys)
+    assert code == 0 and out == "(no steps: the script stops before its first window closed)\n"
+
+
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
