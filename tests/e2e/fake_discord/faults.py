@@ -1,0 +1,159 @@
+"""Faults a test injects: error answers on REST routes (429 with Discord's headers, 5xx, any
+status), closed DMs (403 code 50007), and a gateway that drops, asks to reconnect or
+invalidates the session."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .base import JSON
+from .entities import Channel, User
+
+if TYPE_CHECKING:
+    from .gateway import Gateway
+    from .rest import Rest
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Fault:
+    """An injected error answer for requests matching ``method route`` and ``where``."""
+
+    method: str
+    route: str
+    where: dict[str, str]
+    status: int
+    body: JSON
+    headers: dict[str, str]
+    times: int | None  # None: forever
+    hits: int = 0
+
+    def matches(self, method: str, route: str, params: Mapping[str, str]) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        if (method, route) != (self.method, self.route):
+            return False
+        return all(params.get(k) == v for k, v in self.where.items())
+
+
+def params_of(where: Mapping[str, object]) -> dict[str, str]:
+    """Path parameters as strings; entities (anything with an ``id``) stand for their id."""
+    return {k: str(getattr(v, "id", v)) for k, v in where.items()}
+
+
+class FaultInjection:
+    """The fault API of :class:`FakeDiscord` (a mixin: these are methods tests call on it)."""
+
+    faults: list[Fault]
+    closed_dms: set[int]
+    gateway: Gateway
+    rest: Rest
+
+    def _notify(self) -> None:
+        raise NotImplementedError
+
+    def injected_fault(self, method: str, route: str, params: Mapping[str, str]) -> Fault | None:
+        """The first fault for this request, counted as hit; None answers normally."""
+        for fault in self.faults:
+            if fault.matches(method, route, params):
+                fault.hits += 1
+                return fault
+        return None
+
+    def fail(
+        self,
+        route: str,
+        *,
+        status: int = 500,
+        times: int | None = 1,
+        code: int = 0,
+        message: str = "fake failure",
+        channel: Channel | None = None,
+        where: Mapping[str, object] | None = None,
+        headers: Mapping[str, str] | None = None,
+        body: JSON | None = None,
+    ) -> Fault:
+        """The next ``times`` requests to ``"METHOD /template"`` answer ``status``."""
+        self.rest.check_route(route)
+        method = route.split(" ", 1)[0]
+        cond = params_of(where or {})
+        if channel is not None:
+            cond["channel_id"] = str(channel.id)
+        fault = Fault(
+            method,
+            route,
+            cond,
+            status,
+            body if body is not None else {"message": message, "code": code},
+            dict(headers or {}),
+            times,
+        )
+        self.faults.append(fault)
+        return fault
+
+    def rate_limit(
+        self,
+        route: str,
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+        channel: Channel | None = None,
+        where: Mapping[str, object] | None = None,
+    ) -> Fault:
+        """The next ``times`` requests to ``route`` answer 429 with ``retry_after`` seconds."""
+        bucket = re.sub(r"\W", "", route)[:32]
+        headers = {
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, round(retry_after))),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+            "X-RateLimit-Bucket": bucket,
+            "X-RateLimit-Scope": "global" if is_global else "user",
+        }
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": is_global,
+            "code": 0,
+        }
+        return self.fail(
+            route, status=429, times=times, channel=channel, where=where, headers=headers, body=body
+        )
+
+    def close_dms(self, user: User) -> None:
+        """Every message the bot sends to this user's DMs fails with 403 code 50007."""
+        self.closed_dms.add(user.id)
+
+    def open_dms(self, user: User) -> None:
+        self.closed_dms.discard(user.id)
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close every gateway connection with ``code``; the client should RESUME."""
+        for session, ws in self.gateway.connected():
+            session.dropped_by_fake = True
+            session.ws = None
+            await ws.close(code=code, message=b"fake drop")
+        self._notify()
+
+    async def send_reconnect(self) -> None:
+        """Send op 7 RECONNECT on every live connection (the client reconnects and RESUMEs)."""
+        for session, ws in self.gateway.connected():
+            session.dropped_by_fake = True
+            await self.gateway.send(ws, {"op": 7, "d": None, "s": None, "t": None})
+
+    async def invalidate_session(self) -> None:
+        """Send op 9 (not resumable) on every live connection; the client IDENTIFYs anew."""
+        for session, ws in self.gateway.connected():
+            session.invalid = True
+            await self.gateway.send(ws, {"op": 9, "d": False, "s": None, "t": None})

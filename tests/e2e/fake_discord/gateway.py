@@ -1,0 +1,245 @@
+"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, dispatches (as
+the session's intents allow), RESUME with replay of what was missed, member chunks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from aiohttp import WSMsgType, web
+
+from .base import JSON, FakeDiscordError, Intent
+
+if TYPE_CHECKING:
+    from .facade import FakeDiscord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Session:
+    """One gateway session: its intents, its dispatch log (for RESUME) and its live socket."""
+
+    id: str
+    intents: int
+    seq: int = 0
+    log: list[JSON] = field(default_factory=list)
+    ws: web.WebSocketResponse | None = None
+    request: web.Request | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    invalid: bool = False
+    dropped_by_fake: bool = False
+    resumes: int = 0
+
+
+class Gateway:
+    """The gateway side of the fake; the facade exposes its sessions and counters."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.sessions: list[Session] = []
+        self.log: list[tuple[str, JSON]] = []  # (direction, frame) "in"/"out"
+        self.dropped_events: list[str] = []
+        self.identifies = 0
+        self.resumes = 0
+
+    def require_bot(self) -> None:
+        """Fail unless a bot holds a session (or is reconnecting after a drop by the fake)."""
+        live = [
+            s for s in self.sessions if not s.invalid and (s.ws is not None or s.dropped_by_fake)
+        ]
+        if not live:
+            raise FakeDiscordError(
+                "no bot is connected to the gateway (wait for it: fake.wait_for_session())"
+            )
+
+    def connected(self) -> list[tuple[Session, web.WebSocketResponse]]:
+        """The sessions with an open socket, and that socket."""
+        return [(s, s.ws) for s in self.sessions if s.ws is not None and not s.ws.closed]
+
+    async def close_all(self) -> None:
+        for _, ws in self.connected():
+            await ws.close(code=1001)
+
+    async def send(self, ws: web.WebSocketResponse, frame: JSON) -> None:
+        self.log.append(("out", frame))
+        try:
+            await ws.send_str(json.dumps(frame))
+        except (ConnectionError, RuntimeError) as exc:
+            log.debug("gateway send failed: %s", exc)
+
+    def _wants(self, session: Session, event: str, data: JSON) -> bool:
+        if event.startswith("MESSAGE_"):
+            bit = Intent.GUILD_MESSAGES if data.get("guild_id") else Intent.DIRECT_MESSAGES
+            return bool(session.intents & bit)
+        if event.startswith("GUILD_"):
+            return bool(session.intents & Intent.GUILDS)
+        return True
+
+    def _as_seen_by(self, session: Session, event: str, data: JSON) -> JSON:
+        """Guild text from users is blanked without MESSAGE_CONTENT (unless it mentions the bot)."""
+        bot_id = str(self.fake.bot_user.id)
+        if (
+            event == "MESSAGE_CREATE"
+            and data.get("guild_id")
+            and data["author"]["id"] != bot_id
+            and not session.intents & Intent.MESSAGE_CONTENT
+            and f"<@{bot_id}>" not in data.get("content", "")
+        ):
+            return {**data, "content": "", "embeds": [], "attachments": [], "components": []}
+        return data
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        """Send a dispatch to every live session (buffered for RESUME if disconnected)."""
+        for session in self.sessions:
+            if session.invalid:
+                continue
+            if not self._wants(session, event, data):
+                self.dropped_events.append(f"{event} (intents {session.intents})")
+                continue
+            await self.dispatch_to(session, event, self._as_seen_by(session, event, data))
+
+    async def dispatch_to(self, session: Session, event: str, data: JSON) -> None:
+        async with session.lock:
+            session.seq += 1
+            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+            session.log.append(frame)
+            ws = session.ws
+            if ws is not None and not ws.closed:
+                await self.send(ws, frame)
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        """The websocket endpoint: one connection, any number of sessions over its life."""
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        query = dict(request.query)
+        if query.get("v") != "10" or query.get("encoding") != "json":
+            self.fake.failures.append(f"gateway connected with unexpected query {query}")
+        hello = {"heartbeat_interval": self.fake.heartbeat_interval_ms}
+        await self.send(ws, {"op": 10, "d": hello, "s": None, "t": None})
+        session: Session | None = None
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    if msg.type == WSMsgType.BINARY:
+                        self.fake.failures.append("gateway: client sent a binary frame")
+                    continue
+                frame = json.loads(msg.data)
+                self.log.append(("in", frame))
+                session = await self._on_frame(ws, request, frame, session)
+                self.fake._notify()
+        finally:
+            if session is not None and session.ws is ws:
+                session.ws = None
+            self.fake._notify()
+        return ws
+
+    async def _on_frame(
+        self, ws: web.WebSocketResponse, request: web.Request, frame: JSON, session: Session | None
+    ) -> Session | None:
+        op, d = frame.get("op"), frame.get("d")
+        if op == 1:
+            await self.send(ws, {"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:
+            return await self._identify(ws, request, d)
+        elif op == 6:
+            return await self._resume(ws, request, d)
+        elif op == 3:
+            pass  # presence update
+        elif op == 8:
+            await self._member_chunk(d, session)
+        else:
+            self.fake.failures.append(f"gateway: unexpected op {op}: {frame}")
+        return session
+
+    def _token_ok(self, d: JSON) -> bool:
+        return d.get("token") in (self.fake.token, f"Bot {self.fake.token}")
+
+    async def _identify(
+        self, ws: web.WebSocketResponse, request: web.Request, d: JSON
+    ) -> Session | None:
+        fake = self.fake
+        if not self._token_ok(d):
+            fake.failures.append("gateway: IDENTIFY with a wrong token")
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        intents = int(d.get("intents", 0))
+        session = Session(id=secrets.token_hex(16), intents=intents, ws=ws, request=request)
+        self.sessions.append(session)
+        guilds = [g for g in fake.guilds.values() if fake.bot_user.id in g.members]
+        ready = {
+            "v": 10,
+            "user": {
+                **fake.bot_user.payload(),
+                "verified": True,
+                "mfa_enabled": False,
+                "email": None,
+            },
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": fake.gateway_url,
+            "application": {"id": str(fake.app_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "shard": d.get("shard", [0, 1]),
+        }
+        await self.dispatch_to(session, "READY", ready)
+        for guild in guilds:
+            if intents & Intent.GUILDS:
+                await self.dispatch_to(session, "GUILD_CREATE", fake.guild_payload(guild, intents))
+        self.identifies += 1
+        log.info("gateway: IDENTIFY (intents %s), session %s", intents, session.id)
+        return session
+
+    async def _resume(
+        self, ws: web.WebSocketResponse, request: web.Request, d: JSON
+    ) -> Session | None:
+        session = next((s for s in self.sessions if s.id == d.get("session_id")), None)
+        if session is None or session.invalid or not self._token_ok(d):
+            await self.send(ws, {"op": 9, "d": False, "s": None, "t": None})
+            return None
+        old = session.ws
+        if old is not None and old is not ws and not old.closed:
+            await old.close(code=4000)
+        async with session.lock:
+            session.ws, session.request, session.dropped_by_fake = ws, request, False
+            last = int(d.get("seq") or 0)
+            replay = [f for f in session.log if f["s"] > last]
+            for frame in replay:
+                await self.send(ws, frame)
+            session.seq += 1
+            resumed = {"op": 0, "t": "RESUMED", "s": session.seq, "d": {}}
+            session.log.append(resumed)
+            await self.send(ws, resumed)
+        session.resumes += 1
+        self.resumes += 1
+        log.info(
+            "gateway: RESUME session %s from seq %s, replayed %d", session.id, last, len(replay)
+        )
+        return session
+
+    async def _member_chunk(self, d: JSON, session: Session | None) -> None:
+        fake = self.fake
+        guild = fake.guilds.get(int(d.get("guild_id", 0)))
+        if guild is None or session is None:
+            fake.failures.append(f"gateway: bad REQUEST_GUILD_MEMBERS {d}")
+            return
+        members = [guild.member_payload(fake.users[uid]) for uid in guild.members]
+        chunk = {
+            "guild_id": str(guild.id),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+            "nonce": d.get("nonce"),
+        }
+        await self.dispatch_to(session, "GUILD_MEMBERS_CHUNK", chunk)
