@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -174,6 +174,23 @@ class Outcome:
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """One fact that only one seat (and the moderators) may know now, in each form the game
+    shows it, so that a test can look for it wherever it must not be.
+
+    ``texts`` are phrases as the game renders them (Floral Extract's ``A=3`` and ``A (3)``).
+    Each must be specific enough that finding it in another audience's text is a leak: never a
+    bare number or a card name alone, which every turn report is full of. ``data`` are the
+    shapes it takes in structured data (views, event data): a mapping, at any depth, holding
+    every item of one shape carries the secret. Short values are checked by their shape, not
+    as substrings: a hand of coins is a ``hand`` field equal to that hand, never any digit.
+    """
+
+    texts: tuple[str, ...] = ()
+    data: tuple[Mapping[str, JSON], ...] = ()
+
+
 StateT = TypeVar("StateT")
 
 
@@ -225,6 +242,15 @@ class Game(Protocol[StateT]):
 
     def describe(self, state: StateT, seat: int | None) -> str:
         """The same as ``view``, as plain text for a status command or a player's own look."""
+
+    def secrets(self, state: StateT, seat: int) -> Collection[Secret]:
+        """What only ``seat`` (and the moderators) may know in ``state``: never in a view, a
+        description or an event for the public or another seat (the conformance suite looks).
+
+        A fact the rules have revealed (a rune found by the opponent, a brew shown at the end)
+        is no longer a secret. A fact another seat knows as its own (two equal hands) does not
+        count against that seat: seeing it tells it nothing it did not know.
+        """
 
     def dump(self, state: StateT) -> JSON:
         """The state as plain JSON."""

@@ -19,6 +19,7 @@ from games.protocol import (
     Outcome,
     Refused,
     Request,
+    Secret,
     Setup,
     Verdict,
     derive_rng,
@@ -403,6 +404,9 @@ class FloralExtract:
 
     def describe(self, state: State, seat: int | None) -> str:
         return render.describe(state, seat)
+
+    def secrets(self, state: State, seat: int) -> list[Secret]:
+        return render.secrets(state, seat)
 
     def dump(self, state: State) -> JSON:
         return state.dump()

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, to_seat
+from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, Secret, to_seat
 from games.text import OTHER_NUMERALS, has_other_numerals
 
 from . import spellbook
@@ -526,3 +526,30 @@ def describe(state: State, seat: int | None) -> str:
     if player.history:
         lines.append("Your last casts: " + " ".join(_entry_text(player, e) for e in player.history))
     return "\n".join(lines)
+
+
+# --- secrets -----------------------------------------------------------------------------------
+
+
+def secrets(state: State, seat: int) -> list[Secret]:
+    """The seat's rune map (each pair its opponent has not found, until the end shows the
+    maps) and its garden (which flower grows where), in every form this module renders them."""
+    player, opponent = state.players[seat], state.players[1 - seat]
+    found = {symbol for symbol, _ in opponent.correct_pairs}
+    pairs = [] if state.phase == "over" else [s for s in player.symbols if s not in found]
+    found_secrets = [_rune_secret(symbol, player.identity[symbol]) for symbol in pairs]
+    garden = [
+        Secret((f"pot {pot}: {FLOWER_NAMES[f.code]}",), ({"flower": f.code, "stage": f.stage},))
+        for pot, f in enumerate(player.pots, start=1)
+        if f is not None
+    ]
+    return found_secrets + garden
+
+
+def _rune_secret(symbol: str, identity: int) -> Secret:
+    # map_text, the private turn report, a rune button, a history entry
+    texts = (f"{symbol}={identity}", f"{symbol} ({identity})", f"{symbol} {identity}")
+    return Secret(
+        (*texts, f"{symbol} = {identity}"),
+        ({symbol: identity}, {"cast": symbol, "identity": identity}),
+    )

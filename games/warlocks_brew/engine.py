@@ -21,6 +21,7 @@ from games.protocol import (
     Outcome,
     Refused,
     Request,
+    Secret,
     Setup,
     Verdict,
     derive_rng,
@@ -93,6 +94,9 @@ class WarlocksBrew:
 
     def describe(self, state: State, seat: int | None) -> str:
         return render.describe(state, seat)
+
+    def secrets(self, state: State, seat: int) -> list[Secret]:
+        return render.secrets(state, seat)
 
     def dump(self, state: State) -> JSON:
         return state.dump()

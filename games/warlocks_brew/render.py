@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.protocol import JSON, MODERATORS, PUBLIC, Event, to_seat
+from games.protocol import JSON, MODERATORS, PUBLIC, Event, Secret, to_seat
 
 from .state import Seat, State
 
@@ -281,3 +281,32 @@ def describe(state: State, seat: int | None) -> str:
         if face_down and owner_may_peek(state):
             lines.append(f"Your brew (face down, you peek): {brew_text(own)}.")
     return "\n".join(lines)
+
+
+def secrets(state: State, seat: int) -> list[Secret]:
+    """The seat's hand (A9: shown in DM only) and, while brews lie face down, its brew; none
+    once the match is over (the brews are shown) or the seat is out (it holds nothing).
+
+    A sealed bid is no secret of a state: bids are never in the state before the reveal,
+    which makes them public, so only ``submit`` ever sees one and it changes nothing.
+    """
+    own = state.seats[seat]
+    if state.phase == "over" or own.eliminated:
+        return []
+    found = []
+    if own.hand:  # an empty hand is public: every hand's size is
+        found.append(
+            Secret((f"Your hand: {coins_text(own.hand)}.",), ({"hand": sorted(own.hand)},))
+        )
+    if brews_face_down(state) and own.brew:
+        found.append(
+            Secret(
+                (
+                    f"{own.name}: brew {brew_text(own)};",  # the auction post
+                    f"{own.name}: brew {brew_text(own)} ·",  # a description
+                    f"Your brew (peek): {brew_text(own)}.",  # its note
+                ),
+                ({"brew": own.brew_counts()},),
+            )
+        )
+    return found

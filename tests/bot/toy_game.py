@@ -27,6 +27,7 @@ from games.protocol import (
     Outcome,
     Refused,
     Request,
+    Secret,
     Setup,
     Verdict,
     derive_rng,
@@ -177,6 +178,12 @@ class ToyGame:
     def describe(self, state: State, seat: int | None) -> str:
         text = f"Round {state['round']}, scores {state['scores']}."
         return text if seat is None else f"{text} Your secret: {state['secrets'][seat]}."
+
+    def secrets(self, state: State, seat: int) -> list[Secret]:
+        """The seat's secret number, as its start event and its description tell it."""
+        number = state["secrets"][seat]
+        texts = (f"Your secret number is {number}.", f"Your secret: {number}.")
+        return [Secret(texts, ({"secret": number},))]
 
     def dump(self, state: State) -> JSON:
         return json.loads(json.dumps(state))
