@@ -152,13 +152,25 @@ def _config(script: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
 
 def _start(script: Mapping[str, JSON], config: dict[str, JSON], players: list[str]) -> State:
     if "deck" in script:
-        state, _ = start_match(config, players, _deck(script["deck"], config))
+        deck = _deck(script["deck"], config)
+        seeded = _seeded(script.get("seed"), config, players)
+        if seeded is not None and [seeded.card, *seeded.deck] == deck:
+            return seeded  # an export: the seed's setup, with the cards it set aside
+        state, _ = start_match(config, players, deck)
         return state
     seed = script.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > SEED_BITS:
         raise ConfigError(
             "seed", f"must be a whole number below 2**{SEED_BITS} when there is no deck"
         )
+    state, _ = _GAME.new_match(Setup(config, len(players), seed, players))
+    return state
+
+
+def _seeded(seed: JSON, config: dict[str, JSON], players: list[str]) -> State | None:
+    """The state a valid seed sets up, or None."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > SEED_BITS:
+        return None
     state, _ = _GAME.new_match(Setup(config, len(players), seed, players))
     return state
 

@@ -1,0 +1,599 @@
+"""The conformance suite: every registered game, and the tests' toy game, passes the same
+properties, each over random matches that hypothesis draws.
+
+* random matches (random choices, the game's agents, junk text) end within a bound;
+* ``submit`` never changes the state, whether it accepts or refuses, and refuses unasked seats;
+* dump, load and continue plays bit for bit the same;
+* a match played through the real host replays to its stored snapshots (the audit finds
+  nothing), and its export replays the same steps;
+* every offered choice is accepted, and its prompt renders within Discord's limits;
+* no view, description, prompt or event for the public or a seat carries another seat's secret
+  (``Game.secrets``), and every declared secret does show where its owner looks.
+
+A new game slots in with one ``GameCase`` (the configs to draw and the bound its matches end
+within); a new property is one more test over ``CASES``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.audit import audit_match, audit_store, check_export, first_difference
+from bot.export import script_of
+from bot.games import load_game_info
+from bot.outbox import prompt_text
+from bot.transport import request_to_json
+from cogs.prompts import ChoiceButton, DeclareSelect, prompt_view
+from games import registry
+from games.protocol import (
+    JSON,
+    MODERATORS,
+    PUBLIC,
+    Accepted,
+    Event,
+    Game,
+    Move,
+    Refused,
+    Request,
+    Secret,
+    Setup,
+    to_seat,
+)
+from games.registry import GameInfo
+from tests.bot.conftest import CHANNEL, GUILD, HostEnv, env, no_errors_logged  # noqa: F401
+
+TOY = "tests.bot.toy_game"
+
+# --- the games and what to draw for each --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameCase:
+    """What the suite needs to know of a game beyond its protocol."""
+
+    info: GameInfo
+    configs: st.SearchStrategy[dict[str, JSON]]
+    # the most windows a match of this parsed config and seat count can take: from the rules
+    window_bound: Callable[[Mapping[str, JSON], int], int]
+    host_configs: st.SearchStrategy[dict[str, JSON]]  # short matches, no revisable windows
+
+    @property
+    def game(self) -> Game[Any]:
+        return self.info.game
+
+
+def _floral_bound(config: Mapping[str, JSON], seats: int) -> int:
+    turns = int(config["max_turns"])
+    return turns + (turns + 4) // 5  # a planting phase before turns 1, 6, 11, ...
+
+
+def _brew_bound(config: Mapping[str, JSON], seats: int) -> int:
+    # an auction per card; a rebid round takes a coin from each rebidder's hand (at most five);
+    # then the last call
+    cards = int(config["types"]) * int(config["copies"])
+    return cards * 6 + 1
+
+
+FLORAL_RULES = {
+    "initial_weather": st.sampled_from(["sunny", "chilly", "rainy", "random"]),
+    "azalea_shrink_mode": st.sampled_from(["sliding", "reset"]),
+    "guess_cost_mode": st.sampled_from(["formula", "prose"]),
+    "declaration_without_charge": st.sampled_from(["reject", "dud"]),
+    "allow_resubmit_after_valid": st.booleans(),
+    "opponent_report_shows_empty_pots": st.booleans(),
+    "advantage": st.sampled_from(["P1", "P2"]),
+}
+
+
+@st.composite
+def brew_configs(draw: st.DrawFn, host: bool = False) -> dict[str, JSON]:
+    config: dict[str, JSON] = {
+        "types": draw(st.integers(4, 5 if host else 8)),
+        "copies": draw(st.integers(4, 4 if host else 6)),
+        "no_unique": draw(st.sampled_from(["remove", "rebid"])),
+        "broke_buyers": draw(st.booleans()),
+        "storefront_disaster": draw(st.integers(0, 2)),
+        "snakeoil_salesman": draw(st.integers(0, 2)),
+    }
+    face_down = draw(st.sampled_from(["", "vision_of_blindness", "utter_darkness"]))
+    if face_down:
+        config[face_down] = True
+    return config
+
+
+def _cases() -> dict[str, GameCase]:
+    known: dict[str, tuple[Any, ...]] = {
+        "floral-extract": (
+            st.fixed_dictionaries(
+                # long enough, now and then, for the gardeners to find runes and win on points
+                {"max_turns": st.integers(1, 12) | st.integers(40, 100)},
+                optional=FLORAL_RULES,
+            ),
+            _floral_bound,
+            st.fixed_dictionaries({"max_turns": st.integers(1, 6)}),
+        ),
+        "warlocks-brew": (brew_configs(), _brew_bound, brew_configs(host=True)),
+        TOY: (
+            st.fixed_dictionaries(
+                {"rounds": st.integers(1, 6), "max": st.integers(1, 9)},
+                optional={"revisable": st.booleans(), "turn_based": st.booleans()},
+            ),
+            lambda config, seats: int(config["rounds"]),
+            st.fixed_dictionaries({"rounds": st.integers(1, 3)}),
+        ),
+    }
+    missing = set(registry.names()) - set(known)
+    assert not missing, f"give the conformance suite a GameCase for {sorted(missing)}"
+    return {name: GameCase(load_game_info(name), *known[name]) for name in [*registry.names(), TOY]}
+
+
+CASES = _cases()
+NAMES = list(CASES)
+
+CONFORMANCE = settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+# Texts a player might send that are rarely answers: commands, other digits, long and odd text.
+JUNK = [
+    "",
+    " ",
+    "TIMEOUT",
+    "declare",
+    "pass",
+    "0",
+    "9",
+    "99",
+    "-1",
+    "a",
+    "s",
+    "Toadstool",
+    "٣",
+    "①",
+    "ſ",
+    "🌸",
+    "\x00",
+    "x" * 300,
+]
+
+# --- random matches ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One random match: its setup, which agent plays each seat, and the seed of the noise."""
+
+    config: dict[str, JSON]
+    seats: int
+    seed: int
+    agents: tuple[str, ...]
+    noise: int
+
+
+@st.composite
+def plans(draw: st.DrawFn, name: str, host: bool = False) -> Plan:
+    case = CASES[name]
+    seats = draw(st.integers(case.game.min_seats, min(case.game.max_seats, 4)))
+    agents = tuple(draw(st.sampled_from(sorted(case.info.agents))) for _ in range(seats))
+    config = draw(case.host_configs if host else case.configs)
+    return Plan(config, seats, draw(st.integers(0, 2**32)), agents, draw(st.integers(0, 2**32)))
+
+
+@dataclass
+class Step:
+    """One window of a match (or its start: no ``before``): the requests open before it, the
+    attempts sent, the moves they gave, and the state and events after it."""
+
+    before: Any
+    requests: list[Request]
+    attempts: list[tuple[int, str]]
+    moves: dict[int, Move | None]
+    after: Any
+    events: list[Event]
+
+
+def setup_of(case: GameCase, plan: Plan) -> Setup:
+    config = case.game.parse_config(plan.config, plan.seats)
+    return Setup(config, plan.seats, plan.seed, [f"P{seat + 1}" for seat in range(plan.seats)])
+
+
+def play(case: GameCase, plan: Plan, *, check_submit: bool = False) -> list[Step]:
+    """A whole match, window by window, stopped one window past the case's bound. With
+    ``check_submit`` each attempt is checked to leave the state as it was."""
+    game, setup = case.game, setup_of(case, plan)
+    state, events = game.new_match(setup)
+    agents = [
+        case.info.agents[kind](seat, random.Random(plan.seed + seat))
+        for seat, kind in enumerate(plan.agents)
+    ]
+    rng = random.Random(plan.noise)
+    steps = [Step(None, [], [], {}, state, events)]
+    bound = case.window_bound(setup.config, plan.seats)
+    while len(steps) <= bound + 1:
+        for seat, agent in enumerate(agents):
+            for event in events:
+                if event.audience.reaches(seat):
+                    agent.observe(event)
+        requests = game.requests(state)
+        if not requests:
+            break
+        attempts = attempts_for(game, state, requests, agents, rng, plan.seats)
+        dumped = dump_text(game, state) if check_submit else ""
+        moves: dict[int, Move | None] = {request.seat: None for request in requests}
+        revisable = {request.seat: request.revisable for request in requests}
+        for seat, raw in attempts:
+            verdict = game.submit(state, seat, raw)
+            if check_submit:
+                assert dump_text(game, state) == dumped, f"submit({seat}, {raw[:20]!r}) changed it"
+            if seat not in moves:
+                assert isinstance(verdict, Refused), f"seat {seat} is not asked, yet {verdict}"
+            elif isinstance(verdict, Accepted) and (moves[seat] is None or revisable[seat]):
+                moves[seat] = verdict.move  # today's move rule: the first accepted, or the last
+        after, events = game.resolve(state, moves)
+        steps.append(Step(state, requests, attempts, moves, after, events))
+        state = after
+    return steps
+
+
+def attempts_for(
+    game: Game[Any],
+    state: Any,
+    requests: Sequence[Request],
+    agents: Sequence[Any],
+    rng: random.Random,
+    seats: int,
+) -> list[tuple[int, str]]:
+    """Per request some junk around an answer (an agent's or a random choice), or junk only;
+    now and then an unasked seat (or no seat at all) answering too."""
+    attempts: list[tuple[int, str]] = []
+    for request in requests:
+        texts = [rng.choice(JUNK) for _ in range(rng.randint(0, 2))]
+        draw = rng.random()
+        if draw < 0.45:
+            answer = agents[request.seat].act(request, game.view(state, request.seat))
+            texts.insert(rng.randint(0, len(texts)), answer)
+        elif draw < 0.9 and request.choices:
+            texts.insert(rng.randint(0, len(texts)), rng.choice(request.choices).value)
+        attempts += [(request.seat, text) for text in texts]
+    asked = {request.seat for request in requests}
+    if rng.random() < 0.3:
+        stray = rng.choice([s for s in range(-1, seats + 1) if s not in asked])
+        values = [c.value for r in requests for c in r.choices] + JUNK
+        attempts.insert(rng.randint(0, len(attempts)), (stray, rng.choice(values)))
+    return attempts
+
+
+def dump_text(game: Game[Any], state: Any) -> str:
+    return json.dumps(game.dump(state), sort_keys=True)
+
+
+def event_texts(events: Sequence[Event]) -> list[str]:
+    return [
+        json.dumps([str(e.audience), e.kind, e.data, e.text], sort_keys=True, default=str)
+        for e in events
+    ]
+
+
+# --- matches end, submit is pure, save and load --------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+@CONFORMANCE
+@given(data=st.data())
+def test_random_matches_end_within_the_rules(name: str, data: st.DataObject) -> None:
+    case = CASES[name]
+    plan = data.draw(plans(name))
+    steps = play(case, plan)
+    game, last = case.game, steps[-1].after
+    bound = case.window_bound(setup_of(case, plan).config, plan.seats)
+    outcome = game.outcome(last)
+    assert outcome is not None, f"not over after {len(steps) - 1} windows (bound {bound})"
+    assert len(steps) - 1 <= bound
+    assert set(outcome.winners) <= set(range(plan.seats))
+    assert game.requests(last) == []
+    for seat in range(plan.seats):
+        assert isinstance(game.submit(last, seat, "0"), Refused)
+    turns = [game.view(step.after, None)["turn"] for step in steps]
+    assert turns == sorted(turns), "the turn count went back"
+    for step in steps[1:]:
+        seats = [request.seat for request in step.requests]
+        assert len(set(seats)) == len(seats) and set(seats) <= set(range(plan.seats))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@CONFORMANCE
+@given(data=st.data())
+def test_submit_never_changes_the_state(name: str, data: st.DataObject) -> None:
+    steps = play(CASES[name], data.draw(plans(name)), check_submit=True)
+    assert any(step.attempts for step in steps)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@CONFORMANCE
+@given(data=st.data())
+def test_dump_load_and_continue_plays_bit_for_bit_the_same(name: str, data: st.DataObject) -> None:
+    case = CASES[name]
+    game = case.game
+    steps = play(case, data.draw(plans(name)))
+    cut = data.draw(st.integers(0, len(steps) - 1), label="cut")
+    saved = json.loads(json.dumps(game.dump(steps[cut].after)))
+    state = game.load(saved)
+    assert dump_text(game, state) == dump_text(game, steps[cut].after)
+    for step in steps[cut + 1 :]:
+        assert game.requests(state) == step.requests
+        for seat, raw in step.attempts:
+            assert game.submit(state, seat, raw) == game.submit(step.before, seat, raw)
+        state, events = game.resolve(state, step.moves)
+        assert dump_text(game, state) == dump_text(game, step.after)
+        assert event_texts(events) == event_texts(step.events)
+
+
+# --- the stored log replays --------------------------------------------------------------------
+
+WINDOW_S = 0.2  # a window where a seat sends only junk closes this soon
+
+
+async def play_through_host(hosting: HostEnv, case: GameCase, plan: Plan, name: str) -> int:
+    """A match through the real host, store and scheduler: junk around answers, and now and
+    then junk only (the window times out); ended by the host if it runs long."""
+    players = tuple(range(101, 101 + plan.seats))
+    record = await hosting.host.create_match(
+        name,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        players=players,
+        config=plan.config,
+        seed=plan.seed,
+        window_s=WINDOW_S,
+    )
+    await hosting.host.start_match(record.id)
+    store, game, rng = hosting.host.store, case.game, random.Random(plan.noise)
+    agents = [
+        case.info.agents[kind](seat, random.Random(plan.seed + seat))
+        for seat, kind in enumerate(plan.agents)
+    ]
+    for _ in range(12):
+        latest = await store.latest_step(record.id)
+        state = game.load(latest.snapshot)
+        requests = game.requests(state)
+        if not requests or record.id not in hosting.host.active_match_ids():
+            break
+        for seat, raw in attempts_for(game, state, requests, agents, rng, plan.seats):
+            if 0 <= seat < plan.seats and rng.random() < 0.97:
+                await hosting.host.submit(record.id, players[seat], raw)
+        while (await store.latest_step(record.id)).step == latest.step:
+            await asyncio.sleep(0.005)  # all answered, or the deadline
+    if record.id in hosting.host.active_match_ids():
+        await hosting.host.end(record.id)
+    await hosting.host.wait_idle()
+    return record.id
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(CONFORMANCE, max_examples=3)
+@given(data=st.data())
+async def test_the_stored_log_replays_to_the_snapshots(
+    env: HostEnv,  # noqa: F811
+    name: str,
+    data: st.DataObject,
+) -> None:
+    case = CASES[name]
+    match_id = await play_through_host(env, case, data.draw(plans(name, host=True)), name)
+    store = env.host.store
+    record = await store.get_match(match_id)
+    assert record is not None
+    steps, attempts = await store.steps(match_id), await store.attempts(match_id)
+    assert audit_match(case.game, record, steps, attempts) == []
+    assert check_export(case.info, record, steps, attempts) == []
+    script = json.loads(json.dumps(script_of(case.info, record, steps, attempts)))
+    resolved = [step for step in steps if step.kind == "resolve"]
+    if case.info.replay_script is not None:
+        replayed = list(case.info.replay_script(script))
+        assert len(replayed) == len(resolved)
+        for again, stored in zip(replayed, resolved, strict=True):
+            dumped = _normal(case.game.dump(again.state))
+            assert dumped == stored.snapshot, (
+                f"step {stored.step}: {first_difference(stored.snapshot, dumped)}"
+            )
+    trace = json.loads(json.dumps(case.info.run_script(script)))
+    if "checkpoints" in trace:
+        assert len(trace["checkpoints"]) == len(resolved)
+    if "final" in trace and resolved:
+        assert trace["final"] == resolved[-1].snapshot
+    summary, problems = await audit_store(store)
+    assert problems == [] and summary["mismatches"] == 0
+
+
+# --- choices and their prompts -----------------------------------------------------------------
+
+# Discord's limits on a message with components
+CONTENT, ROWS, PER_ROW, CUSTOM_ID, BUTTON_LABEL, OPTIONS, OPTION_TEXT = 2000, 5, 5, 100, 80, 25, 100
+BIG_MATCH, BIG_STEP = 10**12, 10**6  # ids as long as a long-lived host may reach
+
+
+def check_components(view: discord.ui.View) -> list[str]:
+    """The values a view offers; each component checked against Discord's limits."""
+    rows = view.to_components()
+    assert len(rows) <= ROWS
+    for row in rows:
+        parts = row["components"]
+        assert parts and (len(parts) <= PER_ROW if parts[0]["type"] == 2 else len(parts) == 1)
+        for part in parts:
+            assert 1 <= len(part["custom_id"]) <= CUSTOM_ID, part["custom_id"]
+            if part["type"] == 2:
+                assert 1 <= len(part["label"]) <= BUTTON_LABEL
+            else:
+                assert 1 <= len(part["options"]) <= OPTIONS
+                for option in part["options"]:
+                    assert 1 <= len(option["label"]) <= OPTION_TEXT
+                    assert 1 <= len(option["value"]) <= OPTION_TEXT
+    values = []
+    for item in view.children:
+        if isinstance(item, ChoiceButton):
+            values.append(item.value)
+        elif isinstance(item, DeclareSelect):
+            values += [option.value for option in item.item.options]
+    return values
+
+
+@pytest.mark.parametrize("name", NAMES)
+@CONFORMANCE
+@given(data=st.data())
+async def test_every_offered_choice_is_accepted_and_fits_discord(
+    name: str, data: st.DataObject
+) -> None:
+    case = CASES[name]
+    game = case.game
+    for step in play(case, data.draw(plans(name))):
+        for request in game.requests(step.after):
+            for choice in request.choices:
+                verdict = game.submit(step.after, request.seat, choice.value)
+                assert isinstance(verdict, Accepted), (request.kind, choice, verdict)
+            now = 1_900_000_000.0
+            deadline = now + request.timeout_s
+            assert len(prompt_text(request, deadline, now)) <= CONTENT
+            payload = request_to_json(request, BIG_MATCH, BIG_STEP, deadline)
+            view = prompt_view(json.loads(json.dumps(payload)))
+            offered = [] if view is None else check_components(view)
+            assert sorted(offered) == sorted(c.value for c in request.choices)
+
+
+# --- secrets ----------------------------------------------------------------------------------
+
+
+def _normal(value: Any) -> JSON:
+    return json.loads(json.dumps(value, default=str))
+
+
+def holds(data: JSON, shape: Mapping[str, JSON]) -> bool:
+    """Whether a mapping at any depth of ``data`` holds every item of ``shape``."""
+    if isinstance(data, dict):
+        if all(key in data and data[key] == value for key, value in shape.items()):
+            return True
+        return any(holds(value, shape) for value in data.values())
+    if isinstance(data, list):
+        return any(holds(value, shape) for value in data)
+    return False
+
+
+def carries(secret: Secret, text: str, data: JSON, own: Sequence[Secret] = ()) -> bool:
+    """Whether ``text`` or ``data`` holds a form of ``secret`` that is not also a form of one
+    of ``own`` (the audience's own secrets: two seats with an Azalea in pot 1 both say so)."""
+    own_texts = {phrase for mine in own for phrase in mine.texts}
+    own_shapes = [_normal(shape) for mine in own for shape in mine.data]
+    return any(phrase in text for phrase in set(secret.texts) - own_texts) or any(
+        holds(data, shape) for shape in map(_normal, secret.data) if shape not in own_shapes
+    )
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What one audience is shown at one step: where a leak would be."""
+
+    where: str
+    text: str
+    data: JSON
+
+
+def shown_to(game: Game[Any], step: Step, seat: int | None) -> Iterator[Shown]:
+    """The view, description, events and (for a seat) prompts for the public or a seat."""
+    state = step.after
+    yield Shown(
+        "view", json.dumps(_normal(game.view(state, seat))), _normal(game.view(state, seat))
+    )
+    yield Shown("describe", game.describe(state, seat), None)
+    audience = PUBLIC if seat is None else to_seat(seat)
+    for event in step.events:
+        if event.audience == audience:
+            yield Shown(f"event {event.kind}", event.text, _normal(event.data))
+    for request in game.requests(state):
+        if request.seat == seat:
+            labels = " ".join(f"{c.value} {c.label}" for c in request.choices)
+            yield Shown("prompt", f"{request.prompt}\n{labels}\n{request.default}", None)
+
+
+def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
+    """Each secret of a seat found in what the public or another seat is shown; a form that
+    the audience's own secrets take too (two equal hands) is no evidence of a leak."""
+    secrets = [list(game.secrets(step.after, seat)) for seat in range(seats)]
+    found = []
+    for seat in [None, *range(seats)]:
+        own = [] if seat is None else secrets[seat]
+        others = [
+            (owner, secret) for owner in range(seats) if owner != seat for secret in secrets[owner]
+        ]
+        for shown in shown_to(game, step, seat):
+            found += [
+                f"{'public' if seat is None else f'seat {seat}'} {shown.where}: seat {owner}'s"
+                f" {secret}"
+                for owner, secret in others
+                if carries(secret, shown.text, shown.data, own)
+            ]
+    return found
+
+
+def unshown(game: Game[Any], step: Step, seats: int) -> list[str]:
+    """Each declared secret that its owner's view, description and events (or the
+    moderators' events) never show: a secret in a form the game does not render."""
+    missing = []
+    for seat in range(seats):
+        places = [(game.describe(step.after, seat), _normal(game.view(step.after, seat)))]
+        places += [
+            (event.text, _normal(event.data))
+            for event in step.events
+            if event.audience in (to_seat(seat), MODERATORS)
+        ]
+        missing += [
+            f"seat {seat}: {secret}"
+            for secret in game.secrets(step.after, seat)
+            if not any(carries(secret, text, data) for text, data in places)
+        ]
+    return missing
+
+
+@pytest.mark.parametrize("name", NAMES)
+@CONFORMANCE
+@given(data=st.data())
+def test_no_view_or_event_carries_another_seats_secret(name: str, data: st.DataObject) -> None:
+    case = CASES[name]
+    plan = data.draw(plans(name))
+    declared = 0
+    for step in play(case, plan):
+        assert leaks(case.game, step, plan.seats) == []
+        assert unshown(case.game, step, plan.seats) == []
+        declared += sum(len(case.game.secrets(step.after, s)) for s in range(plan.seats))
+    assert declared, "the game declares no secret at all"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_leak_check_finds_a_seats_view_shown_to_another(name: str) -> None:
+    """The check is not vacuous: once seat 1 holds a secret seat 0 does not, showing seat 0
+    what seat 1 sees is a leak the check reports."""
+    case = CASES[name]
+    game = case.game
+    for seed in range(10):
+        plan = Plan({}, game.min_seats, seed, ("random",) * game.min_seats, seed)
+        for step in play(case, plan):
+            mine = list(game.secrets(step.after, 0))
+            if all(secret in mine for secret in game.secrets(step.after, 1)):
+                continue
+            view, text = game.view(step.after, 1), game.describe(step.after, 1)
+            shown = Step(None, [], [], {}, step.after, [Event(to_seat(0), "leak", {"v": view}, "")])
+            assert leaks(game, shown, plan.seats) != []
+            told = Step(None, [], [], {}, step.after, [Event(to_seat(0), "leak", {}, text)])
+            assert leaks(game, told, plan.seats) != []
+            return
+    raise AssertionError("seat 1 never held a secret of its own")
