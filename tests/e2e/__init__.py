@@ -1,1 +1,1 @@
-"""End-to-end tests: bots against a local fake Discord (see fake_discord.py)."""
+"""End-to-end tests: bots against a local fake Discord (see the fake_discord package)."""

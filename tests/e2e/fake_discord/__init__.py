@@ -95,17 +95,19 @@ Modules: ``facade`` (:class:`FakeDiscord`: world building, lifecycle, waiting, o
 50035 error shape), ``base`` (JSON, flags, errors).
 """
 
-from .base import JSON, ApiError, FakeDiscordError, Intent, MsgFlag, Perm
+from .base import DISCORD_EPOCH_MS, JSON, ApiError, FakeDiscordError, Intent, MsgFlag, Perm
 from .entities import Attachment, Channel, Guild, Message, Role, User, World
 from .facade import FakeDiscord, point_discord_py_at
 from .faults import Fault
 from .gateway import Session
 from .interactions import Interaction
-from .limits import FormError, form_errors
+from .limits import EMBED_LIMITS, FormError, form_errors
 from .limits import component_errors as _component_errors
 from .rest import RecordedRequest
 
 __all__ = [
+    "DISCORD_EPOCH_MS",
+    "EMBED_LIMITS",
     "JSON",
     "ApiError",
     "Attachment",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .base import JSON, FakeDiscordError, Perm
 from .commands import subcommand
@@ -13,6 +13,7 @@ from .entities import Channel, Guild, Message, Role, User
 
 if TYPE_CHECKING:
     from .commands import AppCommands
+    from .facade import FakeDiscord
     from .gateway import Gateway
     from .interactions import Interaction, InteractionRoutes
 
@@ -29,6 +30,11 @@ class UserActions:
     gateway: Gateway
     app_commands: AppCommands
     interaction_routes: InteractionRoutes
+
+    @property
+    def _facade(self) -> FakeDiscord:
+        """This object as the :class:`FakeDiscord` it is mixed into (for the type checker)."""
+        return cast("FakeDiscord", self)
 
     # defined by FakeDiscord
     def snowflake(self) -> int:
@@ -103,7 +109,7 @@ class UserActions:
         payload = self._interaction_base(itype, user, channel)
         payload["data"] = data
         if message is not None:
-            payload["message"] = message.payload(self)
+            payload["message"] = message.payload(self._facade)
         return await self.interaction_routes.fire(payload, user, channel, message)
 
     @staticmethod
@@ -348,14 +354,14 @@ class UserActions:
         """``user`` writes ``content`` in their DM channel with the bot."""
         self.gateway.require_bot()
         msg = self._user_message(user, self.dm_channel(user), content)
-        await self.dispatch("MESSAGE_CREATE", msg.payload(self))
+        await self.dispatch("MESSAGE_CREATE", msg.payload(self._facade))
         return msg
 
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """``user`` writes ``content`` in a guild channel (content needs the privileged intent)."""
         self.gateway.require_bot()
         msg = self._user_message(user, channel, content)
-        payload = msg.payload(self)
+        payload = msg.payload(self._facade)
         guild = self.guilds[channel.guild_id]  # type: ignore[index]
         payload["member"] = {k: v for k, v in guild.member_payload(user).items() if k != "user"}
         await self.dispatch("MESSAGE_CREATE", payload)

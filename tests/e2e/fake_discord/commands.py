@@ -64,12 +64,10 @@ def subcommand(node: JSON, name: str) -> JSON | None:
 
 
 class AppCommands:
-    """The synced commands by scope (None: global, else a guild id) and the sync count."""
+    """Syncs and finds commands in ``fake.commands``: by scope (None: global, else a guild id)."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
-        self.by_scope: dict[int | None, dict[CommandKey, JSON]] = {}
-        self.syncs = 0
 
     def add_routes(self, r: AddRoute) -> None:
         for scope in ("", "/guilds/{guild_id}"):
@@ -84,13 +82,13 @@ class AppCommands:
     # ----------------------------------------------------------------- lookups
 
     def registered(self, guild: Guild | None = None) -> list[JSON]:
-        return list(self.by_scope.get(guild.id if guild else None, {}).values())
+        return list(self.fake.commands.get(guild.id if guild else None, {}).values())
 
     def find(self, name: str, guild_id: int | None, ctype: int = 1) -> JSON | None:
         """The command usable in ``guild_id`` (its own first, then the global one)."""
         scopes: list[int | None] = [guild_id, None] if guild_id is not None else [None]
         for scope in scopes:
-            cmd = self.by_scope.get(scope, {}).get((name, ctype))
+            cmd = self.fake.commands.get(scope, {}).get((name, ctype))
             if cmd is not None:
                 return cmd
         return None
@@ -103,7 +101,7 @@ class AppCommands:
             cmd = next(
                 (
                     c
-                    for cmds in self.by_scope.values()
+                    for cmds in self.fake.commands.values()
                     for (n, t), c in cmds.items()
                     if n == parts[0] and t == 1
                 ),
@@ -122,7 +120,7 @@ class AppCommands:
     def names(self) -> list[str]:
         return sorted(
             f"{n}" + (f" (guild {g})" if g else "")
-            for g, cmds in self.by_scope.items()
+            for g, cmds in self.fake.commands.items()
             for n, _ in cmds
         )
 
@@ -156,13 +154,13 @@ class AppCommands:
         return cmd
 
     def _get_commands(self, q: RestRequest) -> list[JSON]:
-        return list(self.by_scope.get(self._scope(q), {}).values())
+        return list(self.fake.commands.get(self._scope(q), {}).values())
 
     def _put_commands(self, q: RestRequest) -> list[JSON]:
         scope = self._scope(q)
         if not isinstance(q.body, list):
             raise ApiError(400, 50035, "Invalid Form Body", failure=True)
-        existing = self.by_scope.get(scope, {})
+        existing = self.fake.commands.get(scope, {})
         new: dict[CommandKey, JSON] = {}
         for p in q.body:
             cmd = self._store(scope, p, existing)
@@ -171,19 +169,19 @@ class AppCommands:
             raise ApiError(
                 400, 30032, "Maximum number of application commands reached", failure=True
             )
-        self.by_scope[scope] = new
-        self.syncs += 1
+        self.fake.commands[scope] = new
+        self.fake.syncs += 1
         return list(new.values())
 
     def _post_command(self, q: RestRequest) -> JSON:
         scope = self._scope(q)
-        existing = self.by_scope.setdefault(scope, {})
+        existing = self.fake.commands.setdefault(scope, {})
         cmd = self._store(scope, q.json, existing)
         existing[(cmd["name"], cmd["type"])] = cmd
         return cmd
 
     def _by_id(self, q: RestRequest) -> tuple[dict[CommandKey, JSON], CommandKey]:
-        cmds = self.by_scope.get(self._scope(q), {})
+        cmds = self.fake.commands.get(self._scope(q), {})
         for key, cmd in cmds.items():
             if cmd["id"] == q.params["command_id"]:
                 return cmds, key

@@ -1,4 +1,5 @@
-"""The :class:`FakeDiscord` facade: the world and its records, lifecycle, waiting and observing.
+"""The :class:`FakeDiscord` facade: the world and every record tests read (messages, requests,
+sessions, counters), lifecycle, waiting and observing.
 
 It composes the gateway (:mod:`.gateway`), the REST server (:mod:`.rest`) with its route groups
 (:mod:`.commands`, :mod:`.messages`, :mod:`.interactions`), and takes the methods tests call to
@@ -54,10 +55,21 @@ class FakeDiscord(UserActions, FaultInjection):
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel
         self.messages: list[Message] = []
         self.messages_by_id: dict[int, Message] = {}
+        self.nonce_hits = 0  # resends Discord would have dropped by their nonce
+        self.interactions: list[Interaction] = []
+        self.interactions_by_id: dict[int, Interaction] = {}
+        self.commands: dict[int | None, dict[tuple[str, int], JSON]] = {}
+        self.requests: list[RecordedRequest] = []
         self.failures: list[str] = []
         self.faults: list[Fault] = []
         self.closed_dms: set[int] = set()
         self.blocked_dms: list[tuple[User, JSON]] = []
+        self.dropped_events: list[str] = []
+        self.gateway_log: list[tuple[str, JSON]] = []  # (direction, frame) "in"/"out"
+        self.sessions: list[Session] = []
+        self.identifies = 0
+        self.resumes = 0
+        self.syncs = 0
         self.world: World | None = None
         self._waiters: set[asyncio.Future[None]] = set()
         self._abort: str | None = None
@@ -73,55 +85,6 @@ class FakeDiscord(UserActions, FaultInjection):
         self.rest.add_guild_routes()
         self.message_routes.add_routes(self.rest.add)
         self.interaction_routes.add_routes(self.rest.add)
-
-    # ----------------------------------------------------------------- records of the parts
-
-    @property
-    def sessions(self) -> list[Session]:
-        return self.gateway.sessions
-
-    @property
-    def gateway_log(self) -> list[tuple[str, JSON]]:
-        """Every gateway frame, as ("in" | "out", frame)."""
-        return self.gateway.log
-
-    @property
-    def dropped_events(self) -> list[str]:
-        """Dispatches not sent because the session's intents exclude them."""
-        return self.gateway.dropped_events
-
-    @property
-    def identifies(self) -> int:
-        return self.gateway.identifies
-
-    @property
-    def resumes(self) -> int:
-        return self.gateway.resumes
-
-    @property
-    def requests(self) -> list[RecordedRequest]:
-        return self.rest.requests
-
-    @property
-    def commands(self) -> dict[int | None, dict[tuple[str, int], JSON]]:
-        return self.app_commands.by_scope
-
-    @property
-    def syncs(self) -> int:
-        return self.app_commands.syncs
-
-    @property
-    def nonce_hits(self) -> int:
-        """Resends Discord would have dropped by their nonce."""
-        return self.message_routes.nonce_hits
-
-    @property
-    def interactions(self) -> list[Interaction]:
-        return self.interaction_routes.all
-
-    @property
-    def interactions_by_id(self) -> dict[int, Interaction]:
-        return self.interaction_routes.by_id
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -455,8 +418,6 @@ class FakeDiscord(UserActions, FaultInjection):
             raise FakeDiscordError(
                 "fake Discord recorded failures:\n  " + "\n  ".join(self.failures)
             )
-
-    # ----------------------------------------------------------------- commands
 
     # ----------------------------------------------------------------- commands
 

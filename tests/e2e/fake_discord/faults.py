@@ -4,7 +4,6 @@ invalidates the session."""
 
 from __future__ import annotations
 
-import logging
 import re
 import time
 from collections.abc import Mapping
@@ -17,8 +16,6 @@ from .entities import Channel, User
 if TYPE_CHECKING:
     from .gateway import Gateway
     from .rest import Rest
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)

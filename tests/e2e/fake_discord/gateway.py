@@ -8,7 +8,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from aiohttp import WSMsgType, web
 
@@ -37,20 +37,17 @@ class Session:
 
 
 class Gateway:
-    """The gateway side of the fake; the facade exposes its sessions and counters."""
+    """The gateway side of the fake; its records (sessions, log, counters) are the facade's."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
-        self.sessions: list[Session] = []
-        self.log: list[tuple[str, JSON]] = []  # (direction, frame) "in"/"out"
-        self.dropped_events: list[str] = []
-        self.identifies = 0
-        self.resumes = 0
 
     def require_bot(self) -> None:
         """Fail unless a bot holds a session (or is reconnecting after a drop by the fake)."""
         live = [
-            s for s in self.sessions if not s.invalid and (s.ws is not None or s.dropped_by_fake)
+            s
+            for s in self.fake.sessions
+            if not s.invalid and (s.ws is not None or s.dropped_by_fake)
         ]
         if not live:
             raise FakeDiscordError(
@@ -59,14 +56,14 @@ class Gateway:
 
     def connected(self) -> list[tuple[Session, web.WebSocketResponse]]:
         """The sessions with an open socket, and that socket."""
-        return [(s, s.ws) for s in self.sessions if s.ws is not None and not s.ws.closed]
+        return [(s, s.ws) for s in self.fake.sessions if s.ws is not None and not s.ws.closed]
 
     async def close_all(self) -> None:
         for _, ws in self.connected():
             await ws.close(code=1001)
 
     async def send(self, ws: web.WebSocketResponse, frame: JSON) -> None:
-        self.log.append(("out", frame))
+        self.fake.gateway_log.append(("out", frame))
         try:
             await ws.send_str(json.dumps(frame))
         except (ConnectionError, RuntimeError) as exc:
@@ -95,11 +92,11 @@ class Gateway:
 
     async def dispatch(self, event: str, data: JSON) -> None:
         """Send a dispatch to every live session (buffered for RESUME if disconnected)."""
-        for session in self.sessions:
+        for session in self.fake.sessions:
             if session.invalid:
                 continue
             if not self._wants(session, event, data):
-                self.dropped_events.append(f"{event} (intents {session.intents})")
+                self.fake.dropped_events.append(f"{event} (intents {session.intents})")
                 continue
             await self.dispatch_to(session, event, self._as_seen_by(session, event, data))
 
@@ -129,7 +126,7 @@ class Gateway:
                         self.fake.failures.append("gateway: client sent a binary frame")
                     continue
                 frame = json.loads(msg.data)
-                self.log.append(("in", frame))
+                self.fake.gateway_log.append(("in", frame))
                 session = await self._on_frame(ws, request, frame, session)
                 self.fake._notify()
         finally:
@@ -141,7 +138,7 @@ class Gateway:
     async def _on_frame(
         self, ws: web.WebSocketResponse, request: web.Request, frame: JSON, session: Session | None
     ) -> Session | None:
-        op, d = frame.get("op"), frame.get("d")
+        op, d = frame.get("op"), cast(Any, frame.get("d"))
         if op == 1:
             await self.send(ws, {"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:
@@ -169,7 +166,7 @@ class Gateway:
             return None
         intents = int(d.get("intents", 0))
         session = Session(id=secrets.token_hex(16), intents=intents, ws=ws, request=request)
-        self.sessions.append(session)
+        self.fake.sessions.append(session)
         guilds = [g for g in fake.guilds.values() if fake.bot_user.id in g.members]
         ready = {
             "v": 10,
@@ -196,14 +193,14 @@ class Gateway:
         for guild in guilds:
             if intents & Intent.GUILDS:
                 await self.dispatch_to(session, "GUILD_CREATE", fake.guild_payload(guild, intents))
-        self.identifies += 1
+        self.fake.identifies += 1
         log.info("gateway: IDENTIFY (intents %s), session %s", intents, session.id)
         return session
 
     async def _resume(
         self, ws: web.WebSocketResponse, request: web.Request, d: JSON
     ) -> Session | None:
-        session = next((s for s in self.sessions if s.id == d.get("session_id")), None)
+        session = next((s for s in self.fake.sessions if s.id == d.get("session_id")), None)
         if session is None or session.invalid or not self._token_ok(d):
             await self.send(ws, {"op": 9, "d": False, "s": None, "t": None})
             return None
@@ -221,7 +218,7 @@ class Gateway:
             session.log.append(resumed)
             await self.send(ws, resumed)
         session.resumes += 1
-        self.resumes += 1
+        self.fake.resumes += 1
         log.info(
             "gateway: RESUME session %s from seq %s, replayed %d", session.id, last, len(replay)
         )

@@ -106,8 +106,6 @@ class InteractionRoutes:
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
-        self.all: list[Interaction] = []
-        self.by_id: dict[int, Interaction] = {}
         self.by_token: dict[str, Interaction] = {}
 
     def add_routes(self, r: AddRoute) -> None:
@@ -133,8 +131,8 @@ class InteractionRoutes:
             created=asyncio.get_running_loop().time(),
             message=message,
         )
-        self.all.append(ix)
-        self.by_id[ix.id] = ix
+        self.fake.interactions.append(ix)
+        self.fake.interactions_by_id[ix.id] = ix
         self.by_token[ix.token] = ix
         await self.fake.dispatch("INTERACTION_CREATE", payload)
         return ix
@@ -143,7 +141,7 @@ class InteractionRoutes:
 
     def _answerable(self, q: RestRequest) -> Interaction:
         """The interaction, if it exists, was not answered yet and is still within its deadline."""
-        ix = self.by_id.get(int(q.params["interaction_id"]))
+        ix = self.fake.interactions_by_id.get(int(q.params["interaction_id"]))
         if ix is None or ix.token != q.params["token"]:
             raise ApiError(404, 10062, "Unknown interaction", failure=True)
         if ix.acknowledged:

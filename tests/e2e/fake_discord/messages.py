@@ -30,7 +30,6 @@ class MessageRoutes:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
         self.by_nonce: dict[tuple[int, str], Message] = {}  # (channel, nonce) -> first message
-        self.nonce_hits = 0  # resends Discord would have dropped by their nonce
 
     def add_routes(self, r: AddRoute) -> None:
         rest = self.fake.rest
@@ -145,7 +144,7 @@ class MessageRoutes:
             # As Discord does: the same nonce again returns the first message, posts nothing.
             earlier = self.by_nonce.get((channel.id, str(nonce)))
             if earlier is not None:
-                self.nonce_hits += 1
+                fake.nonce_hits += 1
                 return earlier.payload(fake)
         msg = self.create(channel, q.json, q.files, flags=flags)
         if nonce is not None:

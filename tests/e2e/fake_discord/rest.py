@@ -110,7 +110,6 @@ class Rest:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
         self.routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
-        self.requests: list[RecordedRequest] = []
         self.in_flight = 0
         self.last_activity = 0.0
 
@@ -191,7 +190,7 @@ class Rest:
             [(n, f, d) for n, f, d, _ in files],
             asyncio.get_running_loop().time(),
         )
-        self.requests.append(record)
+        self.fake.requests.append(record)
         self.in_flight += 1
         try:
             response = await self._handle(request, path, body, files, record)
@@ -203,7 +202,7 @@ class Rest:
         return response
 
     def _refusal(
-        self, request: web.Request, route: str, params: dict[str, str]
+        self, request: web.Request, path: str, route: str, params: dict[str, str]
     ) -> web.Response | None:
         """A wrong token or application id (a bot bug), or an injected fault."""
         fake = self.fake
@@ -216,9 +215,7 @@ class Rest:
             return json_response({"message": "Unknown Application", "code": 10002}, 404)
         fault = fake.injected_fault(request.method, route, params)
         if fault is not None:
-            log.info(
-                "fake Discord: injected %s for %s %s", fault.status, request.method, request.path
-            )
+            log.info("fake Discord: injected %s for %s %s", fault.status, request.method, path)
             return json_response(fault.body, fault.status, fault.headers)
         return None
 
@@ -232,7 +229,7 @@ class Rest:
             return not_found()
         route, record.params, handler = found
         record.route = route
-        refusal = self._refusal(request, route, record.params)
+        refusal = self._refusal(request, path, route, record.params)
         if refusal is not None:
             return refusal
         try:
