@@ -511,9 +511,8 @@ class Shown:
 def shown_to(game: Game[Any], step: Step, seat: int | None) -> Iterator[Shown]:
     """The view, description, events and (for a seat) prompts for the public or a seat."""
     state = step.after
-    yield Shown(
-        "view", json.dumps(_normal(game.view(state, seat))), _normal(game.view(state, seat))
-    )
+    view = _normal(game.view(state, seat))
+    yield Shown("view", json.dumps(view, ensure_ascii=False), view)
     yield Shown("describe", game.describe(state, seat), None)
     audience = PUBLIC if seat is None else to_seat(seat)
     for event in step.events:
