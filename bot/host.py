@@ -36,7 +36,6 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 
 from bot.games import load_game_info
 from bot.outbox import DeliveryWorker, Prompt, notice, prompt_text, seconds_text, step_messages
-from bot.settings import Settings
 from bot.store import (
     ACTIVE_STATUSES,
     Attempt,
@@ -54,7 +53,6 @@ from bot.store import (
     WindowTiming,
     WriteFailed,
 )
-from bot.store.sqlite import SqliteStore
 from bot.transport import Transport, parse_audience, request_to_json
 from games.protocol import JSON, PUBLIC, Accepted, Event, Game, Move, Request, Setup
 
@@ -1193,12 +1191,6 @@ class Host:
             log.exception("host task failed")
 
 
-async def open_host(settings: Settings, transport: Transport) -> Host:
-    """The host on the settings' database, with their grace and reminder; not started yet."""
-    store = await SqliteStore.open(settings.db_path)
-    return Host(store, transport, grace_s=settings.grace_s, reminder_s=settings.reminder_s)
-
-
 _NOT_SAVED = "Your answer could not be saved (storage problem); please send it again shortly."
 
 
@@ -1251,5 +1243,4 @@ __all__ = [
     "OutboxMessage",
     "SubmitResult",
     "WindowStatus",
-    "open_host",
 ]

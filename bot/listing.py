@@ -14,9 +14,7 @@ from bot.store.sqlite import SqliteStore
 def match_line(record: MatchRecord) -> str:
     created = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(record.created_at))
     players = " vs ".join(record.names)
-    return (
-        f"m{record.id}  {record.game}  {players}  {record.status}  step {record.step}  {created}"
-    )
+    return f"m{record.id}  {record.game}  {players}  {record.status}  step {record.step}  {created}"
 
 
 async def list_matches(db: str | None) -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal, Protocol
 
 from games.protocol import JSON
@@ -205,9 +204,3 @@ class Store(Protocol):
     async def settle_outbox(
         self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float
     ) -> None: ...
-
-
-async def open_store(path: Path | str) -> Store:
-    from bot.store.sqlite import SqliteStore
-
-    return await SqliteStore.open(path)
