@@ -1,5 +1,6 @@
 """What every game's match script shares: the format version, how a seat's attempts and the end
-of a window are written, and the step-by-step replay the host's tools read.
+of a window are written, and the step-by-step replay the host's tools read. Which attempt of a
+list becomes the move is ``games.moves``'s rule, the host's too.
 
 **Version 2** (``"<game>-script/2"``, what ``export`` writes): a seat's list holds the texts it
 sent, exactly as sent, and ``null`` where the window closed. No text can forge the end of a
@@ -16,15 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.moves import CLOSED, Attempt
 from games.protocol import JSON, ConfigError, Event, Move
 from games.text import excerpt
 
-VERSIONS = (1, 2)
-LEGACY_TIMEOUT = "TIMEOUT"
-CLOSED = None  # the end of a window in a version 2 attempt list
+__all__ = ["CLOSED", "Attempt", "ScriptStep", "formats", "read_attempts", "script_version", "sent"]
 
-Attempt = str | None
-"""One entry of an attempt list: a text as sent, or None where the window closed."""
+VERSIONS = (1, 2)
+LEGACY_TIMEOUT = "TIMEOUT"  # the end of a window in a version 1 attempt list (CLOSED in v2)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from games.protocol import JSON, Accepted, ConfigError, Event, Move, Setup
+from games.moves import WindowPlay, play_window
+from games.protocol import JSON, ConfigError, Event, Move, Setup
 from games.scripts import (
     CLOSED,
     Attempt,
@@ -98,23 +100,16 @@ def _run_step(state: State, step: JSON, field: str, version: int) -> ScriptStep:
     raise ConfigError(f"{field}.phase", f"must be plant or cast, got {excerpt(phase)}")
 
 
-def collect(state: State, seat: int, attempts: Sequence[Attempt]) -> tuple[Move | None, list[str]]:
-    """Play one seat's attempts against the open window: (its move, the refused attempts).
-    An attempt after the window's end (None) is refused."""
-    move: Move | None = None
-    rejected: list[str] = []
-    resubmit = bool(state.config["allow_resubmit_after_valid"])
-    closed = False
-    for attempt in attempts:
-        if attempt is None:
-            closed = True
-            continue
-        verdict = GAME.submit(state, seat, attempt)
-        if closed or not isinstance(verdict, Accepted) or (move is not None and not resubmit):
-            rejected.append(attempt)
-        else:
-            move = verdict.move
-    return move, rejected
+def collect(state: State, attempts: Sequence[Sequence[Attempt]]) -> WindowPlay:
+    """Both seats' attempts played against the open window by ``games.moves``'s rule."""
+    return play_window(
+        GAME.requests(state), dict(enumerate(attempts)), partial(GAME.submit, state)
+    )
+
+
+def _moves(window: WindowPlay) -> dict[int, Move | None]:
+    """What resolve gets: both seats, None for a seat without a move (or not asked)."""
+    return {seat: window.moves.get(seat) for seat in range(2)}
 
 
 def _common(state: State, after: str, skipped: bool | None) -> dict[str, Any]:
@@ -147,8 +142,8 @@ def _plant_step(
                 "pots": _pots(state, seat),
             }
         return ScriptStep({}, [], state, checkpoint)
-    collected = [collect(state, seat, attempts[seat]) for seat in range(2)]
-    moves = {seat: move for seat, (move, _) in enumerate(collected)}
+    collected = collect(state, attempts)
+    moves = _moves(collected)
     state, events = GAME.resolve(state, moves)
     results = _moderator(events, "planting_full")["players"]
     checkpoint = _common(state, f"plant@{before}", False)
@@ -156,7 +151,7 @@ def _plant_step(
         result = results[name]
         checkpoint[name] = {
             "prompted": result["prompted"],
-            "rejected": collected[seat][1],
+            "rejected": collected.rejected(seat),
             "planted": result["planted"],
             "planted_pot": result.get("planted_pot"),
             "pots": _pots(state, seat),
@@ -173,14 +168,14 @@ def _cast_step(
         raise ConfigError(f"{field}.phase", f"a planting step must come before turn {due}")
     if turn != due:
         raise ConfigError(f"{field}.turn", f"expected turn {due}, got {turn}")
-    collected = [collect(state, seat, attempts[seat]) for seat in range(2)]
-    moves = {seat: move for seat, (move, _) in enumerate(collected)}
+    collected = collect(state, attempts)
+    moves = _moves(collected)
     state, events = GAME.resolve(state, moves)
     full = _moderator(events, "turn_full")
     checkpoint = _common(state, f"T{turn}", None)
     for seat, name in enumerate(SEAT_NAMES):
         record = dict(full[name])
-        record["rejected"] = collected[seat][1]
+        record["rejected"] = collected.rejected(seat)
         checkpoint[name] = record
     return ScriptStep(moves, events, state, checkpoint)
 
@@ -350,7 +345,7 @@ def export_script(
     steps = []
     for window in windows:
         attempts: dict[int, list[Attempt]] = {s: list(window.get(s, [])) for s in range(2)}
-        moves = {seat: collect(state, seat, attempts[seat])[0] for seat in range(2)}
+        moves = _moves(collect(state, [attempts[seat] for seat in range(2)]))
         submit = {}
         for seat, name in enumerate(SEAT_NAMES):
             texts = attempts[seat]

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from games.protocol import JSON, Accepted, ConfigError, Event, Move, Setup
+from games.moves import play_window as judge_window
+from games.protocol import JSON, ConfigError, Event, Move, Setup
 from games.scripts import Attempt, ScriptStep, formats, read_attempts, script_version
 from games.text import excerpt, field_name
 
@@ -102,26 +104,10 @@ def play_window(
 def collect(
     state: State, attempts: Mapping[int, Sequence[Attempt]]
 ) -> tuple[dict[int, Move | None], dict[int, list[str]]]:
-    """Each open seat's move (None: the timeout default) and each seat's refused attempts.
-
-    The first accepted attempt is the move; a refused one, one after the move (a bid is final)
-    or one after the window's end (None) is recorded as rejected.
-    """
-    moves: dict[int, JSON] = {}
-    rejected: dict[int, list[str]] = {seat: [] for seat in range(len(state.seats))}
-    for seat, raws in attempts.items():
-        closed = False
-        for raw in raws:
-            if raw is None:
-                closed = True
-                continue
-            verdict = None if closed or seat in moves else _GAME.submit(state, seat, raw)
-            if isinstance(verdict, Accepted):
-                moves[seat] = verdict.move
-            else:
-                rejected[seat].append(raw)
-    open_seats = [request.seat for request in _GAME.requests(state)]
-    return {seat: moves.get(seat) for seat in open_seats}, rejected
+    """Each open seat's move (None: the timeout default) and each seat's refused attempts, by
+    ``games.moves``'s rule (a bid is final: the first accepted attempt is the move)."""
+    window = judge_window(_GAME.requests(state), attempts, partial(_GAME.submit, state))
+    return window.moves, {seat: window.rejected(seat) for seat in range(len(state.seats))}
 
 
 def _players(value: JSON) -> list[str]:
