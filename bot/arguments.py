@@ -1,6 +1,7 @@
 """Argument types of the command line: each refuses what makes no sense (negative, zero, inf,
 nan, huge, not a number) with one line naming what it expects; and the parser that prints
-that one line, and lists the AI levels in the help of the commands that take one."""
+that one line, and lists the games and their AI levels (from the registry) in the help of the
+commands that take them."""
 
 from __future__ import annotations
 
@@ -63,10 +64,11 @@ def match_id(text: str) -> int:
 
 
 def ai_levels_text() -> str:
-    """Every game's AI levels, its default marked (loads the games: only for --help)."""
+    """Every registered game (GAME) with its AI levels, the default marked (loads the games:
+    only for --help)."""
     from games import registry
 
-    lines = ["AI levels (--level):"]
+    lines = ["games (GAME) and their AI levels (--level):"]
     for name in registry.names():
         info = registry.get(name)
         levels = [
@@ -78,7 +80,7 @@ def ai_levels_text() -> str:
 
 class CommandParser(argparse.ArgumentParser):
     """An argparse parser whose errors are one line (``floral-host simulate: argument
-    --window: ...``), and whose help can end with the AI levels."""
+    --window: ...``), and whose help can end with the games and their AI levels."""
 
     def __init__(self, *args: Any, ai_levels: bool = False, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)

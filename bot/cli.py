@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = sub.add_parser(
         "simulate", help="play whole matches between AI players", ai_levels=True
     )
-    simulate.add_argument("game", metavar="GAME")
+    simulate.add_argument("game", metavar="GAME", help="a game listed below")
     simulate.add_argument(
         "--matches", type=arguments.match_count, default=1, help="new matches (default 1)"
     )
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--quiet", action="store_true", help="print only the summary")
 
     play = sub.add_parser("play", help="you against the AI in the terminal", ai_levels=True)
-    play.add_argument("game", metavar="GAME")
+    play.add_argument("game", metavar="GAME", help="a game listed below")
     play.add_argument("--level", default=None, help="AI level (listed below)")
     play.add_argument("--seed", type=arguments.seed, default=None)
     play.add_argument("--window", type=arguments.seconds, default=None, help="window length")

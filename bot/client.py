@@ -32,13 +32,19 @@ from bot.host import Host, HostError
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
+from games import registry
 from games.protocol import ConfigError
 
 log = logging.getLogger(__name__)
 
 # View Channels, Send Messages, Attach Files (for /match export): 35840, see docs/running.md
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
-EXTENSIONS = ("cogs.prompts", "cogs.floral_extract", "cogs.matches", "cogs.warlocks_brew")
+SHARED_EXTENSIONS = ("cogs.prompts", "cogs.matches")  # every game's prompts and /match
+
+
+def extensions() -> list[str]:
+    """The cogs the client loads: the shared ones, then each registered game's."""
+    return [*SHARED_EXTENSIONS, *registry.cogs()]
 
 
 class ViewRegistry:
@@ -82,7 +88,7 @@ class FloralBot(commands.Bot):
         self._host = Host(
             store, transport, grace_s=self.settings.grace_s, reminder_s=self.settings.reminder_s
         )
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
         self.tree.error(self.on_app_command_error)
         await self._sync_commands()

@@ -1,14 +1,26 @@
-"""The games this host knows, loaded on first use so a command pays only for what it runs."""
+"""The games this host knows: every subpackage of ``games`` that declares a ``GAME_INFO``.
+
+A game registers by declaring itself once, in its package's ``__init__.py``::
+
+    GAME_INFO = GameInfo(game=GAME, agents=AGENTS, default_agent="gardener", ...,
+                         cog="cogs.floral_extract", timers={"turn": 60.0})
+
+The command line (simulate, play, replay, audit, the help), the client's extension list and the
+tests read this registry, so adding a game changes no file in ``bot/``. A module path
+(``tests.bot.toy_game``) also loads a game that is not registered, for tests and experiments.
+"""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import random
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import games
 from games.protocol import Agent, Game
 from games.scripts import ScriptStep
 from games.text import excerpt
@@ -16,8 +28,10 @@ from games.text import excerpt
 AgentFactory = Callable[[int, random.Random], Agent]
 """Builds the agent for a seat, with its own RNG."""
 
+DEFAULT_TIMERS: Mapping[str, float] = {"turn": 60.0}
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameInfo:
     game: Game[Any]
     agents: Mapping[str, AgentFactory]
@@ -32,38 +46,79 @@ class GameInfo:
     replay_script: Callable[[Any], Iterator[ScriptStep]] | None = None
     # the "format" values its run_script reads (games/scripts.py)
     script_formats: tuple[str, ...] = ()
+    # the discord.py extension with the game's commands (``cogs.floral_extract``); None: none
+    cog: str | None = None
+    # timer kind -> default window length in seconds; protocol v2 adds kinds beyond "turn"
+    timers: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TIMERS))
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    @property
+    def title(self) -> str:
+        return self.game.title
 
 
-# Each module exposes GAME, AGENTS, DEFAULT_AGENT, run_script and export_script, and may expose
-# replay_script and SCRIPT_FORMATS.
-_MODULES = {
-    "floral-extract": "games.floral_extract",
-    "warlocks-brew": "games.warlocks_brew",
-}
+_found: dict[str, str] | None = None  # game name -> package, filled by discover()
+
+
+def discover() -> dict[str, str]:
+    """Scan ``games`` for packages that declare a GAME_INFO (again: a test that adds a package
+    calls this); each game's name -> its package."""
+    global _found
+    found: dict[str, str] = {}
+    for module in pkgutil.iter_modules(games.__path__, prefix="games."):
+        if not module.ispkg:
+            continue
+        info = getattr(importlib.import_module(module.name), "GAME_INFO", None)
+        if isinstance(info, GameInfo):
+            if info.name in found:
+                raise ValueError(f"{module.name} and {found[info.name]} both declare {info.name}")
+            found[info.name] = module.name
+    _found = found
+    return found
+
+
+def _packages() -> dict[str, str]:
+    return _found if _found is not None else discover()
 
 
 def names() -> list[str]:
-    return list(_MODULES)
+    return sorted(_packages())
 
 
 def get(name: str) -> GameInfo:
     """The game called ``name``; KeyError with the known names if there is none."""
-    if name not in _MODULES:
-        raise KeyError(f"unknown game {excerpt(name)}; known: {', '.join(_MODULES)}")
-    return from_module(importlib.import_module(_MODULES[name]))
+    packages = _packages()
+    if name not in packages:
+        raise KeyError(f"unknown game {excerpt(name)}; known: {', '.join(names())}")
+    return from_module(importlib.import_module(packages[name]))
+
+
+def load(key: str) -> GameInfo:
+    """The game a match is stored under: a registered name, or the path of a module that
+    declares a GAME_INFO (``tests.bot.toy_game``); KeyError saying which is missing."""
+    if key in _packages() or "." not in key:
+        return get(key)
+    try:
+        module = importlib.import_module(key)
+    except ImportError as error:
+        raise KeyError(f"unknown game {excerpt(key)}: {error}") from None
+    return from_module(module)
 
 
 def from_module(module: ModuleType) -> GameInfo:
-    """The GameInfo a game module exposes."""
-    return GameInfo(
-        module.GAME,
-        module.AGENTS,
-        module.DEFAULT_AGENT,
-        module.run_script,
-        module.export_script,
-        getattr(module, "replay_script", None),
-        tuple(getattr(module, "SCRIPT_FORMATS", ())),
-    )
+    """The GameInfo a game module declares."""
+    info = getattr(module, "GAME_INFO", None)
+    if not isinstance(info, GameInfo):
+        raise KeyError(f"{module.__name__} declares no GAME_INFO")
+    return info
+
+
+def cogs() -> list[str]:
+    """The extension of every registered game that has one, in name order."""
+    return [cog for name in names() if (cog := get(name).cog) is not None]
 
 
 def by_script_format() -> dict[str, str]:

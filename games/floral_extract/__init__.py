@@ -1,19 +1,33 @@
 """Floral Extract: the flagship two-player death match (rules: docs/floral-extract.md)."""
 
 from games.floral_extract.agents import Gardener
+from games.floral_extract.config import DEFAULT_TIMEOUT_S
 from games.floral_extract.engine import FloralExtract
 from games.floral_extract.script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from games.protocol import RandomAgent
-from games.registry import AgentFactory
+from games.registry import AgentFactory, GameInfo
 
 GAME = FloralExtract()
 AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "gardener": Gardener}
 DEFAULT_AGENT = "gardener"
 
+GAME_INFO = GameInfo(
+    game=GAME,
+    agents=AGENTS,
+    default_agent=DEFAULT_AGENT,
+    run_script=run_script,
+    export_script=export_script,
+    replay_script=replay_script,
+    script_formats=SCRIPT_FORMATS,
+    cog="cogs.floral_extract",
+    timers={"turn": DEFAULT_TIMEOUT_S},
+)
+
 __all__ = [
     "AGENTS",
     "DEFAULT_AGENT",
     "GAME",
+    "GAME_INFO",
     "SCRIPT_FORMATS",
     "FloralExtract",
     "export_script",

@@ -6,18 +6,33 @@ Rules as the bot plays them: ``docs/warlocks-brew.md``.
 from __future__ import annotations
 
 from games.protocol import Game
+from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
+from .config import DEFAULT_WINDOW_S
 from .engine import WarlocksBrew
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from .state import State
 
 GAME: Game[State] = WarlocksBrew()  # the annotation makes mypy check the protocol
 
+GAME_INFO = GameInfo(
+    game=GAME,
+    agents=AGENTS,
+    default_agent=DEFAULT_AGENT,
+    run_script=run_script,
+    export_script=export_script,
+    replay_script=replay_script,
+    script_formats=SCRIPT_FORMATS,
+    cog="cogs.warlocks_brew",
+    timers={"turn": float(DEFAULT_WINDOW_S)},
+)
+
 __all__ = [
     "AGENTS",
     "DEFAULT_AGENT",
     "GAME",
+    "GAME_INFO",
     "SCRIPT_FORMATS",
     "WarlocksBrew",
     "export_script",

@@ -42,6 +42,7 @@ VARIANT_KEYS = (
     "utter_darkness",
 )
 RULE_KEYS = ("window", "types", "copies", "no_unique")
+DEFAULT_WINDOW_S = 45  # the bid window, in seconds
 UNSUPPORTED = {
     "magic_infused": "Magic Infused is not supported (the special-effects cards are off, G2)",
     "deals": "deals are not supported (the Deal Window is off, A7)",
@@ -189,7 +190,7 @@ def _choice(raw: Mapping[str, JSON], key: str, options: tuple[str, ...]) -> str:
 
 
 def _window(raw: Mapping[str, JSON]) -> float | int:
-    value = raw.get("window", 45)
+    value = raw.get("window", DEFAULT_WINDOW_S)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ConfigError("window", "must be a number of seconds")
     if not 0 < value <= MAX_WINDOW_S:

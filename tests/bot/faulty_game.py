@@ -3,6 +3,7 @@ text, as Floral Extract once did on "³"). Loaded by module path to test what su
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from games.protocol import Verdict
@@ -20,4 +21,5 @@ class FaultyGame(ToyGame):
 
 
 GAME = FaultyGame()
-__all__ = ["AGENTS", "DEFAULT_AGENT", "GAME", "export_script", "run_script"]
+GAME_INFO = dataclasses.replace(toy_game.GAME_INFO, game=GAME)
+__all__ = ["AGENTS", "DEFAULT_AGENT", "GAME", "GAME_INFO", "export_script", "run_script"]

@@ -33,6 +33,7 @@ from games.protocol import (
     derive_rng,
     to_seat,
 )
+from games.registry import GameInfo
 
 State = dict[str, Any]
 DEFAULTS: dict[str, JSON] = {
@@ -247,3 +248,13 @@ def run_script(script: Mapping[str, Any]) -> JSON:
     outcome = GAME.outcome(state)
     winners = None if outcome is None else list(outcome.winners)
     return {"final": GAME.dump(state), "winners": winners}
+
+
+GAME_INFO = GameInfo(
+    game=GAME,
+    agents=AGENTS,
+    default_agent=DEFAULT_AGENT,
+    run_script=run_script,
+    export_script=export_script,
+    timers={"turn": 60.0},  # DEFAULTS["timeout_s"]
+)
