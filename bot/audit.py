@@ -10,13 +10,15 @@ import asyncio
 import json
 import sys
 from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from bot.database import command_db_path
 from bot.games import load_game_info
 from bot.store import Attempt, MatchRecord, StepRecord, Store
 from bot.store.sqlite import SqliteStore
-from games.protocol import JSON, Accepted, ConfigError, Event, Game, Setup
+from games.moves import judge
+from games.protocol import JSON, ConfigError, Event, Game, Setup
 from games.registry import GameInfo
 
 
@@ -58,20 +60,27 @@ def audit_match(
 def _check_moves(
     game: Game[Any], match_id: int, state: Any, step: StepRecord, attempts: Sequence[Attempt]
 ) -> list[str]:
-    """The engine judges each attempt as it did, and the logged move is the last accepted."""
-    problems, expected = [], {seat: None for seat in step.moves or {}}  # type: list[str], dict[int, JSON]
+    """Each stored attempt gets the ruling ``games.moves`` gives it now, and the logged move is
+    the one that stands."""
+    revisable = {request.seat: request.revisable for request in game.requests(state)}
+    problems: list[str] = []
+    expected: dict[int, JSON] = {seat: None for seat in step.moves or {}}
+    answered: set[int] = set()
     for attempt in attempts:
-        if attempt.verdict == "duplicate":
-            continue
-        verdict = game.submit(state, attempt.seat, attempt.raw)
-        accepted = isinstance(verdict, Accepted)
-        if accepted != (attempt.verdict == "accepted"):
+        judged = judge(
+            attempt.raw,
+            partial(game.submit, state, attempt.seat),
+            answered=attempt.seat in answered,
+            revisable=revisable.get(attempt.seat, False),
+        )
+        if judged.ruling != attempt.verdict:
             problems.append(
                 f"match {match_id} step {step.step}: {attempt.raw!r} from seat"
                 f" {attempt.seat} was {attempt.verdict}, the engine says otherwise"
             )
-        elif isinstance(verdict, Accepted):
-            expected[attempt.seat] = json.loads(json.dumps(verdict.move))
+        elif judged.accepted:
+            answered.add(attempt.seat)
+            expected[attempt.seat] = json.loads(json.dumps(judged.move))
     if expected != (step.moves or {}):
         problems.append(
             f"match {match_id} step {step.step}: logged moves {step.moves}"

@@ -29,7 +29,7 @@ from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
@@ -49,12 +49,14 @@ from bot.store import (
     StepKind,
     StepRecord,
     Store,
+    Verdict,
     WindowRecord,
     WindowTiming,
     WriteFailed,
 )
 from bot.transport import Transport, parse_audience, request_to_json
-from games.protocol import JSON, PUBLIC, Accepted, Event, Game, Move, Request, Setup
+from games.moves import WINDOW_CLOSED, judge
+from games.protocol import JSON, PUBLIC, Event, Game, Move, Request, Setup
 
 log = logging.getLogger(__name__)
 
@@ -399,37 +401,32 @@ class Host:
             return self._refuse(live.id, reason or "", seat)
         window = live.window
         assert window is not None
-        request = window.requests[seat]
-        at = self._clock()
-        if seat in window.moves and not request.revisable:
-            text = "You have already answered this prompt; your first answer stands."
-            await self._log_refusal(
-                Attempt(live.id, window.step, seat, user_id, raw, "duplicate", text, None, at)
-            )
-            return self._refuse(live.id, text, seat, window.step)
-        verdict = live.game.submit(live.state, seat, raw)
-        if not isinstance(verdict, Accepted):
-            await self._log_refusal(
-                Attempt(
-                    live.id, window.step, seat, user_id, raw, "refused", verdict.reason, None, at
-                )
-            )
-            return self._refuse(live.id, verdict.reason, seat, window.step)
-        attempt = Attempt(
-            live.id, window.step, seat, user_id, raw, "accepted", verdict.summary, verdict.move, at
+        request, at = window.requests[seat], self._clock()
+        judged = judge(
+            raw,
+            partial(live.game.submit, live.state, seat),
+            answered=seat in window.moves,
+            revisable=request.revisable,
         )
+        verdict = cast(Verdict, judged.ruling)  # judge rules accepted, refused or duplicate
+        attempt = Attempt(
+            live.id, window.step, seat, user_id, raw, verdict, judged.text, judged.move, at
+        )
+        if not judged.accepted:
+            await self._log_refusal(attempt)
+            return self._refuse(live.id, judged.text, seat, window.step)
         try:
             saved = await self.store.add_attempt(attempt)
         except WriteFailed as error:
             log.warning("match %d: an answer could not be saved: %s", live.id, error)
             return self._refuse(live.id, _NOT_SAVED, seat, window.step)
         if not saved:
-            return self._refuse(live.id, "That window has just closed.", seat, window.step)
-        window.moves[seat] = verdict.move
+            return self._refuse(live.id, WINDOW_CLOSED, seat, window.step)
+        window.moves[seat] = judged.move
         self.stats.submissions += 1
         if window.complete:
             self._spawn_due(live.id, window.step, "all_in")
-        return SubmitResult(True, verdict.summary, live.id, seat, window.step, request.occasion)
+        return SubmitResult(True, judged.text, live.id, seat, window.step, request.occasion)
 
     async def _log_refusal(self, attempt: Attempt) -> None:
         """Keep a refused attempt for the export; the refusal stands even if it cannot be kept."""

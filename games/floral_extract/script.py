@@ -102,9 +102,7 @@ def _run_step(state: State, step: JSON, field: str, version: int) -> ScriptStep:
 
 def collect(state: State, attempts: Sequence[Sequence[Attempt]]) -> WindowPlay:
     """Both seats' attempts played against the open window by ``games.moves``'s rule."""
-    return play_window(
-        GAME.requests(state), dict(enumerate(attempts)), partial(GAME.submit, state)
-    )
+    return play_window(GAME.requests(state), dict(enumerate(attempts)), partial(GAME.submit, state))
 
 
 def _moves(window: WindowPlay) -> dict[int, Move | None]:
