@@ -13,8 +13,10 @@ import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from games.moves import play_window
 from games.protocol import (
     JSON,
     MODERATORS,
@@ -232,19 +234,13 @@ def export_script(
 
 
 def run_script(script: Mapping[str, Any]) -> JSON:
-    """Replay: per window, the first valid attempt of each seat (the last with ``revisable``)."""
+    """Replay: per window, each seat's move by ``games.moves``'s rule."""
     config = GAME.parse_config(script["config"], len(script["names"]))
     state, _ = GAME.new_match(Setup(config, len(script["names"]), script["seed"], script["names"]))
     for window in script["windows"]:
-        moves: dict[int, Move | None] = {r.seat: None for r in GAME.requests(state)}
-        for seat_key, raws in window.items():
-            for raw in raws:
-                verdict = GAME.submit(state, int(seat_key), raw)
-                if isinstance(verdict, Accepted) and (
-                    moves[int(seat_key)] is None or config["revisable"]
-                ):
-                    moves[int(seat_key)] = verdict.move
-        state, _ = GAME.resolve(state, moves)
+        attempts = {int(seat): raws for seat, raws in window.items()}
+        played = play_window(GAME.requests(state), attempts, partial(GAME.submit, state))
+        state, _ = GAME.resolve(state, played.moves)
     outcome = GAME.outcome(state)
     winners = None if outcome is None else list(outcome.winners)
     return {"final": GAME.dump(state), "winners": winners}

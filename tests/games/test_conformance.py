@@ -21,6 +21,7 @@ import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import discord
@@ -35,6 +36,7 @@ from bot.outbox import prompt_text
 from bot.transport import request_to_json
 from cogs.prompts import ChoiceButton, DeclareSelect, prompt_view
 from games import registry
+from games.moves import play_window
 from games.protocol import (
     JSON,
     MODERATORS,
@@ -232,20 +234,26 @@ def play(case: GameCase, plan: Plan, *, check_submit: bool = False) -> list[Step
             break
         attempts = attempts_for(game, state, requests, agents, rng, plan.seats)
         dumped = dump_text(game, state) if check_submit else ""
-        moves: dict[int, Move | None] = {request.seat: None for request in requests}
-        revisable = {request.seat: request.revisable for request in requests}
+        asked = {request.seat for request in requests}
         for seat, raw in attempts:
             verdict = game.submit(state, seat, raw)
             if check_submit:
                 assert dump_text(game, state) == dumped, f"submit({seat}, {raw[:20]!r}) changed it"
-            if seat not in moves:
+            if seat not in asked:
                 assert isinstance(verdict, Refused), f"seat {seat} is not asked, yet {verdict}"
-            elif isinstance(verdict, Accepted) and (moves[seat] is None or revisable[seat]):
-                moves[seat] = verdict.move  # today's move rule: the first accepted, or the last
+        moves = play_window(requests, by_seat(attempts), partial(game.submit, state)).moves
         after, events = game.resolve(state, moves)
         steps.append(Step(state, requests, attempts, moves, after, events))
         state = after
     return steps
+
+
+def by_seat(attempts: Sequence[tuple[int, str]]) -> dict[int, list[str]]:
+    """Arrival-ordered (seat, text) pairs as each seat's attempt list."""
+    lists: dict[int, list[str]] = {}
+    for seat, raw in attempts:
+        lists.setdefault(seat, []).append(raw)
+    return lists
 
 
 def attempts_for(
