@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from functools import partial
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.moves import (
@@ -21,6 +21,7 @@ from games.protocol import Accepted, Refused, Request, Verdict
 from games.scripts import read_attempts
 from tests.bot.conftest import HostEnv, env, no_errors_logged  # noqa: F401
 from tests.bot.toy_game import GAME as TOY
+from tests.games.test_conformance import CONFORMANCE
 
 
 def digits(raw: str) -> Verdict:
@@ -108,12 +109,7 @@ WINDOW_S = 30.0  # no deadline falls while the attempts arrive; the test then mo
 SWEEP_S = 0.02  # the host's sweep closes a window this long past its deadline
 
 
-@settings(
-    max_examples=10,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@settings(CONFORMANCE, max_examples=10)
 @given(
     seats=st.integers(2, 3),
     revisable=st.booleans(),
