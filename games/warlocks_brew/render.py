@@ -306,7 +306,11 @@ def secrets(state: State, seat: int) -> list[Secret]:
                     f"{own.name}: brew {brew_text(own)} ·",  # a description
                     f"Your brew (peek): {brew_text(own)}.",  # its note
                 ),
-                ({"brew": own.brew_counts()},),
+                # tied to the seat: another seat's equal brew, revealed, is no leak of this one
+                (
+                    {"name": own.name, "brew": own.brew_counts()},
+                    {"seat": seat, "brew": own.brew_counts()},
+                ),
             )
         )
     return found
