@@ -1,4 +1,5 @@
-"""Host fixtures: a real SQLite file, the real scheduler, a transport that records what it sends."""
+"""Host fixtures: a real SQLite file, the real scheduler (or manual timers on a frozen clock), a
+transport that records what it sends."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.host import Host
+from bot.host.timers import ManualTimers
 from bot.store import MatchRecord
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
@@ -71,6 +73,13 @@ class HostEnv:
     transport: RecordingTransport
     host: Host
     options: dict[str, Any]
+    timers: ManualTimers | None = None  # the ``manual_env`` fixture's: time moves by advance
+
+    async def advance(self, seconds: float) -> None:
+        """Move the frozen clock, run the timers that fell due and what they started."""
+        assert self.timers is not None, "only the manual_env fixture has manual timers"
+        await self.timers.advance(seconds)
+        await self.host.wait_idle()
 
     async def reopen(self) -> Host:
         """Close the host (as a stop would) and start a new one on the same file."""
@@ -108,6 +117,25 @@ async def env(tmp_path: Path) -> AsyncIterator[HostEnv]:
     options: dict[str, Any] = {"grace_s": 15.0, "reminder_s": 15.0, "retry_base_s": 0.01}
     host = await start_host(tmp_path / "host.db", transport, clock, **options)
     environment = HostEnv(tmp_path / "host.db", clock, transport, host, options)
+    yield environment
+    await environment.host.close()
+
+
+@pytest.fixture
+async def manual_env(tmp_path: Path) -> AsyncIterator[HostEnv]:
+    """Like ``env``, but the clock stands still and deadlines and reminders run only when the
+    test advances it: no test sleeps to wait for a timer."""
+    clock, transport = OffsetClock(), RecordingTransport()
+    clock.freeze()
+    timers = ManualTimers(clock, clock.advance)
+    options: dict[str, Any] = {
+        "grace_s": 15.0,
+        "reminder_s": 15.0,
+        "retry_base_s": 0.01,
+        "timers": timers,
+    }
+    host = await start_host(tmp_path / "host.db", transport, clock, **options)
+    environment = HostEnv(tmp_path / "host.db", clock, transport, host, options, timers)
     yield environment
     await environment.host.close()
 

@@ -27,14 +27,11 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, cast
 
-from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
-from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
-
 from bot.games import load_game_info
+from bot.host.timers import Clock, SchedulerTimers, Timers
 from bot.outbox import DeliveryWorker, Prompt, notice, prompt_text, seconds_text, step_messages
 from bot.store import (
     ACTIVE_STATUSES,
@@ -60,7 +57,6 @@ from games.protocol import JSON, PUBLIC, Event, Game, Move, Request, Setup
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
 GameLoader = Callable[[str], Game[Any]]
 
 
@@ -186,10 +182,12 @@ class Host:
         sweep_s: float = 2.0,
         write_tries: int = 8,
         write_retry_s: float = 0.25,
+        timers: Timers | None = None,
     ) -> None:
         """``stall_s``: a deadline met later than this is treated like downtime (grace).
         ``sweep_s``: how often the sweep looks for windows this long past their deadline.
-        ``write_tries``, ``write_retry_s``: a must-do write's tries and first backoff."""
+        ``write_tries``, ``write_retry_s``: a must-do write's tries and first backoff.
+        ``timers``: runs the deadlines and reminders (default: APScheduler)."""
         self.store = store
         self.stats = HostStats()
         self._games: dict[str, Game[Any]] = dict(games or {})
@@ -201,8 +199,7 @@ class Host:
         self._tasks: set[asyncio.Task[None]] = set()
         self._over: dict[int, asyncio.Event] = {}  # set when the match leaves self._live
         self._reported: set[tuple[int, str]] = set()
-        self._scheduler: AsyncIOScheduler | None = None
-        self._jobs: set[str] = set()  # ids of the scheduler jobs not yet run or removed
+        self._timers = timers if timers is not None else SchedulerTimers(clock)
         self._stall_s = stall_s
         self._sweep_s = sweep_s
         self._write_tries = write_tries
@@ -220,8 +217,7 @@ class Host:
         """Load the active matches, re-arm their windows (reopening expired ones with the grace
         period) and start delivering the outbox."""
         self._stopping.clear()
-        self._scheduler = AsyncIOScheduler(timezone=UTC)
-        self._scheduler.start()
+        self._timers.start()
         for record in await self.store.list_matches(statuses=ACTIVE_STATUSES):
             live = await self._load(record)
             self._live[record.id] = live
@@ -238,10 +234,7 @@ class Host:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
             self._sweeper = None
-        if self._scheduler is not None:
-            self._scheduler.shutdown(wait=False)
-            self._scheduler = None
-            self._jobs.clear()
+        self._timers.stop()
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.worker.stop()
@@ -803,52 +796,22 @@ class Host:
 
     def _arm(self, live: _Live) -> None:
         window = live.window
-        if self._scheduler is None or window is None:
+        if window is None:
             return
-        self._add_job(
-            f"deadline:{live.id}", window.deadline, self._on_deadline, live.id, window.step
-        )
+        deadline = partial(self._on_deadline, live.id, window.step)
+        self._timers.schedule(f"deadline:{live.id}", window.deadline, deadline)
         remind_at = window.deadline - self._reminder_s
         if not window.reminded and remind_at > self._clock():
-            self._add_job(f"remind:{live.id}", remind_at, self._on_reminder, live.id, window.step)
+            remind = partial(self._on_reminder, live.id, window.step)
+            self._timers.schedule(f"remind:{live.id}", remind_at, remind)
         else:
-            self._remove_job(f"remind:{live.id}")
+            self._timers.cancel(f"remind:{live.id}")
 
     def _disarm(self, live: _Live) -> None:
-        self._remove_job(f"deadline:{live.id}")
-        self._remove_job(f"remind:{live.id}")
-
-    def _add_job(
-        self,
-        job_id: str,
-        at: float,
-        func: Callable[[int, int], Coroutine[Any, Any, None]],
-        match_id: int,
-        step: int,
-    ) -> None:
-        assert self._scheduler is not None
-        # the clock may be offset in tests: schedule by the delay it gives, not its epoch
-        run_date = datetime.now(UTC) + timedelta(seconds=max(0.0, at - self._clock()))
-        self._scheduler.add_job(
-            func,
-            "date",
-            run_date=run_date,
-            args=(match_id, step),
-            id=job_id,
-            replace_existing=True,
-            misfire_grace_time=None,
-        )
-        self._jobs.add(job_id)
-
-    def _remove_job(self, job_id: str) -> None:
-        if self._scheduler is None or job_id not in self._jobs:
-            return  # most windows have no reminder: skip the scheduler's lookup error
-        self._jobs.discard(job_id)
-        with contextlib.suppress(JobLookupError):
-            self._scheduler.remove_job(job_id)
+        self._timers.cancel(f"deadline:{live.id}")
+        self._timers.cancel(f"remind:{live.id}")
 
     async def _on_deadline(self, match_id: int, step: int) -> None:
-        self._jobs.discard(f"deadline:{match_id}")
         self._spawn_due(match_id, step, "deadline")
 
     def _spawn_due(self, match_id: int, step: int, reason: str) -> None:
@@ -940,7 +903,6 @@ class Host:
                 self._spawn_due(live.id, window.step, "deadline")
 
     async def _on_reminder(self, match_id: int, step: int) -> None:
-        self._jobs.discard(f"remind:{match_id}")
         self._spawn(
             self._persist(f"match {match_id} reminder", partial(self._remind, match_id, step))
         )
