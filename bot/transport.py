@@ -93,6 +93,10 @@ def request_to_json(request: Request, match_id: int, step: int, deadline: float)
         "timeout_s": request.timeout_s,
         "revisable": request.revisable,
         "occasion": request.occasion,
+        "min_choices": request.min_choices,
+        "max_choices": request.max_choices,
+        "separator": request.separator,
+        "presentation": dict(request.presentation),
         "deadline": deadline,  # epoch seconds, UTC
     }
 
@@ -106,7 +110,12 @@ def request_from_json(data: Mapping[str, Any]) -> Request:
         default=data["default"],
         timeout_s=data["timeout_s"],
         revisable=data["revisable"],
-        occasion=data.get("occasion", ""),  # absent from prompts stored before it existed
+        # absent from prompts stored before they existed
+        occasion=data.get("occasion", ""),
+        min_choices=data.get("min_choices", 1),
+        max_choices=data.get("max_choices", 1),
+        separator=data.get("separator", ","),
+        presentation=data.get("presentation", {}),
     )
 
 

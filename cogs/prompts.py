@@ -1,15 +1,27 @@
-"""Answering prompts by DM: persistent buttons and menus, and typed single characters.
+"""Answering prompts by DM: persistent buttons and menus, and typed answers.
 
-Every component's custom id carries the match id and the window step (``fx:<match>:<step>:<v>``
-for a button, ``fx:declare:<match>:<step>`` for the declaration menu), so the buttons keep working
-after a restart (``DynamicItem``) and a click on an old prompt is refused by the host.
+Every component's custom id carries the match id, the window step and short keys for its
+choices, never more: a button is ``fx:<match>:<step>:<key>``, a menu ``fx:<kind>:<match>:<step>``
+(``:<n>`` for the n-th menu of a kind) whose options' values are keys. A choice's key is its
+value when that is a short word used once in the request (readable ids, and prompts sent before
+keys existed keep working), else ``#<index>`` in the request's choices. The cog maps a key back
+through the seat's open request (``Host.prompts_for``), so choices may be many and long; a click
+on an old prompt maps to nothing and the host refuses it as before. Components are
+``DynamicItem``s, so they keep working after a restart.
+
+Choices show as buttons while they fit (five rows of five, less the rows menus take), in menus
+past that, and a menu of more than 25 shows one page at a time: its last option turns the page
+by editing the message. A multi-choice request is one menu with the request's minimum and
+maximum; its answer is the values joined by the request's separator, as a player would type it.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -17,42 +29,109 @@ from discord.ext import commands
 
 from bot.client import FloralBot
 from bot.discord_transport import fit
+from bot.transport import request_to_json
 from cogs.common import ack_text, floral_bot, refusal_text, respond
+from games.protocol import Request
 
 log = logging.getLogger(__name__)
 
-DECLARE_GROUP = "declare"
-TYPED_MAX = 3  # longer DM text is chat, not an answer, unless it names a choice ("declare")
-MENU_FROM = 3  # this many declarations or more go in a menu rather than buttons
+TYPED_MAX = 3  # longer DM text is chat, not an answer, unless it names choices
+MENU_FROM = 3  # a group hinted "menu" with this many choices or more is a menu, else buttons
+ROWS = 5  # Discord: five action rows a message, five buttons a row, 25 options a menu
+PER_ROW = 5
+PER_MENU = 25
+PER_PAGE = PER_MENU - 1  # a paged menu keeps one option to turn the page
+BUTTON_LABEL, OPTION_LABEL = 80, 100
+WORD = re.compile(r"[A-Za-z0-9_-]{1,20}")  # a value short and plain enough to be its own key
+KEY = r"[A-Za-z0-9_-]{1,20}|#\d{1,6}"
+PAGE = ">"  # an option value ">3": show page 3 of this menu
 
 
-async def answer(interaction: discord.Interaction, match_id: int, step: int, value: str) -> None:
-    """Submit a component's value for the clicking user; acknowledge or refuse, ephemerally."""
+def clip(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters (an ellipsis marks a cut); never empty."""
+    text = text.strip() or "?"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def choice_keys(values: Sequence[str]) -> list[str]:
+    """The key of each choice: its value if a short word used once, else ``#<index>``."""
+    counts = Counter(values)
+    return [
+        value if WORD.fullmatch(value) and counts[value] == 1 else f"#{i}"
+        for i, value in enumerate(values)
+    ]
+
+
+def value_of(key: str, values: Sequence[str]) -> str | None:
+    """The value a key stands for among a request's choice values; None: not one of them."""
+    if not key.startswith("#"):
+        return key if key in values else None
+    index = int(key[1:]) if key[1:].isdigit() else -1
+    return values[index] if 0 <= index < len(values) else None
+
+
+def open_request(bot: FloralBot, user_id: int, match_id: int, step: int) -> OpenRequest | None:
+    """The request the user may answer now in that window; None: the prompt is old."""
+    for prompt in bot.host.prompts_for(user_id):
+        if prompt.match_id == match_id and prompt.step == step:
+            return OpenRequest(prompt.request, prompt.deadline)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRequest:
+    request: Request
+    deadline: float
+
+
+async def answer(interaction: discord.Interaction, match_id: int, step: int, raw: str) -> None:
+    """Submit an answer for the clicking user; acknowledge or refuse, ephemerally."""
     bot = floral_bot(interaction)
-    result = await bot.host.submit(match_id, interaction.user.id, value, step=step)
+    result = await bot.host.submit(match_id, interaction.user.id, raw, step=step)
     await respond(interaction, ack_text(result) if result.accepted else refusal_text(result))
+
+
+async def answer_keys(
+    interaction: discord.Interaction, match_id: int, step: int, keys: Sequence[str]
+) -> None:
+    """Submit the choices ``keys`` stand for. Keys that map to nothing (an old prompt) go to the
+    host as they are, so it refuses them with its usual reason."""
+    bot = floral_bot(interaction)
+    found = open_request(bot, interaction.user.id, match_id, step)
+    if found is None:
+        await answer(interaction, match_id, step, ",".join(keys))
+        return
+    request = found.request
+    values = [c.value for c in request.choices]
+    raw = request.join_answer([value_of(key, values) or key for key in keys])
+    await answer(interaction, match_id, step, raw)
 
 
 class ChoiceButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"fx:(?P<match>\d+):(?P<step>\d+):(?P<value>[A-Za-z0-9_-]{1,20})",
+    template=rf"fx:(?P<match>\d+):(?P<step>\d+):(?P<key>{KEY})",
 ):
     """One choice of a prompt (a flower, a rune, a coin; a declaration when there are few)."""
 
     def __init__(
-        self, match_id: int, step: int, value: str, label: str = "", group: str = ""
+        self,
+        match_id: int,
+        step: int,
+        key: str,
+        label: str = "",
+        quiet: bool = False,
+        value: str | None = None,
     ) -> None:
-        style = (
-            discord.ButtonStyle.secondary if group == DECLARE_GROUP else discord.ButtonStyle.primary
-        )
+        style = discord.ButtonStyle.secondary if quiet else discord.ButtonStyle.primary
         super().__init__(
             discord.ui.Button(
-                label=(label or value)[:80],
+                label=clip(label or (value or key), BUTTON_LABEL),
                 style=style,
-                custom_id=f"fx:{match_id}:{step}:{value}",
+                custom_id=f"fx:{match_id}:{step}:{key}",
             )
         )
-        self.match_id, self.step, self.value = match_id, step, value
+        self.match_id, self.step, self.key = match_id, step, key
+        self.value = key if value is None else value  # after a restart: mapped on a click
 
     @classmethod
     async def from_custom_id(
@@ -61,18 +140,20 @@ class ChoiceButton(
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ChoiceButton:
-        return cls(int(match["match"]), int(match["step"]), match["value"])
+        return cls(int(match["match"]), int(match["step"]), match["key"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, self.match_id, self.step, self.value)
+        await answer_keys(interaction, self.match_id, self.step, [self.key])
 
 
 class DeclareSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"fx:(?P<kind>declare|menu):(?P<match>\d+):(?P<step>\d+)(?::(?P<page>\d+))?",
+    template=r"fx:(?P<kind>[A-Za-z][A-Za-z0-9_-]{0,19}):(?P<match>\d+):(?P<step>\d+)"
+    r"(?::(?P<n>\d+))?",
 ):
-    """Choices as a menu: the declarations of a prompt (Floral Extract: the opponent's eight
-    symbols), or choices past what buttons can hold (``kind`` "menu"), 25 to a menu (``page``)."""
+    """Choices as a menu: a group the game shows as a menu (Floral Extract's declarations),
+    choices past what buttons can hold (``kind`` "menu") or a multi-choice answer ("multi").
+    Its options' values are choice keys, or ``>page`` to turn a paged menu's page."""
 
     def __init__(
         self,
@@ -80,18 +161,23 @@ class DeclareSelect(
         step: int,
         options: list[discord.SelectOption] | None = None,
         *,
-        kind: str = DECLARE_GROUP,
-        page: int = 0,
+        kind: str = "menu",
+        n: int = 0,
+        placeholder: str = "Choose…",
+        min_values: int = 1,
+        max_values: int = 1,
     ) -> None:
-        suffix = f":{page}" if page else ""
+        suffix = f":{n}" if n else ""
         super().__init__(
             discord.ui.Select(
                 custom_id=f"fx:{kind}:{match_id}:{step}{suffix}",
-                placeholder="Declare…" if kind == DECLARE_GROUP else "Choose…",
+                placeholder=placeholder,
                 options=options or [discord.SelectOption(label="?")],
+                min_values=min_values,
+                max_values=max_values,
             )
         )
-        self.match_id, self.step = match_id, step
+        self.match_id, self.step, self.kind, self.n = match_id, step, kind, n
 
     @classmethod
     async def from_custom_id(
@@ -100,58 +186,178 @@ class DeclareSelect(
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> DeclareSelect:
-        return cls(int(match["match"]), int(match["step"]), kind=match["kind"])
+        return cls(
+            int(match["match"]), int(match["step"]), kind=match["kind"], n=int(match["n"] or 0)
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        if not values:
-            await interaction.response.send_message("Choose one.", ephemeral=True)
+        turn = next((v for v in values if v.startswith(PAGE)), None)
+        if turn is not None:
+            await self.show_page(interaction, int(turn[1:]) if turn[1:].isdigit() else 0)
             return
-        await answer(interaction, self.match_id, self.step, values[0])
+        await answer_keys(interaction, self.match_id, self.step, values)
+
+    async def show_page(self, interaction: discord.Interaction, page: int) -> None:
+        """Edit the prompt to show another page of this menu (the request is still open)."""
+        found = open_request(floral_bot(interaction), interaction.user.id, self.match_id, self.step)
+        if found is None:  # an old prompt: the host says why
+            await answer(interaction, self.match_id, self.step, f"{PAGE}{page}")
+            return
+        payload = request_to_json(found.request, self.match_id, self.step, found.deadline)
+        view = prompt_view(payload, pages={(self.kind, self.n): page})
+        await interaction.response.edit_message(view=view)
 
 
-ROWS = 5  # Discord: five action rows a message, five buttons a row, 25 options a menu
-PER_ROW = 5
-PER_MENU = 25
-BUTTON_VALUE = re.compile(r"[A-Za-z0-9_-]{1,20}")  # what ChoiceButton's custom id carries
+@dataclass(slots=True)
+class Menu:
+    """One select menu of a prompt: the choices (indices) it offers over all its pages."""
+
+    kind: str
+    indices: list[int]
+    placeholder: str = "Choose…"
+    n: int = 0
+    multi: tuple[int, int] | None = None  # (min, max) choices of a multi-choice answer
+    pages: int = field(init=False, default=1)
+
+    def __post_init__(self) -> None:
+        extra = len(self.indices) - PER_MENU
+        self.pages = 1 if extra <= 0 else -(-len(self.indices) // PER_PAGE)
+
+    def page_indices(self, page: int) -> list[int]:
+        if self.pages == 1:
+            return self.indices
+        return self.indices[page * PER_PAGE : (page + 1) * PER_PAGE]
 
 
-def prompt_view(request: Mapping[str, Any]) -> discord.ui.View | None:
-    """Buttons for a request's choices, menus for its declarations and for whatever buttons
-    cannot hold (more than the rows left, or a value a button id cannot carry); None: no
-    choices. Never more than Discord's five rows."""
+def menu_kind(group: str) -> str:
+    """A group's name as a menu id's kind when it can be one (it must not look like a match id)."""
+    return group if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,19}", group) else "menu"
+
+
+def plan(request: Mapping[str, Any]) -> tuple[list[int], list[int], list[Menu]]:
+    """(buttons, quiet buttons, menus) for a request's choices, by index, in at most five rows."""
+    choices = list(request.get("choices", []))
+    low, high = int(request.get("min_choices", 1)), int(request.get("max_choices", 1))
+    if high > 1:
+        span = f"{low}" if low == high else f"{low} to {high}"
+        return [], [], [Menu("multi", list(range(len(choices))), f"Choose {span}…", 0, (low, high))]
+    hints: Mapping[str, str] = request.get("presentation") or {}
+    groups: dict[str, list[int]] = {}
+    for i, choice in enumerate(choices):
+        groups.setdefault(choice["group"], []).append(i)
+    buttons: list[int] = []
+    quiet: list[int] = []
+    menus: list[Menu] = []
+    for group, indices in groups.items():
+        if hints.get(group) != "menu":
+            buttons += indices
+        elif len(indices) < MENU_FROM:  # one or two read better as (quiet) buttons
+            quiet += indices
+        else:
+            label = f"{group.capitalize()}…" if group else "Choose…"
+            menus.append(Menu(menu_kind(group), indices, clip(label, 100)))
+    if len(menus) >= ROWS:  # too many menus: one paged menu of everything
+        return [], [], [Menu("menu", list(range(len(choices))))]
+    loose = buttons + quiet
+    rows_left = ROWS - len(menus)
+    if len(loose) <= rows_left * PER_ROW:
+        return buttons, quiet, number(menus)
+    chunks = [loose[i : i + PER_MENU] for i in range(0, len(loose), PER_MENU)]
+    if len(chunks) > rows_left:
+        chunks = [loose]  # paged
+    return [], [], number(menus + [Menu("menu", chunk) for chunk in chunks])
+
+
+def number(menus: list[Menu]) -> list[Menu]:
+    """Give menus of the same kind distinct numbers, so their custom ids differ."""
+    seen: Counter[str] = Counter()
+    for menu in menus:
+        menu.n = seen[menu.kind]
+        seen[menu.kind] += 1
+    return menus
+
+
+def menu_select(
+    request: Mapping[str, Any], keys: Sequence[str], menu: Menu, page: int
+) -> DeclareSelect:
+    choices = request["choices"]
+    page = page % menu.pages
+    shown = menu.page_indices(page)
+    options = [
+        discord.SelectOption(
+            label=clip(choices[i]["label"] or choices[i]["value"], OPTION_LABEL), value=keys[i]
+        )
+        for i in shown
+    ]
+    placeholder = menu.placeholder
+    if menu.pages > 1:
+        after = (page + 1) % menu.pages
+        more = f"More… (page {after + 1} of {menu.pages})" if after else "Back to page 1…"
+        options.append(discord.SelectOption(label=more, value=f"{PAGE}{after}"))
+        placeholder = f"{placeholder} (page {page + 1} of {menu.pages})"
+    low, high = 1, 1
+    if menu.multi is not None:
+        low = min(menu.multi[0], len(shown), 1 if menu.pages > 1 else PER_MENU)
+        high = max(low, min(menu.multi[1], len(options)))
     match_id, step = int(request["match_id"]), int(request["step"])
+    return DeclareSelect(
+        match_id,
+        step,
+        options,
+        kind=menu.kind,
+        n=menu.n,
+        placeholder=clip(placeholder, 150),
+        min_values=low,
+        max_values=high,
+    )
+
+
+def prompt_view(
+    request: Mapping[str, Any], pages: Mapping[tuple[str, int], int] | None = None
+) -> discord.ui.View | None:
+    """Buttons and menus for a request's choices (``pages``: the page each paged menu shows,
+    by (kind, n); page 0 otherwise); None: no choices. Never past Discord's limits."""
     choices = list(request.get("choices", []))
     if not choices:
         return None
-    buttons = [c for c in choices if c["group"] != DECLARE_GROUP]
-    declares = [c for c in choices if c["group"] == DECLARE_GROUP]
-    if len(declares) <= MENU_FROM:  # one or two declarations read better as buttons
-        buttons, declares = buttons + declares, []
-    menus = [(DECLARE_GROUP, declares[i : i + PER_MENU]) for i in range(0, len(declares), PER_MENU)]
-    others = [c for c in buttons if not BUTTON_VALUE.fullmatch(c["value"])]
-    buttons = [c for c in buttons if BUTTON_VALUE.fullmatch(c["value"])]
-    if len(buttons) > (ROWS - len(menus) - (1 if others else 0)) * PER_ROW:
-        buttons, others = [], buttons + others  # too many for buttons: all in menus
-    menus += [("menu", others[i : i + PER_MENU]) for i in range(0, len(others), PER_MENU)]
-    if len(menus) > ROWS:
-        log.warning(
-            "match %d step %d: %d choices do not fit a prompt", match_id, step, len(choices)
-        )
+    match_id, step = int(request["match_id"]), int(request["step"])
+    keys = choice_keys([c["value"] for c in choices])
+    buttons, quiet, menus = plan(request)
     view = discord.ui.View(timeout=None)
-    for choice in buttons:
-        view.add_item(
-            ChoiceButton(match_id, step, choice["value"], choice["label"], choice["group"])
-        )
-    pages: dict[str, int] = {}
-    for kind, group in menus[:ROWS]:
-        options = [
-            discord.SelectOption(label=c["label"][:100] or c["value"], value=c["value"])
-            for c in group
-        ]
-        page = pages[kind] = pages.get(kind, -1) + 1
-        view.add_item(DeclareSelect(match_id, step, options, kind=kind, page=page))
+    for i in buttons + quiet:
+        choice = choices[i]
+        item = ChoiceButton(match_id, step, keys[i], choice["label"], i in quiet, choice["value"])
+        view.add_item(item)
+    for menu in menus:
+        view.add_item(menu_select(request, keys, menu, (pages or {}).get((menu.kind, menu.n), 0)))
     return view
+
+
+def every_page(request: Mapping[str, Any]) -> Iterator[discord.ui.View]:
+    """The prompt's view at each page of its paged menus (for checks: every choice reachable)."""
+    view = prompt_view(request)
+    if view is None:
+        return
+    yield view
+    for menu in plan(request)[2]:
+        for page in range(1, menu.pages):
+            paged = prompt_view(request, pages={(menu.kind, menu.n): page})
+            assert paged is not None
+            yield paged
+
+
+def offered_values(view: discord.ui.View, request: Mapping[str, Any]) -> list[str]:
+    """The choice values a view's components answer with (page turns left out)."""
+    values = [c["value"] for c in request.get("choices", [])]
+    offered: list[str] = []
+    for item in view.children:
+        if isinstance(item, ChoiceButton):
+            offered.append(item.value)
+        elif isinstance(item, DeclareSelect):
+            keys = [o.value for o in item.item.options if not o.value.startswith(PAGE)]
+            offered += [v for v in (value_of(k, values) for k in keys) if v is not None]
+    return offered
 
 
 class Prompts(commands.Cog):
@@ -175,12 +381,12 @@ class Prompts(commands.Cog):
         await message.channel.send(fit(await self._typed(message.author.id, text)))
 
     def _names_a_choice(self, user_id: int, text: str) -> bool:
-        wanted = text.casefold()
-        return any(
-            choice.value.casefold() == wanted
-            for prompt in self.bot.host.prompts_for(user_id)
-            for choice in prompt.request.choices
-        )
+        """Whether ``text`` names a choice (or, for a multi-choice request, only choices)."""
+        for prompt in self.bot.host.prompts_for(user_id):
+            known = {choice.value.casefold() for choice in prompt.request.choices}
+            if all(part.casefold() in known for part in prompt.request.split_answer(text)):
+                return True
+        return False
 
     async def _typed(self, user_id: int, text: str) -> str:
         prompts = self.bot.host.prompts_for(user_id)

@@ -132,6 +132,12 @@ class Choice:
     group: str = ""
 
 
+Presentation = Literal["buttons", "menu"]
+"""How a group of choices shows on Discord: ``"buttons"`` (the default) while they fit, or
+``"menu"``: a select menu once the group has three choices or more (fewer show as quiet grey
+buttons, as a minor option beside the main ones)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Request:
     """A decision one seat must make now.
@@ -139,6 +145,17 @@ class Request:
     ``timeout_s`` is the window length the config sets; ``default`` says in words what happens
     when the window closes without a valid move. With ``revisable`` a later valid submission
     replaces the earlier one, so the host keeps the window open until its deadline.
+
+    An answer is ``min_choices`` to ``max_choices`` of the ``choices`` (default: exactly one).
+    Several choices reach ``submit`` as one raw text, their values joined by ``separator``
+    (``join_answer``; ``split_answer`` is the inverse), so a player can type the same answer
+    and a script can store it: with ``max_choices=3`` and the default separator, ``"A,C"``.
+    The values of such a request must not contain the separator. Any number of choices with
+    values of any length can be offered: the Discord cog maps them to short ids.
+
+    ``presentation`` hints per choice group (``Choice.group``) how it shows (see
+    ``Presentation``), e.g. ``{"declare": "menu"}``; a group without a hint gets buttons while
+    they fit and menus past that. A multi-choice request always shows as one menu.
     """
 
     seat: int
@@ -149,6 +166,21 @@ class Request:
     timeout_s: float
     revisable: bool = False
     occasion: str = ""  # what an answer is for, e.g. "turn 7", for acknowledgements
+    min_choices: int = 1
+    max_choices: int = 1
+    separator: str = ","
+    presentation: Mapping[str, Presentation] = field(default_factory=dict)
+
+    def join_answer(self, values: Sequence[str]) -> str:
+        """The raw answer that picks ``values`` (one value stays itself)."""
+        return self.separator.join(values)
+
+    def split_answer(self, raw: str) -> list[str]:
+        """The values a raw answer picks: one for a single-choice request, else split on the
+        separator, each stripped (a typed ``"A, C"`` picks A and C)."""
+        if self.max_choices <= 1:
+            return [raw]
+        return [part.strip() for part in raw.split(self.separator)]
 
 
 @dataclass(frozen=True, slots=True)

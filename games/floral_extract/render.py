@@ -259,6 +259,7 @@ def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Re
         timeout_s=timeout,
         revisable=revisable,
         occasion=f"turn {turn}",
+        presentation={"declare": "menu"},  # up to eight declarations: a menu beside the runes
     )
 
 

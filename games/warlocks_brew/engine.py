@@ -19,6 +19,7 @@ from games.protocol import (
     Event,
     Move,
     Outcome,
+    Presentation,
     Refused,
     Request,
     Secret,
@@ -34,6 +35,7 @@ from .rules import all_bid_the_same, count_winners, highest_unique_bidder
 from .state import Seat, State
 
 DECLARE = "declare"
+QUIET_DECLARE: dict[str, Presentation] = {"declare": "menu"}  # grey buttons, a menu from three
 PASS = "pass"
 MIN_SEATS, MAX_SEATS = 2, 6
 _COIN_TEXT = re.compile(r"([0-9]{1,4})(?: ?coins?)?")  # ASCII digits: their one reading
@@ -166,13 +168,15 @@ def _bid_request(state: State, seat: int, window: float) -> Request:
     if state.config["utter_darkness"]:
         choices.append(Choice(DECLARE, "Declare a win", "declare"))
         prompt += " Or declare a win: three of one ingredient wins, anything else eliminates you."
-    return Request(seat, "bid", prompt, tuple(choices), "lowest coin", window)
+    return Request(
+        seat, "bid", prompt, tuple(choices), "lowest coin", window, presentation=QUIET_DECLARE
+    )
 
 
 def _last_call_request(state: State, seat: int, window: float) -> Request:
     choices = (Choice(DECLARE, "Declare a win", "declare"), Choice(PASS, "Pass", "declare"))
     prompt = "The deck is empty. Declare a win now, or pass and let the count decide."
-    return Request(seat, "declare", prompt, choices, PASS, window)
+    return Request(seat, "declare", prompt, choices, PASS, window, presentation=QUIET_DECLARE)
 
 
 def asked_seats(state: State) -> list[int]:

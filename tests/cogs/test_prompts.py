@@ -1,28 +1,66 @@
-"""Prompt components: buttons for choices, a menu for declarations, ids carrying the window."""
+"""Prompt components: buttons while they fit, menus past that, pages past 25, multi-select, and
+short ids whatever the choices' values."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import discord
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.host import SubmitResult
-from bot.transport import request_to_json
+from bot.transport import request_from_json, request_to_json
 from cogs.common import ack_text
-from cogs.prompts import ChoiceButton, DeclareSelect, prompt_view
-from games.protocol import Choice, Request
+from cogs.prompts import (
+    ChoiceButton,
+    DeclareSelect,
+    choice_keys,
+    every_page,
+    offered_values,
+    prompt_view,
+    value_of,
+)
+from games.protocol import Choice, Presentation, Request
 from tests.e2e.fake_discord import _component_errors
 
+DECLARE_MENU: dict[str, Presentation] = {"declare": "menu"}
+PRESENTATIONS: list[Presentation] = ["menu", "buttons"]
 
-def request(choices: tuple[Choice, ...]) -> dict[str, object]:
-    req = Request(0, "cast", "Turn 7 (X = 3): cast a rune.", choices, "cast A (0)", 60.0)
+
+def request(
+    choices: tuple[Choice, ...],
+    presentation: Mapping[str, Presentation] | None = None,
+    low: int = 1,
+    high: int = 1,
+) -> dict[str, object]:
+    req = Request(
+        0, "cast", "Turn 7 (X = 3): cast a rune.", choices, "cast A (0)", 60.0,
+        min_choices=low, max_choices=high, presentation=dict(presentation or {}),
+    )  # fmt: skip
     return request_to_json(req, match_id=12, step=9, deadline=1_900_000_000.0)
 
 
-async def test_runes_are_buttons_and_declarations_a_menu() -> None:
+def rows_of(view: discord.ui.View) -> list[dict[str, object]]:
+    rows = view.to_components()
+    assert not _component_errors(rows), _component_errors(rows)  # Discord would accept them
+    return rows
+
+
+def reachable(payload: Mapping[str, object]) -> set[str]:
+    """Every value some page of the prompt answers with, each page within Discord's limits."""
+    found: set[str] = set()
+    for view in every_page(payload):
+        rows_of(view)
+        found |= set(offered_values(view, payload))
+    return found
+
+
+async def test_runes_are_buttons_and_declarations_a_menu_by_the_games_hint() -> None:
     runes = tuple(Choice(s, f"{s} {i}", "rune") for i, s in enumerate("ABCDEFGH"))
     declares = tuple(Choice(s, f"Declare {s}", "declare") for s in "STUVWXYZ")
-    view = prompt_view(request(runes + declares))
+    view = prompt_view(request(runes + declares, DECLARE_MENU))
     assert view is not None and view.timeout is None
     items = view.children
     assert [type(i) for i in items] == [ChoiceButton] * 8 + [DeclareSelect]
@@ -31,7 +69,24 @@ async def test_runes_are_buttons_and_declarations_a_menu() -> None:
     menu = items[-1]
     assert isinstance(menu, DeclareSelect) and menu.custom_id == "fx:declare:12:9"
     assert [o.value for o in menu.item.options] == list("STUVWXYZ")
-    assert not view.is_dispatchable() or all(isinstance(i, discord.ui.DynamicItem) for i in items)
+    assert all(isinstance(i, discord.ui.DynamicItem) for i in items)
+
+
+async def test_without_a_hint_a_declare_group_is_just_buttons() -> None:
+    """The cog knows no game's group names: only the request's hint makes a menu."""
+    declares = tuple(Choice(s, f"Declare {s}", "declare") for s in "STUVWXYZ")
+    view = prompt_view(request(declares))
+    assert view is not None and all(isinstance(i, ChoiceButton) for i in view.children)
+    assert all(i.item.style == discord.ButtonStyle.primary for i in view.children)  # type: ignore[attr-defined]
+
+
+async def test_a_menu_group_of_two_is_quiet_buttons() -> None:
+    choices = (Choice("1", "1 coin", "coins"), Choice("declare", "Declare a win", "declare"))
+    view = prompt_view(request(choices, DECLARE_MENU))
+    assert view is not None
+    coin, declare = view.children
+    assert isinstance(coin, ChoiceButton) and coin.item.style == discord.ButtonStyle.primary
+    assert isinstance(declare, ChoiceButton) and declare.item.style == discord.ButtonStyle.secondary
 
 
 async def test_no_choices_no_view() -> None:
@@ -46,32 +101,16 @@ def test_acknowledgements_name_the_turn() -> None:
 
 
 async def test_a_button_may_carry_a_word_and_still_parses_after_a_restart() -> None:
-    button = ChoiceButton(4, 2, "declare", "Declare a win", "declare")
+    button = ChoiceButton(4, 2, "declare", "Declare a win", True)
     found = re.fullmatch(ChoiceButton.__discord_ui_compiled_template__, button.custom_id)
-    assert found is not None and found["value"] == "declare"
-
-
-def all_values(view: discord.ui.View) -> list[str]:
-    values = []
-    for item in view.children:
-        if isinstance(item, ChoiceButton):
-            values.append(item.value)
-        elif isinstance(item, DeclareSelect):
-            values += [option.value for option in item.item.options]
-    return values
-
-
-def rows_of(view: discord.ui.View) -> list[dict[str, object]]:
-    rows = view.to_components()
-    assert not _component_errors(rows), _component_errors(rows)  # Discord would accept them
-    return rows
+    assert found is not None and found["key"] == "declare"
 
 
 async def test_many_choices_go_to_menus_and_never_past_five_rows() -> None:
     coins = tuple(Choice(str(n), f"{n} coin", "coins") for n in range(40))
     view = prompt_view(request(coins))
     assert view is not None and len(rows_of(view)) == 2
-    assert all_values(view) == [str(n) for n in range(40)]
+    assert offered_values(view, request(coins)) == [str(n) for n in range(40)]
     menus = [i for i in view.children if isinstance(i, DeclareSelect)]
     assert [m.custom_id for m in menus] == ["fx:menu:12:9", "fx:menu:12:9:1"]
 
@@ -80,18 +119,106 @@ async def test_buttons_while_they_fit_beside_the_declarations() -> None:
     declares = tuple(Choice(s, f"Declare {s}", "declare") for s in "STUVWXYZ")
     for runes, buttons in ((20, 20), (21, 0)):
         choices = tuple(Choice(f"r{n}", f"rune {n}", "rune") for n in range(runes)) + declares
-        view = prompt_view(request(choices))
+        payload = request(choices, DECLARE_MENU)
+        view = prompt_view(payload)
         assert view is not None and len(rows_of(view)) <= 5
         assert sum(isinstance(i, ChoiceButton) for i in view.children) == buttons
-        assert sorted(all_values(view)) == sorted(c.value for c in choices)
+        assert sorted(offered_values(view, payload)) == sorted(c.value for c in choices)
 
 
-async def test_a_value_a_button_id_cannot_carry_goes_to_a_menu() -> None:
-    choices = (Choice("A", "Azalea", "flower"), Choice("Toad stool", "Toadstool", "coins"))
-    view = prompt_view(request(choices))
+def test_a_long_or_odd_value_gets_an_index_key_and_maps_back() -> None:
+    values = ["A", "Toad stool", "x" * 300, "A-1", "dup", "dup"]
+    keys = choice_keys(values)
+    assert keys == ["A", "#1", "#2", "A-1", "#4", "#5"]
+    assert [value_of(k, values) for k in keys] == values
+    assert value_of("#6", values) is None and value_of("B", values) is None  # an old prompt's
+
+
+async def test_a_value_of_any_length_is_a_button_with_a_short_id() -> None:
+    choices = (Choice("A", "Azalea", "flower"), Choice("y" * 300, "z" * 300, "coins"))
+    payload = request(choices)
+    view = prompt_view(payload)
     assert view is not None
-    (button, menu) = view.children
-    assert isinstance(button, ChoiceButton) and isinstance(menu, DeclareSelect)
-    assert [o.value for o in menu.item.options] == ["Toad stool"]
-    found = re.fullmatch(DeclareSelect.__discord_ui_compiled_template__, menu.custom_id)
-    assert found is not None and found["kind"] == "menu"
+    button = view.children[1]
+    assert isinstance(button, ChoiceButton) and button.custom_id == "fx:12:9:#1"
+    assert button.value == "y" * 300 and button.item.label == "z" * 79 + "…"
+    found = re.fullmatch(ChoiceButton.__discord_ui_compiled_template__, button.custom_id)
+    assert found is not None and found["key"] == "#1"
+    rows_of(view)
+
+
+async def test_past_five_menus_of_choices_one_menu_turns_pages() -> None:
+    choices = tuple(Choice(f"card-{n}", f"Card {n}", "hand") for n in range(200))
+    payload = request(choices)
+    pages = list(every_page(payload))
+    assert len(pages) == 9  # 24 a page, the 25th option turns the page
+    first = pages[0].children
+    assert len(first) == 1 and isinstance(first[0], DeclareSelect)
+    options = first[0].item.options
+    assert len(options) == 25 and options[-1].value == ">1"
+    assert options[-1].label == "More… (page 2 of 9)"
+    last = pages[-1].children[0]
+    assert isinstance(last, DeclareSelect) and last.item.options[-1].value == ">0"
+    assert reachable(payload) == {c.value for c in choices}
+
+
+async def test_a_multi_choice_request_is_one_menu_with_its_minimum_and_maximum() -> None:
+    hand = tuple(Choice(s, f"Card {s}", "hand") for s in "ABCDEFG")
+    payload = request(hand, low=2, high=3)
+    view = prompt_view(payload)
+    assert view is not None
+    (menu,) = view.children
+    assert isinstance(menu, DeclareSelect) and menu.custom_id == "fx:multi:12:9"
+    assert (menu.item.min_values, menu.item.max_values) == (2, 3)
+    assert menu.item.placeholder == "Choose 2 to 3…"
+    rows_of(view)
+
+
+def test_a_multi_choice_answer_is_the_values_joined_and_survives_the_payload() -> None:
+    hand = tuple(Choice(s, f"Card {s}", "hand") for s in "ABC")
+    req = request_from_json(request(hand, {"hand": "menu"}, low=0, high=2))
+    assert (req.min_choices, req.max_choices, req.presentation) == (0, 2, {"hand": "menu"})
+    assert req.join_answer(["A", "C"]) == "A,C"
+    assert req.split_answer("A, C") == ["A", "C"]
+    single = request_from_json(request(hand))
+    assert single.split_answer("A,C") == ["A,C"]  # one choice: the text is the value
+    old = request(hand)
+    for key in ("min_choices", "max_choices", "separator", "presentation"):
+        del old[key]  # a prompt stored before these existed
+    assert request_from_json(old) == single
+
+
+values_st = st.text(st.characters(codec="utf-8"), min_size=1, max_size=300)
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> dict[str, object]:
+    count = draw(st.integers(0, 200))
+    words = st.sampled_from(["A", "b-2", "declare", "x" * 20]) | values_st
+    groups = st.sampled_from(["", "rune", "declare", "12", "g" * 40])
+    choices = tuple(
+        Choice(draw(words), draw(st.text(max_size=120)), draw(groups)) for _ in range(count)
+    )
+    high = draw(st.integers(1, max(1, count)))
+    low = draw(st.integers(0, high))
+    hints = draw(st.dictionaries(groups, st.sampled_from(PRESENTATIONS), max_size=3))
+    return request(choices, hints, low, high)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload=requests())
+async def test_any_request_renders_within_discords_limits_and_reaches_every_choice(
+    payload: dict[str, object],
+) -> None:
+    choices = payload["choices"]
+    assert isinstance(choices, list)
+    assert reachable(payload) == {c["value"] for c in choices}
+    for view in every_page(payload):
+        for item in view.children:
+            if isinstance(item, DeclareSelect):
+                select = item.item
+                assert len(select.placeholder or "") <= 150
+                if payload["max_choices"] == 1:
+                    assert (select.min_values, select.max_values) == (1, 1)
+                else:
+                    assert select.max_values <= payload["max_choices"]  # type: ignore[operator]

@@ -34,7 +34,7 @@ from bot.export import script_of
 from bot.games import load_game_info
 from bot.outbox import prompt_text
 from bot.transport import request_to_json
-from cogs.prompts import ChoiceButton, DeclareSelect, prompt_view
+from cogs.prompts import every_page, offered_values
 from games import registry
 from games.moves import play_window
 from games.protocol import (
@@ -432,8 +432,8 @@ CONTENT, ROWS, PER_ROW, CUSTOM_ID, BUTTON_LABEL, OPTIONS, OPTION_TEXT = 2000, 5,
 BIG_MATCH, BIG_STEP = 10**12, 10**6  # ids as long as a long-lived host may reach
 
 
-def check_components(view: discord.ui.View) -> list[str]:
-    """The values a view offers; each component checked against Discord's limits."""
+def check_components(view: discord.ui.View) -> None:
+    """Each component of a view checked against Discord's limits."""
     rows = view.to_components()
     assert len(rows) <= ROWS
     for row in rows:
@@ -448,13 +448,8 @@ def check_components(view: discord.ui.View) -> list[str]:
                 for option in part["options"]:
                     assert 1 <= len(option["label"]) <= OPTION_TEXT
                     assert 1 <= len(option["value"]) <= OPTION_TEXT
-    values = []
-    for item in view.children:
-        if isinstance(item, ChoiceButton):
-            values.append(item.value)
-        elif isinstance(item, DeclareSelect):
-            values += [option.value for option in item.item.options]
-    return values
+                low, high = part.get("min_values", 1), part.get("max_values", 1)
+                assert 0 <= low <= high <= len(part["options"])
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -474,9 +469,12 @@ async def test_every_offered_choice_is_accepted_and_fits_discord(
             deadline = now + request.timeout_s
             assert len(prompt_text(request, deadline, now)) <= CONTENT
             payload = request_to_json(request, BIG_MATCH, BIG_STEP, deadline)
-            view = prompt_view(json.loads(json.dumps(payload)))
-            offered = [] if view is None else check_components(view)
-            assert sorted(offered) == sorted(c.value for c in request.choices)
+            rendered = json.loads(json.dumps(payload))
+            offered: set[str] = set()  # over every page of a paged menu
+            for view in every_page(rendered):
+                check_components(view)
+                offered |= set(offered_values(view, rendered))
+            assert offered == {c.value for c in request.choices}
 
 
 # --- secrets ----------------------------------------------------------------------------------
