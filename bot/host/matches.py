@@ -1,0 +1,172 @@
+"""The cache of active matches and the one way to change one: commit to the store, then mirror.
+
+Also the host's background work: tracked tasks (``close`` waits for them) and the writes the
+host must make, retried with backoff while the store fails them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any
+
+from bot.games import load_game_info
+from bot.host.model import HostError, HostStats, Live, NotSaved, Window
+from bot.host.timers import Clock
+from bot.outbox import DeliveryWorker
+from bot.store import Change, MatchRecord, Store, WriteFailed
+from games.protocol import Game
+
+log = logging.getLogger(__name__)
+
+GameLoader = Callable[[str], Game[Any]]
+
+
+class Matches:
+    def __init__(
+        self,
+        store: Store,
+        worker: DeliveryWorker,
+        clock: Clock,
+        *,
+        games: Mapping[str, Game[Any]] | None,
+        loader: GameLoader | None,
+        on_over: Callable[[Live], None],
+        write_tries: int,
+        write_retry_s: float,
+    ) -> None:
+        """``on_over``: called when a match leaves the cache (finished or aborted)."""
+        self.store = store
+        self.worker = worker
+        self.clock = clock
+        self.stats = HostStats()
+        self.live: dict[int, Live] = {}
+        self.stopping = asyncio.Event()  # set by close: writes waiting to be retried give up
+        self._games: dict[str, Game[Any]] = dict(games or {})
+        self._loader = loader or (lambda key: load_game_info(key).game)
+        self._on_over = on_over
+        self._over: dict[int, asyncio.Event] = {}  # set when the match leaves self.live
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._write_tries = write_tries
+        self._write_retry_s = write_retry_s
+
+    # --- games and records ----------------------------------------------------------------
+
+    def game(self, key: str) -> Game[Any]:
+        if key not in self._games:
+            self._games[key] = self._loader(key)
+        return self._games[key]
+
+    def resolve(self, game: Game[Any] | str) -> tuple[str, Game[Any]]:
+        if isinstance(game, str):
+            return game, self.game(game)
+        self._games.setdefault(game.name, game)
+        return game.name, game
+
+    async def record(self, match_id: int) -> MatchRecord:
+        record = await self.store.get_match(match_id)
+        if record is None:
+            raise HostError(f"There is no match {match_id}.")
+        return record
+
+    def active(self, match_id: int) -> Live:
+        live = self.live.get(match_id)
+        if live is None:
+            raise HostError(f"Match {match_id} does not exist or is over.")
+        return live
+
+    async def load(self, record: MatchRecord) -> Live:
+        """An active match as stored: its latest state and its open window."""
+        game = self.game(record.game)
+        state = game.load((await self.store.latest_step(record.id)).snapshot)
+        live = Live(record, game, state)
+        stored = await self.store.open_window(record.id)
+        if stored is not None:
+            requests = {r.seat: r for r in game.requests(state)}
+            if set(requests) != set(stored.seats):
+                log.warning(
+                    "match %d: stored window seats %s differ from the engine's %s",
+                    record.id,
+                    stored.seats,
+                    sorted(requests),
+                )
+            live.window = Window(
+                stored.step,
+                requests,
+                stored.deadline,
+                stored.remaining,
+                stored.reminded,
+                dict(stored.moves),
+            )
+        return live
+
+    async def commit(self, live: Live, change: Change, new_step: int | None = None) -> bool:
+        """Apply a change; on success mirror it in the cache and wake the delivery worker.
+        NotSaved (a HostError) when the store cannot write it now: nothing changed."""
+        try:
+            applied = await self.store.apply(change)
+        except WriteFailed as error:
+            raise NotSaved from error
+        if not applied:
+            return False
+        updates: dict[str, Any] = {}
+        if change.status is not None:
+            updates.update(status=change.status, outcome=change.outcome)
+        if new_step is not None:
+            updates["step"] = new_step
+        if updates:
+            live.record = dataclasses.replace(live.record, **updates)
+        if change.outbox:
+            self.worker.wake()
+        if live.record.status in ("finished", "aborted"):
+            self._on_over(live)
+            self.live.pop(live.id, None)
+            self._over.pop(live.id, asyncio.Event()).set()
+        return True
+
+    async def wait_over(self, match_id: int) -> None:
+        if match_id in self.live:  # one event per match: a finish wakes only its waiters
+            await self._over.setdefault(match_id, asyncio.Event()).wait()
+
+    # --- background work ------------------------------------------------------------------
+
+    def spawn(self, coro: Coroutine[Any, Any, object]) -> None:
+        task = asyncio.create_task(self._run_tracked(coro))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait_tasks(self) -> None:
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def persist(self, what: str, action: Callable[[], Coroutine[Any, Any, None]]) -> bool:
+        """Run a write the host must make, retrying with backoff while the store fails it;
+        whether it was made. Bounded: after the last try the sweep (for windows) or the next
+        start takes over."""
+        delay = self._write_retry_s
+        for attempt in range(1, self._write_tries + 1):
+            try:
+                await action()
+                return True
+            except (WriteFailed, NotSaved) as error:
+                cause = error.__cause__ if isinstance(error, NotSaved) else error
+                if attempt == self._write_tries:
+                    log.warning("%s failed %d times, giving up: %s", what, attempt, cause)
+                    return False
+                log.warning("%s failed (%s); trying again in %.2f s", what, cause, delay)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(delay):
+                    await self.stopping.wait()
+            if self.stopping.is_set():
+                return False
+            delay = min(delay * 2, 30.0)
+        return False
+
+    async def _run_tracked(self, coro: Coroutine[Any, Any, object]) -> None:
+        try:
+            await coro
+        except Exception:
+            log.exception("host task failed")

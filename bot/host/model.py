@@ -1,0 +1,144 @@
+"""What the host hands out (results, status views, errors) and what it keeps per active match."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.store import MatchRecord, WindowRecord, WindowTiming
+from games.protocol import JSON, Event, Game, Move, Request
+
+
+class HostError(Exception):
+    """An operation that cannot be done now; the message tells the user why."""
+
+
+class NotSaved(HostError):
+    """The store could not write the change (locked, disk full): nothing changed; try again."""
+
+    def __init__(self) -> None:
+        super().__init__("That could not be saved just now (storage problem); try again shortly.")
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitResult:
+    accepted: bool
+    text: str  # the engine's summary of the move, or the reason for the refusal
+    match_id: int
+    seat: int | None = None
+    step: int | None = None
+    occasion: str = ""  # what an accepted answer is for (the request's occasion)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowStatus:
+    step: int
+    seats: tuple[int, ...]
+    answered: tuple[int, ...]
+    deadline: float
+    seconds_left: float
+    paused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStatusView:
+    match: MatchRecord
+    title: str
+    public_view: JSON
+    public_text: str  # the game's own rendering of the public view
+    window: WindowStatus | None
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPrompt:
+    match_id: int
+    step: int
+    request: Request
+    deadline: float
+    answered: bool
+
+
+@dataclass
+class HostStats:
+    """Counters since this host started (simulate's summary, the benchmark)."""
+
+    turns: int = 0
+    timeouts: int = 0
+    submissions: int = 0
+    refused: int = 0
+    reopened: int = 0
+    late_ms: list[float] | None = None  # deadline -> default applied, when recording
+
+
+@dataclass
+class Window:
+    """The open window of a match: who is asked, until when, and the moves so far."""
+
+    step: int
+    requests: dict[int, Request]
+    deadline: float
+    remaining: float | None = None  # while paused
+    reminded: bool = False
+    moves: dict[int, Move] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        """Every seat has a move and none may still revise it: close without waiting."""
+        return len(self.moves) == len(self.requests) and not any(
+            request.revisable for request in self.requests.values()
+        )
+
+    def missing(self) -> list[int]:
+        return [seat for seat in self.requests if seat not in self.moves]
+
+    def record(self, match_id: int) -> WindowRecord:
+        return WindowRecord(
+            match_id, self.step, tuple(self.requests), self.deadline, self.remaining, self.reminded
+        )
+
+    def timing(self) -> WindowTiming:
+        return WindowTiming(self.step, self.deadline, self.remaining, self.reminded)
+
+
+@dataclass
+class Live:
+    """An active match in the host's cache, changed only after the store committed."""
+
+    record: MatchRecord
+    game: Game[Any]
+    state: Any
+    window: Window | None = None
+    start_events: list[Event] | None = None  # new_match's events, kept until the start
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.record.players.index(user_id) if user_id in self.record.players else None
+
+    def seat_keys(self) -> list[str]:
+        return [f"seat{seat}" for seat in range(len(self.record.players))]
+
+
+@contextlib.contextmanager
+def restoring(window: Window) -> Iterator[None]:
+    """Undo changes to a window's timing when the commit that records them fails."""
+    timing = window.deadline, window.remaining, window.reminded
+    try:
+        yield
+    except BaseException:
+        window.deadline, window.remaining, window.reminded = timing
+        raise
+
+
+def storable(text: str) -> str:
+    """``text`` as the store can hold it: a lone surrogate (which Discord's JSON can carry but
+    UTF-8 cannot) becomes U+FFFD, so the engine, the store and an export all see the same text."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

@@ -1,0 +1,149 @@
+"""The messages the host composes: hellos, prompts, reminders, re-prompts after a retiming,
+the reopening after downtime, and the report of a player who cannot be reached."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from bot.host.matches import Matches
+from bot.host.model import Live, Window
+from bot.outbox import Prompt, notice, prompt_text, seconds_text
+from bot.store import Change, LogEntry, OutboxMessage, OutboxRow
+from bot.transport import parse_audience, request_to_json
+from games.protocol import Game
+
+
+def hellos(game: Game[Any], names: tuple[str, ...]) -> list[OutboxMessage]:
+    """One hello a seat, sent at creation: it also shows whether their DMs are open."""
+    return [
+        notice(0, f"seat{seat}", hello_text(game, names, seat), 0, kind="setup")
+        for seat in range(len(names))
+    ]
+
+
+def hello_text(game: Game[Any], names: tuple[str, ...], seat: int) -> str:
+    others = ", ".join(name for i, name in enumerate(names) if i != seat)
+    return (
+        f"👋 You are {names[seat]} in a match of {game.title} against {others}. Your"
+        " prompts will come here; the match starts when a moderator starts it."
+    )
+
+
+def prompts(live: Live, window: Window | None, now: float) -> dict[int, Prompt]:
+    if window is None:
+        return {}
+    return {seat: prompt(live, window, seat, now) for seat in window.requests}
+
+
+def prompt(live: Live, window: Window, seat: int, now: float) -> Prompt:
+    request = window.requests[seat]
+    deadline = window.deadline if window.remaining is None else now + window.remaining
+    return Prompt(
+        request_to_json(request, live.id, window.step, deadline),
+        prompt_text(request, deadline, now),
+    )
+
+
+def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ...]:
+    """A reminder, with the prompt again, to each seat that has not answered."""
+    left = seconds_text(window.deadline - now)
+    return tuple(
+        notice(
+            live.id,
+            f"seat{seat}",
+            f"⏰ {left} left to answer in match {live.id}.",
+            live.record.step,
+            "reminder",
+            prompt(live, window, seat, now),
+        )
+        for seat in window.missing()
+    )
+
+
+def retimed(live: Live, window: Window, text: str, now: float) -> tuple[OutboxMessage, ...]:
+    """A window's new timing told to the channel, and with the prompt to who has not answered."""
+    step = live.record.step
+    outbox = [notice(live.id, "public", text, step)]
+    outbox += [
+        notice(live.id, f"seat{seat}", text, step, "notice", prompt(live, window, seat, now))
+        for seat in window.missing()
+    ]
+    return tuple(outbox)
+
+
+def reopened(
+    live: Live, window: Window, now: float, grace_s: float, cause: str
+) -> tuple[OutboxMessage, ...]:
+    """An expired window open again for the grace period: why, and the prompt to who must
+    still answer (who has answered is told their answer is kept)."""
+    what = "was stalled (paused or overloaded)" if cause == "stalled" else "restarted"
+    text = (
+        f"⚠ The host {what} while match {live.id} was waiting for answers; the window"
+        f" is open again for {seconds_text(grace_s)}."
+    )
+    step = live.record.step
+    outbox = [notice(live.id, "public", text, step, "reopened")]
+    for seat in window.requests:
+        if seat in window.moves:
+            outbox.append(
+                notice(live.id, f"seat{seat}", f"{text} Your answer is kept.", step, "reopened")
+            )
+        else:
+            outbox.append(
+                notice(
+                    live.id,
+                    f"seat{seat}",
+                    text,
+                    step,
+                    "reopened",
+                    prompt(live, window, seat, now),
+                )
+            )
+    return tuple(outbox)
+
+
+class UnreachableReports:
+    """A player who cannot be reached is reported to the channel and the moderators, once
+    per match, with the fallback command."""
+
+    def __init__(self, matches: Matches) -> None:
+        self._matches = matches
+        self._reported: set[tuple[int, str]] = set()
+
+    async def report(self, row: OutboxRow, error: str) -> None:
+        """The delivery worker's handler of a message that failed for good."""
+        audience = parse_audience(row.message.audience)
+        key = (row.message.match_id, row.message.audience)
+        if audience.seat is None or key in self._reported:
+            return
+        self._reported.add(key)
+        what = f"match {row.message.match_id} unreachable report"
+        action = partial(self._report, row, audience.seat, error)
+        self._matches.spawn(self._matches.persist(what, action))
+
+    async def _report(self, row: OutboxRow, seat: int, error: str) -> None:
+        store = self._matches.store
+        match_id, user_id = row.message.match_id, row.players[seat]
+        if any(  # reported before a restart: the match log remembers
+            entry.kind == "unreachable" and entry.by_user == user_id
+            for entry in await store.match_log(match_id)
+        ):
+            return
+        text = (
+            f"⚠ I cannot send direct messages to <@{user_id}> (match {match_id}). They can"
+            " still answer with /submit here and see their game with /garden."
+        )
+        step = row.message.payload.get("step", 0) if isinstance(row.message.payload, dict) else 0
+        outbox = (
+            notice(match_id, "public", text, step, "unreachable"),
+            notice(match_id, "moderators", f"{text} ({error})", step, "unreachable"),
+        )
+        change = Change(
+            match_id,
+            self._matches.clock(),
+            log=(LogEntry("unreachable", user_id, {"seat": seat, "error": error}),),
+            outbox=outbox,
+        )
+        await store.apply(change)
+        self._matches.worker.wake()

@@ -1,0 +1,94 @@
+"""What the host tells about a match without changing it: status, a seat's view, open prompts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.host.matches import Matches
+from bot.host.model import HostError, Live, MatchStatusView, OpenPrompt, WindowStatus
+from bot.store import ACTIVE_STATUSES, MatchRecord
+from games.protocol import JSON, Game
+
+
+class Queries:
+    def __init__(self, matches: Matches) -> None:
+        self._matches = matches
+
+    async def status(self, match_id: int) -> MatchStatusView:
+        live = self._matches.live.get(match_id)
+        if live is not None:
+            record, game, state = live.record, live.game, live.state
+        else:
+            record, game, state = await self._stored(match_id)
+        return MatchStatusView(
+            record,
+            game.title,
+            game.view(state, None),
+            game.describe(state, None),
+            self._window_status(live),
+        )
+
+    async def view(self, match_id: int, user_id: int) -> JSON:
+        game, state, seat = await self._seat_state(match_id, user_id)
+        return game.view(state, seat)
+
+    async def describe(self, match_id: int, user_id: int) -> str:
+        game, state, seat = await self._seat_state(match_id, user_id)
+        return game.describe(state, seat)
+
+    async def list_matches(self, guild_id: int | None, active_only: bool) -> list[MatchRecord]:
+        statuses = ACTIVE_STATUSES if active_only else None
+        return await self._matches.store.list_matches(guild_id, statuses)
+
+    def prompts_for(self, user_id: int) -> list[OpenPrompt]:
+        found = []
+        for live in self._matches.live.values():
+            seat, window = live.seat_of(user_id), live.window
+            if seat is None or window is None or seat not in window.requests:
+                continue
+            if live.record.status != "running":
+                continue
+            found.append(
+                OpenPrompt(
+                    live.id,
+                    window.step,
+                    window.requests[seat],
+                    window.deadline,
+                    seat in window.moves,
+                )
+            )
+        return found
+
+    async def _seat_state(self, match_id: int, user_id: int) -> tuple[Game[Any], Any, int]:
+        live = self._matches.live.get(match_id)
+        record, game, state = (
+            (live.record, live.game, live.state) if live else await self._stored(match_id)
+        )
+        if user_id not in record.players:
+            raise HostError(f"You are not a player in match {match_id}.")
+        return game, state, record.players.index(user_id)
+
+    def _window_status(self, live: Live | None) -> WindowStatus | None:
+        if live is None or live.window is None:
+            return None
+        window = live.window
+        paused = window.remaining is not None
+        left = (
+            window.remaining
+            if window.remaining is not None
+            else window.deadline - self._matches.clock()
+        )
+        return WindowStatus(
+            window.step,
+            tuple(window.requests),
+            tuple(sorted(window.moves)),
+            window.deadline,
+            max(0.0, left),
+            paused,
+        )
+
+    async def _stored(self, match_id: int) -> tuple[MatchRecord, Game[Any], Any]:
+        record = await self._matches.record(match_id)
+        game = self._matches.game(record.game)
+        step = await self._matches.store.latest_step(match_id)
+        return record, game, game.load(step.snapshot)

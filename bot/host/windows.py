@@ -1,0 +1,243 @@
+"""Windows and their timers: arming the deadline and reminder of the open window, the reminder,
+the sweep of windows left open past their deadline, stall detection, and the reopening of a
+window that expired while the host was down or frozen.
+
+A window's deadline and reminder are one job each (``deadline:<match>``, ``remind:<match>``) on
+the host's ``Timers``, re-created from the database on start. Closing a window (resolving the
+step) is the lifecycle's; this module decides when, and retries it while the store fails it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from functools import partial
+from typing import Any
+
+from bot.host import notices
+from bot.host.matches import Matches
+from bot.host.model import Live, NotSaved, Window, restoring
+from bot.host.timers import Timers
+from bot.store import Change, LogEntry, WriteFailed
+
+log = logging.getLogger(__name__)
+
+CloseWindow = Callable[[int, int, str], Coroutine[Any, Any, None]]
+
+
+class Windows:
+    def __init__(
+        self,
+        matches: Matches,
+        timers: Timers,
+        close_window: CloseWindow,
+        *,
+        grace_s: float,
+        reminder_s: float,
+        stall_s: float,
+        sweep_s: float,
+    ) -> None:
+        """``close_window(match, step, reason)`` resolves the step (the lifecycle's)."""
+        self._matches = matches
+        self._timers = timers
+        self._close_window = close_window
+        self.grace_s = grace_s
+        self.reminder_s = reminder_s
+        self._stall_s = stall_s
+        self._sweep_s = sweep_s
+        self._due: set[tuple[int, int]] = set()  # (match, step) windows being closed or reopened
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def start_timers(self) -> None:
+        self._timers.start()
+
+    def start_sweep(self) -> None:
+        """Begin the periodic sweep (once the windows of a restart are re-armed)."""
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="window-sweep")
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+            self._sweeper = None
+        self._timers.stop()
+
+    def next_window(self, live: Live, state: Any, step: int, now: float) -> Window | None:
+        """The window the engine asks for in ``state``, or None when nobody is asked."""
+        requests = live.game.requests(state)
+        if not requests:
+            return None
+        length = live.record.window_s or max(request.timeout_s for request in requests)
+        return Window(step, {r.seat: r for r in requests}, now + length)
+
+    # --- timers ---------------------------------------------------------------------------
+
+    def set(self, live: Live, window: Window | None) -> None:
+        live.window = window
+        if window is None:
+            self.disarm(live)
+        elif live.record.status == "running":
+            self.arm(live)
+
+    def arm(self, live: Live) -> None:
+        window = live.window
+        if window is None:
+            return
+        deadline = partial(self._on_deadline, live.id, window.step)
+        self._timers.schedule(f"deadline:{live.id}", window.deadline, deadline)
+        remind_at = window.deadline - self.reminder_s
+        if not window.reminded and remind_at > self._matches.clock():
+            remind = partial(self._on_reminder, live.id, window.step)
+            self._timers.schedule(f"remind:{live.id}", remind_at, remind)
+        else:
+            self._timers.cancel(f"remind:{live.id}")
+
+    def disarm(self, live: Live) -> None:
+        self._timers.cancel(f"deadline:{live.id}")
+        self._timers.cancel(f"remind:{live.id}")
+
+    async def _on_deadline(self, match_id: int, step: int) -> None:
+        self.spawn_due(match_id, step, "deadline")
+
+    # --- closing --------------------------------------------------------------------------
+
+    def spawn_due(self, match_id: int, step: int, reason: str) -> None:
+        """Close a window (or, after a stall, reopen it); one such task per window at a time."""
+        if (match_id, step) in self._due:
+            return
+        if reason == "deadline" and self._stalled(match_id, step):
+            reopen = partial(self.reopen, match_id, step, "stalled")
+            self._settle(match_id, step, "reopening", reopen)
+        else:
+            close = partial(self._close_window, match_id, step, reason)
+            self._settle(match_id, step, "resolution", close)
+
+    def _settle(
+        self, match_id: int, step: int, what: str, action: Callable[[], Coroutine[Any, Any, None]]
+    ) -> None:
+        """Run ``action`` in a tracked task (close() waits for it) that retries failed writes;
+        meanwhile the sweep leaves the window alone."""
+        key = (match_id, step)
+        self._due.add(key)
+
+        async def settle() -> None:
+            try:
+                done = await self._matches.persist(f"match {match_id} step {step} {what}", action)
+            finally:
+                self._due.discard(key)
+            live = self._matches.live.get(match_id)
+            window = live.window if live is not None else None
+            if done and window is not None and window.step == step and window.complete:
+                self.spawn_due(match_id, step, "all_in")  # the last answer came meanwhile
+
+        self._matches.spawn(settle())
+
+    def _stalled(self, match_id: int, step: int) -> bool:
+        """The deadline is met much later than it fell: the process or its loop was frozen,
+        and nobody could answer meanwhile. Checked when the timer fires, before any retry."""
+        live = self._matches.live.get(match_id)
+        window = live.window if live is not None else None
+        if window is None or window.step != step or window.complete:
+            return False
+        late = self._matches.clock() - window.deadline
+        if late > self._stall_s:
+            log.warning("match %d: deadline met %.1f s late; reopening the window", match_id, late)
+            return True
+        return False
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_s)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Close the windows left open well past their deadline (a timer or a write lost)."""
+        now = self._matches.clock()
+        for live in list(self._matches.live.values()):
+            window = live.window
+            if window is None or live.record.status != "running" or window.remaining is not None:
+                continue
+            if now > window.deadline + self._sweep_s and (live.id, window.step) not in self._due:
+                log.warning(
+                    "match %d: window %d is %.1f s past its deadline; closing it",
+                    live.id,
+                    window.step,
+                    now - window.deadline,
+                )
+                self.spawn_due(live.id, window.step, "deadline")
+
+    # --- reminders ------------------------------------------------------------------------
+
+    async def _on_reminder(self, match_id: int, step: int) -> None:
+        remind = partial(self._remind, match_id, step)
+        self._matches.spawn(self._matches.persist(f"match {match_id} reminder", remind))
+
+    def _reminder_due(self, window: Window, now: float) -> bool:
+        """A reminder fired late (a stall) with little time left would arrive with the timeout;
+        one fired early belongs to a deadline that has moved (its own job is armed)."""
+        left = window.deadline - now
+        return self.reminder_s / 2 <= left <= self.reminder_s + 1.0
+
+    async def _remind(self, match_id: int, step: int) -> None:
+        live = self._matches.live.get(match_id)
+        if live is None:
+            return
+        async with live.lock:
+            window = live.window
+            if window is None or window.step != step or window.reminded:
+                return
+            now = self._matches.clock()
+            if live.record.status != "running" or not self._reminder_due(window, now):
+                return
+            outbox = notices.reminders(live, window, now)
+            with restoring(window):
+                window.reminded = True
+                timing = window.timing()
+                change = Change(match_id, now, guard_window=step, retime=timing, outbox=outbox)
+                await self._matches.commit(live, change)
+
+    # --- downtime -------------------------------------------------------------------------
+
+    async def rearm_after_restart(self, live: Live) -> None:
+        """A window that expired while the host was down reopens for the grace period."""
+        window = live.window
+        assert window is not None
+        if window.deadline <= self._matches.clock():
+            match_id, step = live.id, window.step
+            try:
+                await self.reopen(match_id, step, "restarted")
+            except (WriteFailed, NotSaved) as error:  # keep starting; retry in the background
+                log.warning("match %d: the window could not be reopened: %s", match_id, error)
+                reopen = partial(self.reopen, match_id, step, "restarted")
+                self._settle(match_id, step, "reopening", reopen)
+        else:
+            self.arm(live)
+        if window.complete:  # every move was in when the host stopped
+            self.spawn_due(live.id, window.step, "all_in")
+
+    async def reopen(self, match_id: int, step: int, cause: str) -> None:
+        """Give an expired window the grace period again, and tell the players why."""
+        live = self._matches.live.get(match_id)
+        if live is None:
+            return
+        async with live.lock:
+            window = live.window
+            if window is None or window.step != step or live.record.status != "running":
+                return
+            now = self._matches.clock()
+            if window.deadline > now:
+                return  # reopened already
+            with restoring(window):
+                window.deadline = now + self.grace_s
+                change = Change(
+                    live.id,
+                    now,
+                    guard_window=window.step,
+                    retime=window.timing(),
+                    log=(LogEntry("reopened", None, self.grace_s),),
+                    outbox=notices.reopened(live, window, now, self.grace_s, cause),
+                )
+                await self._matches.commit(live, change)
+            self._matches.stats.reopened += 1
+            self.arm(live)
