@@ -1,8 +1,8 @@
-"""Moderator operations: pause, resume, extend keep the remaining time right; end and abort."""
+"""Moderator operations: pause, resume, extend keep the remaining time right; end and abort.
+
+The tests that wait for a deadline run on manual timers (``manual_env``) and advance the clock."""
 
 from __future__ import annotations
-
-import asyncio
 
 import pytest
 
@@ -54,22 +54,28 @@ async def test_pause_resume_extend_keep_the_remaining_time(env: HostEnv) -> None
     assert env.transport.to("seat0")[-1].payload["request"]["deadline"] == start + 1010 + 75
 
 
-async def test_paused_window_does_not_time_out(env: HostEnv) -> None:
-    record = await env.new_match(window_s=0.3, config={"rounds": 1})
+async def test_paused_window_does_not_time_out(manual_env: HostEnv) -> None:
+    env = manual_env
+    record = await env.new_match(window_s=60, config={"rounds": 1})
     await env.host.pause(record.id)
-    await asyncio.sleep(0.5)  # past the original deadline
+    await env.advance(120)  # past the original deadline
     assert (await env.host.status(record.id)).match.step == 0
     await env.host.resume(record.id)
-    await env.host.wait_over(record.id)
+    await env.advance(59)
+    assert (await env.host.status(record.id)).match.step == 0  # the paused time is given back
+    await env.advance(1)
+    assert record.id not in env.host.active_match_ids()
     assert (await env.host.store.steps(record.id))[1].moves == {0: None, 1: None}
 
 
-async def test_extend_moves_the_deadline_job(env: HostEnv) -> None:
-    record = await env.new_match(window_s=0.2, config={"rounds": 1})
-    await env.host.extend(record.id, 0.4)
-    await asyncio.sleep(0.3)  # the original deadline passed
+async def test_extend_moves_the_deadline_job(manual_env: HostEnv) -> None:
+    env = manual_env
+    record = await env.new_match(window_s=10, config={"rounds": 1})
+    await env.host.extend(record.id, 20)
+    await env.advance(10)  # the original deadline passed
     assert (await env.host.status(record.id)).match.status == "running"
-    await env.host.wait_over(record.id)
+    await env.advance(20)
+    assert record.id not in env.host.active_match_ids()
 
 
 async def test_all_answers_in_during_pause_resolve_on_resume(env: HostEnv) -> None:
@@ -97,11 +103,13 @@ async def test_end_applies_the_engine_end_rule(env: HostEnv) -> None:
         await env.host.end(record.id)
 
 
-async def test_abort_stops_the_match_without_result(env: HostEnv) -> None:
-    record = await env.new_match(window_s=0.2)
+async def test_abort_stops_the_match_without_result(manual_env: HostEnv) -> None:
+    env = manual_env
+    record = await env.new_match(window_s=10)
     aborted = await env.host.abort(record.id, by=MODERATOR)
     assert aborted.status == "aborted" and aborted.outcome is None
-    await asyncio.sleep(0.3)  # the deadline job is gone
+    assert env.timers is not None and not env.timers.jobs  # the deadline job is gone
+    await env.advance(20)
     assert (await env.host.status(record.id)).match.step == 0
     assert await env.host.store.open_window(record.id) is None
     assert [e.kind for e in await env.host.store.match_log(record.id)][-1] == "aborted"
