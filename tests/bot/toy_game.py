@@ -3,7 +3,10 @@
 Every round each asked seat sends a number 0..max; whoever is closest to the round's hidden
 target scores a point. Each seat has a secret number that is its timeout default. With
 ``turn_based`` only one seat is asked per round (round-robin); with ``revisable`` a later valid
-answer replaces the earlier one. The module exposes what a registry game module does, so the
+answer replaces the earlier one. With ``hand`` (opt-in, 0: off) a seat instead picks
+``pick`` = [min, max] of ``hand`` cards with long names, joined by commas as the protocol says;
+its guess is the sum of the picked cards' numbers, modulo max + 1 (a paged multi-select menu on
+Discord). The module exposes what a registry game module does, so the
 command line can load it by its module path (``tests.bot.toy_game``).
 """
 
@@ -44,7 +47,19 @@ DEFAULTS: dict[str, JSON] = {
     "timeout_s": 60.0,
     "revisable": False,
     "turn_based": False,
+    "hand": 0,
+    "pick": [1, 1],
 }
+HAND_MAX = 200
+
+
+def card_value(index: int) -> str:
+    """A card's name: too long and too spaced for a button id, and no comma in it."""
+    return f"card {index} of the long deck"
+
+
+def card_number(index: int, top: int) -> int:
+    return index % (top + 1)
 
 
 class ToyGame:
@@ -62,6 +77,17 @@ class ToyGame:
             raise ConfigError("rounds", "must be a positive integer")
         if not isinstance(config["max"], int) or not 1 <= config["max"] <= 9:
             raise ConfigError("max", "must be 1..9")
+        hand, pick = config["hand"], config["pick"]
+        if not isinstance(hand, int) or not 0 <= hand <= HAND_MAX:
+            raise ConfigError("hand", f"must be 0..{HAND_MAX}")
+        if not (
+            isinstance(pick, list)
+            and len(pick) == 2
+            and all(isinstance(n, int) for n in pick)
+            and 0 <= pick[0] <= pick[1]
+            and 1 <= pick[1] <= max(1, hand)
+        ):
+            raise ConfigError("pick", "must be [min, max] with 0 <= min <= max <= hand")
         return config
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
@@ -98,6 +124,8 @@ class ToyGame:
             return []
         config, round_ = state["config"], state["round"]
         seats = [round_ % state["seats"]] if config["turn_based"] else range(state["seats"])
+        if config.get("hand"):
+            return [self._hand_request(config, round_, seat) for seat in seats]
         choices = tuple(Choice(str(n), str(n)) for n in range(config["max"] + 1))
         return [
             Request(
@@ -112,9 +140,45 @@ class ToyGame:
             for seat in seats
         ]
 
+    def _hand_request(self, config: Mapping[str, Any], round_: int, seat: int) -> Request:
+        top = config["max"]
+        choices = tuple(
+            Choice(card_value(i), f"Card {i} ({card_number(i, top)})", "hand")
+            for i in range(config["hand"])
+        )
+        low, high = config["pick"]
+        return Request(
+            seat,
+            "pick",
+            f"Round {round_ + 1}: pick {low} to {high} cards; their sum is your guess.",
+            choices,
+            "your secret number is your guess",
+            config["timeout_s"],
+            config["revisable"],
+            min_choices=low,
+            max_choices=high,
+        )
+
+    def _submit_cards(self, request: Request, raw: str, top: int) -> Verdict:
+        """Cards by name, joined by the request's separator; the move is the guess they make."""
+        index = {c.value: i for i, c in enumerate(request.choices)}
+        picked = request.split_answer(raw) if raw.strip() else []
+        unknown = [p for p in picked if p not in index]
+        if unknown:
+            return Refused(f"No card is called {unknown[0][:40]!r}.")
+        if len(set(picked)) != len(picked):
+            return Refused("Pick each card at most once.")
+        if not request.min_choices <= len(picked) <= request.max_choices:
+            return Refused(f"Pick {request.min_choices} to {request.max_choices} cards.")
+        guess = sum(card_number(index[p], top) for p in picked) % (top + 1)
+        return Accepted(guess, f"You pick {len(picked)} cards: you guess {guess}.")
+
     def submit(self, state: State, seat: int, raw: str) -> Verdict:
-        if seat not in {r.seat for r in self.requests(state)}:
+        asked = {r.seat: r for r in self.requests(state)}
+        if seat not in asked:
             return Refused("Nothing is asked of you now.")
+        if state["config"].get("hand"):
+            return self._submit_cards(asked[seat], raw, state["config"]["max"])
         text = raw.strip()
         if text not in [str(n) for n in range(state["config"]["max"] + 1)]:
             return Refused(f"Send one number from 0 to {state['config']['max']}.")

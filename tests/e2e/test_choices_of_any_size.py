@@ -1,0 +1,101 @@
+"""End to end: a prompt with many long choices and a multi-choice answer, through the real
+``floral-host run`` process and the fake Discord.
+
+The toy game (``tests.bot.toy_game``) with ``hand`` asks each seat to pick 2 to 3 of 30 cards
+whose names no button id could carry: the prompt is one paged multi-select menu whose options
+carry short keys. The match is set up and started by a host on the bot's database before the bot
+runs (no slash command creates a toy match); the bot then delivers the queued prompts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from bot.host import Host
+from bot.store.sqlite import SqliteStore
+from bot.transport import Delivery, TransientError
+
+from .botproc import BotProcess
+from .fake_discord import FakeDiscord, Message, World
+from .players import type_text
+
+LaunchBot = Callable[..., Awaitable[BotProcess]]
+TOY = "tests.bot.toy_game"
+CONFIG = {"rounds": 1, "hand": 30, "pick": [2, 3], "timeout_s": 120.0}
+
+
+class Offline:
+    """A transport that cannot send yet: the messages wait in the outbox for the bot."""
+
+    async def send(self, delivery: Delivery) -> None:
+        raise TransientError("the bot is not running yet")
+
+
+async def start_toy_match(db: Path, world: World) -> int:
+    host = Host(await SqliteStore.open(db), Offline())
+    await host.start()
+    try:
+        record = await host.create_match(
+            TOY,
+            guild_id=world.guild.id,
+            channel_id=world.channel.id,
+            players=(world.alice.id, world.bob.id),
+            moderators=(world.mod.id,),
+            config=CONFIG,
+            seed=3,
+        )
+        await host.start_match(record.id)
+        return record.id
+    finally:
+        await host.close()
+
+
+def menu_of(message: Message) -> str:
+    return next(c for c in message.custom_ids() if c.startswith("fx:multi:"))
+
+
+def keys_by_label(message: Message, menu: str) -> dict[str, str]:
+    return {o["label"]: o["value"] for o in message.component(menu)["options"]}
+
+
+async def test_a_paged_multi_select_of_long_choices_answers_and_an_old_click_is_refused(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    db = tmp_path / "floral-host.db"
+    match_id = await start_toy_match(db, world)
+    bot = await launch_bot(env={"FLORAL_DB": str(db), "FLORAL_GUILD_READY_TIMEOUT": "0.1"})
+    await bot.wait_for_log("floral-host ready")
+    prompt = await fake.wait_for_message(
+        lambda m: any(c.startswith("fx:multi:") for c in m.custom_ids()), to=world.alice, timeout=20
+    )
+    menu = menu_of(prompt)
+    assert menu.startswith(f"fx:multi:{match_id}:")
+    first = keys_by_label(prompt, menu)
+    assert len(first) == 25 and first["More… (page 2 of 2)"] == ">1"
+    assert first["Card 1 (1)"] == "#1"  # a short key, not the card's long name
+
+    # one card is too few: Discord lets a paged menu send one, the game refuses it
+    one = await (await fake.select(world.alice, prompt, menu, [first["Card 1 (1)"]])).reply()
+    assert one.ephemeral and one.content.startswith("✖") and "Pick 2 to 3 cards" in one.content
+
+    turn = await fake.select(world.alice, prompt, menu, [">1"])
+    assert await turn.response() == 7  # the prompt itself shows the next page
+    page = fake.messages_by_id[prompt.id]
+    second = keys_by_label(page, menu)
+    assert "Card 29 (9)" in second and "Card 1 (1)" not in second
+    assert second["Back to page 1…"] == ">0"
+    picked = [second["Card 24 (4)"], second["Card 25 (5)"]]
+    ack = await (await fake.select(world.alice, page, menu, picked)).reply()
+    assert ack.ephemeral and ack.content.startswith("✅ You pick 2 cards: you guess 9"), ack.content
+
+    # a typed answer: the long names joined by commas, as the protocol says
+    typed = "card 1 of the long deck, card 2 of the long deck"
+    assert (await type_text(fake, world.bob, typed)).startswith("✅ You pick 2 cards: you guess 3")
+
+    post = await fake.wait_for_message(
+        lambda m: "Round 1: target" in m.content, channel=world.channel, timeout=20
+    )
+    assert "P1 9" in post.content and "P2 3" in post.content, post.content
+    stale = await (await fake.select(world.alice, page, menu, picked)).reply()
+    assert stale.ephemeral and stale.content.startswith("✖"), stale.content
