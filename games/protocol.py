@@ -302,7 +302,8 @@ def derive_rng(seed: int, *path: object) -> random.Random:
 
 
 class RandomAgent:
-    """Any legal answer, uniformly among the request's choices: every game's baseline."""
+    """Any legal answer, uniformly among the request's choices (a random number of them
+    within the request's minimum and maximum): every game's baseline."""
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -312,7 +313,11 @@ class RandomAgent:
         pass
 
     def act(self, request: Request, view: JSON) -> str:
-        return self.rng.choice(request.choices).value
+        if request.max_choices <= 1:
+            return self.rng.choice(request.choices).value
+        low = min(request.min_choices, len(request.choices))
+        count = self.rng.randint(low, min(request.max_choices, len(request.choices)))
+        return request.join_answer([c.value for c in self.rng.sample(request.choices, count)])
 
 
 class Agent(Protocol):

@@ -30,6 +30,7 @@ from games.protocol import (
     Event,
     Move,
     Outcome,
+    RandomAgent,
     Refused,
     Request,
     Secret,
@@ -277,6 +278,8 @@ class RandomGuesser:
         self.seen.append(event)
 
     def act(self, request: Request, view: JSON) -> str:
+        if request.kind == "pick":  # the opt-in hand: the protocol's random pick of cards
+            return RandomAgent(self.seat, self.rng).act(request, view)
         return str(self.rng.randint(0, view["max"]))
 
 

@@ -113,6 +113,22 @@ def brew_configs(draw: st.DrawFn, host: bool = False) -> dict[str, JSON]:
     return config
 
 
+@st.composite
+def toy_configs(draw: st.DrawFn) -> dict[str, JSON]:
+    """The toy game's configs; now and then a hand of long-named cards to pick several of."""
+    config: dict[str, JSON] = draw(
+        st.fixed_dictionaries(
+            {"rounds": st.integers(1, 6), "max": st.integers(1, 9)},
+            optional={"revisable": st.booleans(), "turn_based": st.booleans()},
+        )
+    )
+    hand = draw(st.sampled_from([0, 0, 1, 7, 30]))  # 30: a paged menu; long names fill a DM
+    if hand:
+        high = draw(st.integers(1, hand))
+        config |= {"hand": hand, "pick": [draw(st.integers(0, high)), high]}
+    return config
+
+
 def _cases() -> dict[str, GameCase]:
     known: dict[str, tuple[Any, ...]] = {
         "floral-extract": (
@@ -126,10 +142,7 @@ def _cases() -> dict[str, GameCase]:
         ),
         "warlocks-brew": (brew_configs(), _brew_bound, brew_configs(host=True)),
         TOY: (
-            st.fixed_dictionaries(
-                {"rounds": st.integers(1, 6), "max": st.integers(1, 9)},
-                optional={"revisable": st.booleans(), "turn_based": st.booleans()},
-            ),
+            toy_configs(),
             lambda config, seats: int(config["rounds"]),
             st.fixed_dictionaries({"rounds": st.integers(1, 3)}),
         ),
@@ -452,6 +465,14 @@ def check_components(view: discord.ui.View) -> None:
                 assert 0 <= low <= high <= len(part["options"])
 
 
+def smallest_answer_with(request: Request, index: int) -> str:
+    """An answer of the fewest choices the request takes (at least one) that holds choice
+    ``index``: the choice itself, or it and the next ones for a multi-choice request."""
+    count = max(1, request.min_choices)
+    picked = [request.choices[(index + k) % len(request.choices)].value for k in range(count)]
+    return request.join_answer(picked)
+
+
 @pytest.mark.parametrize("name", NAMES)
 @CONFORMANCE
 @given(data=st.data())
@@ -462,8 +483,9 @@ async def test_every_offered_choice_is_accepted_and_fits_discord(
     game = case.game
     for step in play(case, data.draw(plans(name))):
         for request in game.requests(step.after):
-            for choice in request.choices:
-                verdict = game.submit(step.after, request.seat, choice.value)
+            for i, choice in enumerate(request.choices):
+                raw = smallest_answer_with(request, i)
+                verdict = game.submit(step.after, request.seat, raw)
                 assert isinstance(verdict, Accepted), (request.kind, choice, verdict)
             now = 1_900_000_000.0
             deadline = now + request.timeout_s
