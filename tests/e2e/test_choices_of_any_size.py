@@ -9,12 +9,13 @@ runs (no slash command creates a toy match); the bot then delivers the queued pr
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
 from bot.host import Host
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery, TransientError
+from games.protocol import JSON
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, World
@@ -22,7 +23,7 @@ from .players import type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 TOY = "tests.bot.toy_game"
-CONFIG = {"rounds": 1, "hand": 30, "pick": [2, 3], "timeout_s": 120.0}
+CONFIG: dict[str, JSON] = {"rounds": 1, "hand": 30, "pick": [2, 3], "timeout_s": 120.0}
 
 
 class Offline:
@@ -32,7 +33,7 @@ class Offline:
         raise TransientError("the bot is not running yet")
 
 
-async def start_toy_match(db: Path, world: World) -> int:
+async def start_toy_match(db: Path, world: World, config: Mapping[str, JSON] = CONFIG) -> int:
     host = Host(await SqliteStore.open(db), Offline())
     await host.start()
     try:
@@ -42,7 +43,7 @@ async def start_toy_match(db: Path, world: World) -> int:
             channel_id=world.channel.id,
             players=(world.alice.id, world.bob.id),
             moderators=(world.mod.id,),
-            config=CONFIG,
+            config=config,
             seed=3,
         )
         await host.start_match(record.id)
@@ -99,3 +100,22 @@ async def test_a_paged_multi_select_of_long_choices_answers_and_an_old_click_is_
     assert "P1 9" in post.content and "P2 3" in post.content, post.content
     stale = await (await fake.select(world.alice, page, menu, picked)).reply()
     assert stale.ephemeral and stale.content.startswith("✖"), stale.content
+
+
+async def test_a_button_for_a_long_choice_carries_its_index_and_answers(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    db = tmp_path / "floral-host.db"
+    config: dict[str, JSON] = {
+        "rounds": 1,
+        "hand": 7,
+        "timeout_s": 120.0,
+    }  # pick one of seven: buttons
+    match_id = await start_toy_match(db, world, config)
+    bot = await launch_bot(env={"FLORAL_DB": str(db), "FLORAL_GUILD_READY_TIMEOUT": "0.1"})
+    await bot.wait_for_log("floral-host ready")
+    prompt = await fake.wait_for_message(lambda m: bool(m.custom_ids()), to=world.alice, timeout=20)
+    step = prompt.custom_ids()[0].split(":")[2]
+    assert prompt.custom_ids() == [f"fx:{match_id}:{step}:#{i}" for i in range(7)]
+    ack = await (await fake.click(world.alice, prompt, f"fx:{match_id}:{step}:#6")).reply()
+    assert ack.ephemeral and ack.content.startswith("✅ You pick 1 cards: you guess 6"), ack.content
