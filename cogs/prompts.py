@@ -13,6 +13,8 @@ Choices show as buttons while they fit (five rows of five, less the rows menus t
 past that, and a menu of more than 25 shows one page at a time: its last option turns the page
 by editing the message. A multi-choice request is one menu with the request's minimum and
 maximum; its answer is the values joined by the request's separator, as a player would type it.
+Past 25 choices, Discord sends a menu's picks one page at a time: such an answer is picked within
+one page (the menu then asks for at least one; the game checks the minimum), or typed.
 """
 
 from __future__ import annotations
