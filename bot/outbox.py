@@ -42,10 +42,11 @@ def clock_text(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, UTC).strftime("%H:%M:%S UTC")
 
 
+CHOICES_TEXT_LIMIT = 600  # a long list is left to the buttons and menus: the deadline line stays
+
+
 def prompt_text(request: Request, deadline: float, now: float) -> str:
-    choices = ", ".join(
-        c.value if c.label in ("", c.value) else f"{c.value} ({c.label})" for c in request.choices
-    )
+    choices = _choices_text(request)
     lines = [request.prompt]
     if choices:
         lines.append(f"Choices: {choices}")
@@ -54,6 +55,20 @@ def prompt_text(request: Request, deadline: float, now: float) -> str:
         f" If you don't: {request.default}"
     )
     return "\n".join(lines)
+
+
+def _choices_text(request: Request) -> str:
+    """The choices as a typed answer names them, as many as fit ``CHOICES_TEXT_LIMIT``."""
+    shown: list[str] = []
+    length = 0
+    for number, choice in enumerate(request.choices):
+        label = choice.label
+        text = choice.value if label in ("", choice.value) else f"{choice.value} ({label})"
+        length += len(text) + 2
+        if length > CHOICES_TEXT_LIMIT:
+            return ", ".join([*shown, f"… and {len(request.choices) - number} more (see the menu)"])
+        shown.append(text)
+    return ", ".join(shown)
 
 
 @dataclass(frozen=True, slots=True)

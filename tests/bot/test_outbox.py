@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from bot.outbox import prompt_text
 from bot.transport import PermanentError, TransientError
+from games.protocol import Choice, Request
 from tests.bot.conftest import PLAYERS, HostEnv, eventually
 
 
@@ -103,3 +107,20 @@ async def test_direct_messages_go_out_before_channel_posts(env: HostEnv) -> None
     dms = [(r.id, f"seat{seat}") for r in records for seat in range(2)]
     posts = [(r.id, audience) for r in records for audience in ("public", "moderators")]
     assert first_pass == dms + posts  # each queue's head, the players' first
+
+
+@pytest.mark.parametrize(("count", "size"), [(3, 5), (40, 20), (200, 300), (1, 1500)])
+def test_a_prompt_names_the_choices_that_fit_and_keeps_its_deadline_line(
+    count: int, size: int
+) -> None:
+    choices = tuple(Choice(f"{n:03d}" + "x" * (size - 3), "") for n in range(count))
+    request = Request(0, "pick", "Pick one.", choices, "nothing", 60.0)
+    text = prompt_text(request, deadline=1060.0, now=1000.0)
+    assert len(text) <= 2000
+    assert text.splitlines()[-1].startswith("⏳ Answer within 60 s")
+    named = [choice.value for choice in choices if choice.value in text]
+    assert named == [choice.value for choice in choices[: len(named)]]  # the first ones, in order
+    if len(named) < count:
+        assert f"… and {count - len(named)} more (see the menu)" in text
+    else:
+        assert "more (see the menu)" not in text
