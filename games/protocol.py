@@ -265,6 +265,12 @@ class Game(Protocol[StateT]):
     def end(self, state: StateT, reason: str) -> tuple[StateT, list[Event]]:
         """End the match early by the host's end rule (a moderator's ``end``)."""
 
+    def leave(self, state: StateT, seat: int) -> tuple[StateT, list[Event]]:
+        """``seat`` leaves the match now (it quit or a moderator removed it), between windows:
+        the open window's moves are not applied. The rules decide what follows; with two
+        seats in play the other wins, with more the seat is out and never asked again. Raises
+        ValueError when the seat cannot leave (the match is over, or the seat is already out)."""
+
     def outcome(self, state: StateT) -> Outcome | None:
         """None while the match runs."""
 

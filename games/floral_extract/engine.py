@@ -392,6 +392,16 @@ class FloralExtract:
         _finish(state, winner, f"{reason}, {how}")
         return state, render.game_over_events(state)
 
+    def leave(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """Two seats: whoever leaves forfeits, and the other wins at once."""
+        if state.phase == "over":
+            raise ValueError("the match is over")
+        if seat not in (0, 1):
+            raise ValueError(f"there is no seat {seat}")
+        state = clone(state)
+        _finish(state, 1 - seat, f"{SEAT_NAMES[seat]} left")
+        return state, render.game_over_events(state)
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over" or state.winner is None:
             return None

@@ -86,6 +86,16 @@ class WarlocksBrew:
         text = f"The match was ended early ({reason}). The brews are counted as at an empty deck."
         return new, [Event(PUBLIC, "ended", data, text), *_continue(new, rebid=False)]
 
+    def leave(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """A seat that leaves is out, exactly like a wrong declaration (its coins and brew
+        leave the game); the auction under way is bid again without it."""
+        if state.phase == "over":
+            raise ValueError("the match is over")
+        if not 0 <= seat < len(state.seats) or state.seats[seat].eliminated:
+            raise ValueError(f"seat {seat} is not in the match")
+        new = state.clone()
+        return new, _leave(new, seat)
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None
@@ -295,6 +305,20 @@ def _eliminate(state: State, seat: int) -> None:
     player = state.seats[seat]
     player.eliminated = True
     player.hand, player.front, player.table, player.brew = [], [], [], []
+
+
+def _leave(state: State, seat: int) -> list[Event]:
+    name = state.seats[seat].name
+    _eliminate(state, seat)
+    state.rebidders = [i for i in state.rebidders if i != seat]
+    text = f"{name} left the match and is out; their coins and ingredients leave the game."
+    events = [Event(PUBLIC, "left", {"seat": seat, "name": name}, text)]
+    survivors = state.active()
+    if len(survivors) <= 1:
+        _finish(state, survivors, "opponent_left", f"{name} left the match.")
+    elif state.phase == "bid" and not bidding_seats(state):
+        return [*events, *_resolve_bids(state, {})]  # nobody left to bid (A6)
+    return [*events, *_continue(state, rebid=True)]  # the same card, asked again
 
 
 def _auction(state: State, bids: dict[int, int], result: dict[str, JSON]) -> None:

@@ -104,6 +104,7 @@ class ToyGame:
             "scores": [0] * setup.seats,
             "over": False,
             "reason": "",
+            "out": [],  # seats that left, never asked again
         }
         events = [
             Event(
@@ -124,7 +125,8 @@ class ToyGame:
         if state["over"]:
             return []
         config, round_ = state["config"], state["round"]
-        seats = [round_ % state["seats"]] if config["turn_based"] else range(state["seats"])
+        active = _active(state)
+        seats = [active[round_ % len(active)]] if config["turn_based"] else active
         if config.get("hand"):
             return [self._hand_request(config, round_, seat) for seat in seats]
         choices = tuple(Choice(str(n), str(n)) for n in range(config["max"] + 1))
@@ -226,6 +228,18 @@ class ToyGame:
         state["over"], state["reason"] = True, f"ended by {reason}"
         return state, [Event(PUBLIC, "over", {}, f"Ended: {self._winner_text(state)}.")]
 
+    def leave(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """The seat is out; with one seat left, that seat wins."""
+        if state["over"] or seat not in _active(state):
+            raise ValueError(f"seat {seat} cannot leave now")
+        state = copy.deepcopy(state)
+        state["out"] = sorted([*state["out"], seat])
+        events = [Event(PUBLIC, "left", {"seat": seat}, f"P{seat + 1} left the match.")]
+        if len(_active(state)) == 1:
+            state["over"], state["reason"] = True, "opponent left"
+            events.append(Event(PUBLIC, "over", {}, f"Game over: {self._winner_text(state)}."))
+        return state, events
+
     def outcome(self, state: State) -> Outcome | None:
         if not state["over"]:
             return None
@@ -260,11 +274,16 @@ class ToyGame:
         return copy.deepcopy(dict(data))
 
     def _leaders(self, state: State) -> list[int]:
-        top = max(state["scores"])
-        return [s for s, score in enumerate(state["scores"]) if score == top]
+        active = _active(state)
+        top = max(state["scores"][s] for s in active)
+        return [s for s in active if state["scores"][s] == top]
 
     def _winner_text(self, state: State) -> str:
         return " and ".join(f"P{s + 1}" for s in self._leaders(state)) + " lead"
+
+
+def _active(state: State) -> list[int]:
+    return [seat for seat in range(state["seats"]) if seat not in state.get("out", ())]
 
 
 class RandomGuesser:

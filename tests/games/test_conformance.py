@@ -218,6 +218,7 @@ class Step:
     moves: dict[int, Move | None]
     after: Any
     events: list[Event]
+    left: int | None = None  # the seat that left instead of a resolution
 
 
 def setup_of(case: GameCase, plan: Plan) -> Setup:
@@ -225,9 +226,13 @@ def setup_of(case: GameCase, plan: Plan) -> Setup:
     return Setup(config, plan.seats, plan.seed, [f"P{seat + 1}" for seat in range(plan.seats)])
 
 
-def play(case: GameCase, plan: Plan, *, check_submit: bool = False) -> list[Step]:
+def play(
+    case: GameCase, plan: Plan, *, check_submit: bool = False, leave: tuple[int, int] | None = None
+) -> list[Step]:
     """A whole match, window by window, stopped one window past the case's bound. With
-    ``check_submit`` each attempt is checked to leave the state as it was."""
+    ``check_submit`` each attempt is checked to leave the state as it was. With ``leave`` =
+    (window, pick) one asked seat (the pick-th, cyclically) leaves instead of that window
+    resolving; the bound grows by that one step."""
     game, setup = case.game, setup_of(case, plan)
     state, events = game.new_match(setup)
     agents = [
@@ -236,7 +241,7 @@ def play(case: GameCase, plan: Plan, *, check_submit: bool = False) -> list[Step
     ]
     rng = random.Random(plan.noise)
     steps = [Step(None, [], [], {}, state, events)]
-    bound = case.window_bound(setup.config, plan.seats)
+    bound = case.window_bound(setup.config, plan.seats) + (leave is not None)
     while len(steps) <= bound + 1:
         for seat, agent in enumerate(agents):
             for event in events:
@@ -245,6 +250,12 @@ def play(case: GameCase, plan: Plan, *, check_submit: bool = False) -> list[Step
         requests = game.requests(state)
         if not requests:
             break
+        if leave is not None and len(steps) - 1 == leave[0]:
+            seat = requests[leave[1] % len(requests)].seat
+            after, events = game.leave(state, seat)
+            steps.append(Step(state, requests, [], {}, after, events, left=seat))
+            state = after
+            continue
         attempts = attempts_for(game, state, requests, agents, rng, plan.seats)
         dumped = dump_text(game, state) if check_submit else ""
         asked = {request.seat for request in requests}
@@ -360,6 +371,43 @@ def test_dump_load_and_continue_plays_bit_for_bit_the_same(name: str, data: st.D
         state, events = game.resolve(state, step.moves)
         assert dump_text(game, state) == dump_text(game, step.after)
         assert event_texts(events) == event_texts(step.events)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@CONFORMANCE
+@given(data=st.data())
+def test_a_leave_at_a_random_window_keeps_the_match_consistent(
+    name: str, data: st.DataObject
+) -> None:
+    """The seat that leaves is never asked again, the match still ends within its bound (one
+    step more), and dump, load and leave gives the same state and events."""
+    case = CASES[name]
+    game, plan = case.game, data.draw(plans(name))
+    at = (data.draw(st.integers(0, 3), label="window"), data.draw(st.integers(0, 5), label="pick"))
+    steps = play(case, plan, leave=at)
+    last = steps[-1].after
+    bound = case.window_bound(setup_of(case, plan).config, plan.seats) + 1
+    outcome = game.outcome(last)
+    assert outcome is not None and len(steps) - 1 <= bound
+    left = [(i, step) for i, step in enumerate(steps) if step.left is not None]
+    if not left:
+        assert len(steps) - 1 <= at[0], "the match ran past the window without a leave"
+        return
+    (index, leaving), = left
+    seat = leaving.left
+    assert seat is not None
+    for step in steps[index + 1 :]:
+        assert seat not in [request.seat for request in step.requests], "asked after leaving"
+    assert seat not in [request.seat for request in game.requests(leaving.after)]
+    assert isinstance(game.submit(leaving.after, seat, "0"), Refused)
+    if plan.seats == 2:
+        assert outcome.winners == (1 - seat,), "with two seats the other seat wins"
+    loaded = game.load(json.loads(json.dumps(game.dump(leaving.before))))
+    again, events = game.leave(loaded, seat)
+    assert dump_text(game, again) == dump_text(game, leaving.after)
+    assert event_texts(events) == event_texts(leaving.events)
+    with pytest.raises(ValueError):
+        game.leave(leaving.after, seat)  # it is out already, or the match is over
 
 
 # --- the stored log replays --------------------------------------------------------------------
