@@ -33,6 +33,9 @@ def replay(
             state, events = game.resolve(state, step.moves or {})
         elif step.kind == "end":
             state, events = game.end(state, "host")
+        elif step.kind == "leave":
+            (seat,) = step.moves or {}  # the one seat that left
+            state, events = game.leave(state, seat)
         yield step, state, events
 
 

@@ -215,6 +215,17 @@ class Host:
         """Stop the match with no result."""
         return await self._lifecycle.abort(match_id, by)
 
+    # --- leaving --------------------------------------------------------------------------
+
+    async def leave(self, match_id: int, user_id: int) -> MatchRecord:
+        """The player leaves a running or paused match; the game decides what follows."""
+        return await self._lifecycle.leave(match_id, user_id, None)
+
+    async def kick(self, match_id: int, user_id: int, by: int) -> MatchRecord:
+        """A moderator ``by`` removes the player, as if the player had left (logged as a
+        kick). Whether ``by`` may is the caller's check, as for the other operations."""
+        return await self._lifecycle.leave(match_id, user_id, by)
+
     # --- queries --------------------------------------------------------------------------
 
     async def status(self, match_id: int) -> MatchStatusView:

@@ -1,5 +1,5 @@
 """A match from creation to its end: setup, reveal, start, the resolution of each window, and
-the moderators' operations (pause, resume, extend, end, abort)."""
+the moderators' operations (pause, resume, extend, end, abort), and a player's leave."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ from bot.store import (
 from games.protocol import JSON, PUBLIC, Event, Game, Move, Setup
 
 log = logging.getLogger(__name__)
+
+LEAVE_MOVE = "leave"  # a "leave" step's moves: {seat: LEAVE_MOVE}, the seat that left
 
 
 class Lifecycle:
@@ -185,7 +187,7 @@ class Lifecycle:
         entries: tuple[LogEntry, ...] = (),
         finish: bool = False,
     ) -> bool:
-        """Commit one step (resolve or end) with its messages and the next window, in one
+        """Commit one step (resolve, end or leave) with its messages and the next window, in one
         transaction guarded by the open window; False if that window was already closed."""
         now, step = self._now(), live.record.step + 1
         window = self._windows.next_window(live, state, step + 1, now)
@@ -203,6 +205,8 @@ class Lifecycle:
             header,
         )
         closing = live.window.step if live.window is not None else None
+        if window is not None and live.record.status == "paused":
+            window.remaining = window.deadline - now  # a leave in a pause: the next one waits
         change = Change(
             live.id,
             now,
@@ -322,6 +326,34 @@ class Lifecycle:
                 header,
                 (LogEntry("ended", by),),
                 finish=True,
+            ):
+                raise HostError("The match changed meanwhile; try again.")
+            return live.record
+
+    async def leave(self, match_id: int, user_id: int, by: int | None) -> MatchRecord:
+        """The player ``user_id`` leaves (``by`` None) or a moderator removes them: one step
+        of kind "leave" whose moves name the seat. The open window closes without applying its
+        moves; the engine decides what follows, and its requests open the next window."""
+        live = self._matches.active(match_id)
+        async with live.lock:
+            _expect(live, ("running", "paused"), "is not under way, so nobody can leave it")
+            seat = live.seat_of(user_id)
+            if seat is None:
+                raise HostError(f"That user is not playing in match {match_id}.")
+            name = live.record.names[seat]
+            try:
+                state, events = live.game.leave(live.state, seat)
+            except ValueError as error:
+                raise HostError(f"{name} is already out of match {match_id}.") from error
+            if by is None:
+                header, entry = f"🚪 Match {match_id}: {name} left.", LogEntry("left", user_id)
+            else:
+                header = f"🚪 Match {match_id}: {name} is removed by a moderator."
+                entry = LogEntry("kicked", by, {"user": user_id})
+            reason = "left" if by is None else "kicked"
+            moves: dict[int, Move] = {seat: LEAVE_MOVE}
+            if not await self._advance(
+                live, state, events, "leave", moves, reason, header, (entry,)
             ):
                 raise HostError("The match changed meanwhile; try again.")
             return live.record

@@ -22,7 +22,7 @@ class WriteFailed(Exception):
 
 MatchStatus = Literal["setup", "revealed", "running", "paused", "finished", "aborted"]
 ACTIVE_STATUSES: tuple[MatchStatus, ...] = ("setup", "revealed", "running", "paused")
-StepKind = Literal["start", "resolve", "end"]
+StepKind = Literal["start", "resolve", "end", "leave"]
 Verdict = Literal["accepted", "refused", "duplicate"]
 
 
