@@ -142,9 +142,12 @@ buttons, as a minor option beside the main ones)."""
 class Request:
     """A decision one seat must make now.
 
-    ``timeout_s`` is the window length the config sets; ``default`` says in words what happens
-    when the window closes without a valid move. With ``revisable`` a later valid submission
-    replaces the earlier one, so the host keeps the window open until its deadline.
+    ``timeout_s`` is the window length the config sets for a ``turn`` window (the match's
+    ``window`` overrides it); a window of another ``timer`` kind (``"reaction"``: a short block
+    window) lasts the match's length for that kind, from the game's declared default.
+    ``default`` says in words what happens when the window closes without a valid move. With
+    ``revisable`` a later valid submission replaces the earlier one, so the host keeps the
+    window open until its deadline.
 
     An answer is ``min_choices`` to ``max_choices`` of the ``choices`` (default: exactly one).
     Several choices reach ``submit`` as one raw text, their values joined by ``separator``
@@ -170,6 +173,7 @@ class Request:
     max_choices: int = 1
     separator: str = ","
     presentation: Mapping[str, Presentation] = field(default_factory=dict)
+    timer: str = "turn"  # the timer kind of the window (one the game declares: GameInfo.timers)
 
     def join_answer(self, values: Sequence[str]) -> str:
         """The raw answer that picks ``values`` (one value stays itself)."""

@@ -19,11 +19,31 @@ from bot.host import notices
 from bot.host.matches import Matches
 from bot.host.model import Live, NotSaved, Window, restoring
 from bot.host.timers import Timers
-from bot.store import Change, LogEntry, WriteFailed
+from bot.store import Change, LogEntry, MatchRecord, WriteFailed
+from games.protocol import Request
 
 log = logging.getLogger(__name__)
 
 CloseWindow = Callable[[int, int, str], Coroutine[Any, Any, None]]
+
+REMINDER_SHARE = 0.25  # a reminder comes at most this share of the window before its deadline
+# shorter windows get no reminder: it would come under 5 s before the deadline, too late to act
+MIN_REMINDED_WINDOW_S = 20.0
+
+
+def request_length(record: MatchRecord, request: Request) -> float:
+    """The window length a request asks for: a ``turn`` lasts the match's ``window_s`` when set
+    (else the request's ``timeout_s``, which the game's config sets); another timer kind lasts
+    the match's length for it (the game's declared default unless setup changed it)."""
+    if request.timer == "turn":
+        return record.window_s or request.timeout_s
+    return record.timers.get(request.timer, request.timeout_s)
+
+
+def window_length(record: MatchRecord, window: Window) -> float:
+    """A window asking several seats is one timer: the longest of its requests' lengths (so
+    requests of different kinds in one window all get at least their own kind's length)."""
+    return max(request_length(record, request) for request in window.requests.values())
 
 
 class Windows:
@@ -68,8 +88,17 @@ class Windows:
         requests = live.game.requests(state)
         if not requests:
             return None
-        length = live.record.window_s or max(request.timeout_s for request in requests)
-        return Window(step, {r.seat: r for r in requests}, now + length)
+        window = Window(step, {r.seat: r for r in requests}, now)
+        window.deadline += window_length(live.record, window)
+        return window
+
+    def reminder_lead(self, live: Live, window: Window) -> float | None:
+        """How long before the deadline the window's reminder comes: ``reminder_s``, but at most
+        a quarter of the window, and none in a window too short for a useful one."""
+        length = window_length(live.record, window)
+        if length < MIN_REMINDED_WINDOW_S:
+            return None
+        return min(self.reminder_s, length * REMINDER_SHARE)
 
     # --- timers ---------------------------------------------------------------------------
 
@@ -86,8 +115,9 @@ class Windows:
             return
         deadline = partial(self._on_deadline, live.id, window.step)
         self._timers.schedule(f"deadline:{live.id}", window.deadline, deadline)
-        remind_at = window.deadline - self.reminder_s
-        if not window.reminded and remind_at > self._matches.clock():
+        lead = self.reminder_lead(live, window)
+        remind_at = window.deadline - (lead or 0.0)
+        if lead is not None and not window.reminded and remind_at > self._matches.clock():
             remind = partial(self._on_reminder, live.id, window.step)
             self._timers.schedule(f"remind:{live.id}", remind_at, remind)
         else:
@@ -173,11 +203,12 @@ class Windows:
         remind = partial(self._remind, match_id, step)
         self._matches.spawn(self._matches.persist(f"match {match_id} reminder", remind))
 
-    def _reminder_due(self, window: Window, now: float) -> bool:
+    def _reminder_due(self, live: Live, window: Window, now: float) -> bool:
         """A reminder fired late (a stall) with little time left would arrive with the timeout;
         one fired early belongs to a deadline that has moved (its own job is armed)."""
+        lead = self.reminder_lead(live, window)
         left = window.deadline - now
-        return self.reminder_s / 2 <= left <= self.reminder_s + 1.0
+        return lead is not None and lead / 2 <= left <= lead + 1.0
 
     async def _remind(self, match_id: int, step: int) -> None:
         live = self._matches.live.get(match_id)
@@ -188,7 +219,7 @@ class Windows:
             if window is None or window.step != step or window.reminded:
                 return
             now = self._matches.clock()
-            if live.record.status != "running" or not self._reminder_due(window, now):
+            if live.record.status != "running" or not self._reminder_due(live, window, now):
                 return
             outbox = notices.reminders(live, window, now)
             with restoring(window):

@@ -106,6 +106,14 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE INDEX outbox_match ON outbox (match_id);
         """,
     ),
+    (
+        2,
+        """
+        -- JSON {kind: seconds}: the match's length of each timer kind but "turn" (window_s);
+        -- NULL in matches created before timer kinds, which read as {}
+        ALTER TABLE matches ADD COLUMN timers TEXT;
+        """,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -54,7 +54,7 @@ WAL_RESTART_FRAMES = 1000  # SQLite's own checkpoint threshold
 
 _MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, players, names, moderators, config, seed, window_s,"
-    " status, step, outcome, created_at"
+    " status, step, outcome, created_at, timers"
 )
 _OUTBOX_SELECT = (
     "SELECT o.id, o.match_id, o.audience, o.text, o.payload, o.status, o.tries, o.next_try,"
@@ -526,8 +526,8 @@ def _create_match(
 ) -> int:
     cursor = db.execute(
         "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
-        " seed, window_s, status, step, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 0, ?, ?)",
+        " seed, window_s, status, step, created_at, updated_at, timers)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 0, ?, ?, ?)",
         (
             new.game,
             new.guild_id,
@@ -540,6 +540,7 @@ def _create_match(
             new.window_s,
             at,
             at,
+            dumps(new.timers),
         ),
     )
     match_id = cursor.lastrowid
@@ -722,6 +723,7 @@ def _match(row: Any) -> MatchRecord:
         step,
         outcome,
         created_at,
+        timers,
     ) = row
     return MatchRecord(
         id=id_,
@@ -738,6 +740,7 @@ def _match(row: Any) -> MatchRecord:
         step=step,
         outcome=_loads(outcome),
         created_at=created_at,
+        timers=json.loads(timers) if timers is not None else {},
     )
 
 

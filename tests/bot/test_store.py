@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import threading
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from bot.store import Attempt, Change, NewMatch, StepRecord, WindowRecord
 from bot.store.faults import UnusableDatabase
-from bot.store.schema import LATEST_VERSION
+from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import eventually
 
@@ -21,12 +22,37 @@ def new_match() -> NewMatch:
 
 async def test_schema_is_versioned_and_migrated_once(tmp_path: Path) -> None:
     store = await SqliteStore.open(tmp_path / "sub" / "h.db")
-    assert await store.schema_version() == LATEST_VERSION == 1
+    assert await store.schema_version() == LATEST_VERSION == 2
     await store.close()
     store = await SqliteStore.open(tmp_path / "sub" / "h.db")  # reopening migrates nothing
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == 2
     pragmas = [await store._fetch(f"PRAGMA {name}") for name in ("journal_mode", "synchronous")]
     assert [next(iter(rows))[0] for rows in pragmas] == ["wal", 1]  # 1: NORMAL
+    await store.close()
+
+
+async def test_a_version_1_database_gains_timer_kinds_and_reads_old_matches_as_before(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "h.db"
+    with sqlite3.connect(path) as db:  # as floral-host wrote it before timer kinds
+        db.executescript(MIGRATIONS[0][1])
+        db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT)")
+        db.execute("INSERT INTO schema_migrations VALUES (1, 'before')")
+        db.execute(
+            "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
+            " seed, window_s, status, step, created_at, updated_at)"
+            " VALUES ('toy', 1, 2, '[11,12]', '[\"A\",\"B\"]', '[9]', '{}', 5, 30.0,"
+            " 'running', 3, 1.0, 1.0)"
+        )
+    db.close()
+    store = await SqliteStore.open(path)
+    assert await store.schema_version() == LATEST_VERSION
+    old = await store.get_match(1)
+    assert old is not None and (old.window_s, old.timers, old.step) == (30.0, {}, 3)
+    new = dataclasses.replace(new_match(), timers={"reaction": 20.0})
+    record = await store.get_match(await store.create_match(new, {"s": 0}, 2.0, []))
+    assert record is not None and (record.window_s, record.timers) == (None, {"reaction": 20.0})
     await store.close()
 
 

@@ -6,8 +6,9 @@ target scores a point. Each seat has a secret number that is its timeout default
 answer replaces the earlier one. With ``hand`` (opt-in, 0: off) a seat instead picks
 ``pick`` = [min, max] of ``hand`` cards with long names, joined by commas as the protocol says;
 its guess is the sum of the picked cards' numbers, modulo max + 1 (a paged multi-select menu on
-Discord). The module exposes what a registry game module does, so the
-command line can load it by its module path (``tests.bot.toy_game``).
+Discord). With ``reactions`` (opt-in) every second round is a ``reaction`` timer window. The
+module exposes what a registry game module does, so the command line can load it by its module
+path (``tests.bot.toy_game``).
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ DEFAULTS: dict[str, JSON] = {
     "turn_based": False,
     "hand": 0,
     "pick": [1, 1],
+    "reactions": False,
 }
 HAND_MAX = 200
+REACTION_S = 20.0  # the declared default of the opt-in "reaction" timer kind
 
 
 def card_value(index: int) -> str:
@@ -89,6 +92,8 @@ class ToyGame:
             and 1 <= pick[1] <= max(1, hand)
         ):
             raise ConfigError("pick", "must be [min, max] with 0 <= min <= max <= hand")
+        if not isinstance(config["reactions"], bool):
+            raise ConfigError("reactions", "must be true or false")
         return config
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
@@ -130,6 +135,8 @@ class ToyGame:
         if config.get("hand"):
             return [self._hand_request(config, round_, seat) for seat in seats]
         choices = tuple(Choice(str(n), str(n)) for n in range(config["max"] + 1))
+        # opt-in: every second round is a short "reaction" window of the declared length
+        reaction = config.get("reactions") and round_ % 2 == 1
         return [
             Request(
                 seat,
@@ -137,8 +144,9 @@ class ToyGame:
                 f"Round {round_ + 1}: guess the hidden number.",
                 choices,
                 "your secret number is your guess",
-                config["timeout_s"],
+                REACTION_S if reaction else config["timeout_s"],
                 config["revisable"],
+                timer="reaction" if reaction else "turn",
             )
             for seat in seats
         ]
@@ -338,5 +346,5 @@ GAME_INFO = GameInfo(
     default_agent=DEFAULT_AGENT,
     run_script=run_script,
     export_script=export_script,
-    timers={"turn": 60.0},  # DEFAULTS["timeout_s"]
+    timers={"turn": 60.0, "reaction": REACTION_S},  # turn: DEFAULTS["timeout_s"]
 )
