@@ -155,9 +155,12 @@ class Host:
         seed: int | None = None,
         names: Sequence[str] | None = None,
         window_s: float | None = None,
+        timers: Mapping[str, float] | None = None,
     ) -> MatchRecord:
-        """A new match in setup. Raises ConfigError (bad config) or HostError (bad seats).
-        Each player gets a hello by DM, which also shows whether their DMs are open."""
+        """A new match in setup. Raises ConfigError (bad config) or HostError (bad seats or
+        timers). Each player gets a hello by DM, which also shows whether their DMs are open.
+        ``window_s`` is the ``turn`` length; ``timers`` sets the length of any kind the game
+        declares (``{"reaction": 10}``); kinds left out keep the game's default."""
         return await self._lifecycle.create(
             game,
             guild_id=guild_id,
@@ -168,6 +171,7 @@ class Host:
             seed=seed,
             names=names,
             window_s=window_s,
+            timers=timers,
         )
 
     async def configure(

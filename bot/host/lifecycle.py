@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.games import load_game_info
 from bot.host import notices
 from bot.host.matches import Matches
 from bot.host.model import HostError, Live, NotSaved, Window, restoring, storable
@@ -26,6 +28,8 @@ from bot.store import (
     WriteFailed,
 )
 from games.protocol import JSON, PUBLIC, Event, Game, Move, Setup
+from games.registry import DEFAULT_TIMERS
+from games.text import excerpt
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +58,7 @@ class Lifecycle:
         seed: int | None,
         names: Sequence[str] | None,
         window_s: float | None,
+        timers: Mapping[str, float] | None = None,
     ) -> MatchRecord:
         key, engine = self._matches.resolve(game)
         players = tuple(players)
@@ -61,11 +66,21 @@ class Lifecycle:
             names = [f"P{seat + 1}" for seat in range(len(players))]
         names = tuple(map(storable, names))
         _check_seats(engine, players, names, window_s)
+        window_s, lengths = _match_timers(key, engine, window_s, timers or {})
         parsed = engine.parse_config(dict(config or {}), len(players))
         seed = seed if seed is not None else secrets.randbits(48)
         state, start_events = engine.new_match(Setup(parsed, len(players), seed, names))
         new = NewMatch(
-            key, guild_id, channel_id, players, names, tuple(moderators), parsed, seed, window_s
+            key,
+            guild_id,
+            channel_id,
+            players,
+            names,
+            tuple(moderators),
+            parsed,
+            seed,
+            window_s,
+            lengths,
         )
         hellos = notices.hellos(engine, names)
         store = self._matches.store
@@ -277,7 +292,8 @@ class Lifecycle:
                 else:
                     window.deadline += seconds
                     left = window.deadline - self._now()
-                if self._now() + left - self._windows.reminder_s > self._now():
+                lead = self._windows.reminder_lead(live, window)
+                if lead is not None and left > lead:
                     window.reminded = False  # the reminder comes again before the new deadline
                 text = f"{text} {seconds_text(left)} left."
                 await self._retime(live, "extended", by, seconds, text)
@@ -423,3 +439,36 @@ def _check_seats(
         raise HostError("Give one name per player.")
     if window_s is not None and window_s <= 0:
         raise HostError("The window must be longer than 0 seconds.")
+
+
+def _match_timers(
+    key: str, game: Game[Any], window_s: float | None, timers: Mapping[str, float]
+) -> tuple[float | None, dict[str, float]]:
+    """The match's ``window_s`` (the ``turn`` kind) and its length of every other kind the game
+    declares: the declared default unless ``timers`` sets it. HostError for an unknown kind or
+    a length that is not a finite number of seconds above 0."""
+    declared = _declared_timers(key)
+    for kind, seconds in timers.items():
+        if kind not in declared:
+            known = ", ".join(sorted(declared))
+            raise HostError(f"{game.title} has no timer {excerpt(kind)}; its timers: {known}.")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            shown = excerpt(seconds)
+            raise HostError(f"The {kind} timer must be a number of seconds, not {shown}.")
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise HostError(f"The {kind} timer must be a finite number of seconds above 0.")
+    if "turn" in timers:
+        if window_s is not None and window_s != timers["turn"]:
+            raise HostError("Give the turn length once: as the window or as the turn timer.")
+        window_s = float(timers["turn"])
+    lengths = {kind: float(timers.get(kind, seconds)) for kind, seconds in declared.items()}
+    lengths.pop("turn", None)  # the turn kind is window_s (None: the requests' own length)
+    return window_s, lengths
+
+
+def _declared_timers(key: str) -> Mapping[str, float]:
+    """The timer kinds the game declares (a game not in the registry: only ``turn``)."""
+    try:
+        return load_game_info(key).timers
+    except KeyError:
+        return DEFAULT_TIMERS

@@ -36,7 +36,9 @@ class NewMatch:
     moderators: tuple[int, ...]
     config: dict[str, JSON]
     seed: int
-    window_s: float | None  # overrides every request's timeout_s when set
+    window_s: float | None  # overrides every turn request's timeout_s when set
+    # the length of each other timer kind ("reaction": 20.0); "turn" is window_s
+    timers: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,7 @@ class MatchRecord:
     step: int  # steps logged after the start snapshot (step 0)
     outcome: JSON
     created_at: float
+    timers: dict[str, float] = field(default_factory=dict)  # as NewMatch's ({} in old matches)
 
 
 @dataclass(frozen=True, slots=True)
