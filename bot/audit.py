@@ -96,28 +96,35 @@ def check_export(
     info: GameInfo, record: MatchRecord, steps: Sequence[StepRecord], attempts: Sequence[Attempt]
 ) -> list[str]:
     """The match's export, read back by its game's script reader, replays the stored match:
-    window by window, the same moves (a game without ``replay_script`` is not checked)."""
+    window by window, the same moves and the same seats leaving (a game without
+    ``replay_script`` is not checked)."""
     if info.replay_script is None:
         return []
     from bot.export import script_of  # bot.export imports this module
 
     try:
         script = json.loads(json.dumps(script_of(info, record, steps, attempts)))  # as a file
-        replayed = [step.moves for step in info.replay_script(script)]
+        replayed = list(info.replay_script(script))
     except ConfigError as error:
         return [f"match {record.id}: its export does not replay: {error}"]
-    resolved = [step for step in steps if step.kind == "resolve"]
+    resolved = [step for step in steps if step.kind in ("resolve", "leave")]
     if len(replayed) != len(resolved):
         return [
             f"match {record.id}: its export replays {len(replayed)} windows,"
             f" the match stored {len(resolved)}"
         ]
     problems = []
-    for step, moves in zip(resolved, replayed, strict=True):
-        if _moves_made(moves) != _moves_made(step.moves or {}):
+    for step, again in zip(resolved, replayed, strict=True):
+        left = next(iter(step.moves or {})) if step.kind == "leave" else None
+        if again.left != left:
+            problems.append(
+                f"match {record.id} step {step.step}: its export replays seat {again.left}"
+                f" leaving, the match stored seat {left} leaving"
+            )
+        elif left is None and _moves_made(again.moves) != _moves_made(step.moves or {}):
             problems.append(
                 f"match {record.id} step {step.step}: its export replays the moves"
-                f" {_moves_made(moves)}, the match stored {_moves_made(step.moves or {})}"
+                f" {_moves_made(again.moves)}, the match stored {_moves_made(step.moves or {})}"
             )
     return problems
 

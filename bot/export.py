@@ -13,6 +13,7 @@ from bot.games import load_game_info
 from bot.store import Attempt, MatchRecord, StepRecord, Store
 from games.protocol import JSON
 from games.registry import GameInfo
+from games.scripts import Leave
 
 
 async def export_match(store: Store, match_id: int) -> JSON:
@@ -29,9 +30,13 @@ def script_of(
     info: GameInfo, record: MatchRecord, steps: Sequence[StepRecord], attempts: Sequence[Attempt]
 ) -> JSON:
     """The script of a stored match (the audit replays it too): per resolved window, each
-    seat's raw attempts in arrival order; the game's writer marks where windows closed."""
-    windows = []
+    seat's raw attempts in arrival order; the game's writer marks where windows closed. A
+    leave is a ``Leave`` among the windows (the attempts of the window it closed were never
+    applied, so they are left out)."""
+    windows: list[dict[int, list[str]] | Leave] = []
     for step in steps:
+        if step.kind == "leave":
+            windows.append(Leave(next(iter(step.moves or {}))))
         if step.kind != "resolve":
             continue
         window: dict[int, list[str]] = {}

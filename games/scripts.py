@@ -4,7 +4,11 @@ list becomes the move is ``games.moves``'s rule, the host's too.
 
 **Version 2** (``"<game>-script/2"``, what ``export`` writes): a seat's list holds the texts it
 sent, exactly as sent, and ``null`` where the window closed. No text can forge the end of a
-window: a player who types ``TIMEOUT`` has sent the text ``TIMEOUT``, a refused attempt.
+window: a player who types ``TIMEOUT`` has sent the text ``TIMEOUT``, a refused attempt. A step
+``{"leave": "P2"}`` says that the seat named P2 left the match (or a moderator removed it) instead
+of the open window resolving: that window's attempts are not applied, so the export leaves them
+out, and the replay calls the engine's ``leave`` (``leave_step``); its ``ScriptStep.left`` names
+the seat.
 
 **Version 1** (``"<game>-script/1"``, still read): the string ``"TIMEOUT"`` marks where the window
 closed, as the rules pages describe it. Version 1 cannot tell that marker from a player who typed
@@ -18,10 +22,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.moves import CLOSED, Attempt
-from games.protocol import JSON, ConfigError, Event, Move
+from games.protocol import JSON, ConfigError, Event, Game, Move
 from games.text import excerpt
 
-__all__ = ["CLOSED", "Attempt", "ScriptStep", "formats", "read_attempts", "script_version", "sent"]
+__all__ = [
+    "CLOSED",
+    "Attempt",
+    "Leave",
+    "ScriptStep",
+    "formats",
+    "leave_step",
+    "read_attempts",
+    "read_leave",
+    "script_version",
+    "sent",
+]
 
 VERSIONS = (1, 2)
 LEGACY_TIMEOUT = "TIMEOUT"  # the end of a window in a version 1 attempt list (CLOSED in v2)
@@ -37,6 +52,14 @@ class ScriptStep:
     events: Sequence[Event]
     state: Any
     checkpoint: JSON
+    left: int | None = None  # a leave step: the seat that left (no moves)
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """In the windows an export gets: ``seat`` left here instead of a window resolving."""
+
+    seat: int
 
 
 def formats(game: str) -> tuple[str, ...]:
@@ -67,3 +90,23 @@ def read_attempts(raw: JSON, field: str, version: int) -> list[Attempt]:
 def sent(attempts: Sequence[Attempt]) -> list[str]:
     """The texts of an attempt list, without the window's end."""
     return [a for a in attempts if a is not None]
+
+
+def read_leave(step: JSON, field: str, names: Sequence[str]) -> int | None:
+    """The seat a ``{"leave": NAME}`` step names; None for a step of any other kind."""
+    if not isinstance(step, Mapping) or "leave" not in step:
+        return None
+    name = step["leave"]
+    if set(step) != {"leave"} or not isinstance(name, str) or name not in names:
+        raise ConfigError(
+            f"{field}.leave", f"must be the only key and name a player, got {excerpt(name)}"
+        )
+    return list(names).index(name)
+
+
+def leave_step(game: Game[Any], state: Any, seat: int, field: str) -> tuple[Any, list[Event]]:
+    """The engine's ``leave``; ConfigError where the seat cannot leave (already out)."""
+    try:
+        return game.leave(state, seat)
+    except ValueError as error:
+        raise ConfigError(f"{field}.leave", str(error)) from error

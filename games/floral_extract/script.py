@@ -11,9 +11,12 @@ from games.protocol import JSON, ConfigError, Event, Move, Setup
 from games.scripts import (
     CLOSED,
     Attempt,
+    Leave,
     ScriptStep,
     formats,
+    leave_step,
     read_attempts,
+    read_leave,
     script_version,
     sent,
 )
@@ -85,6 +88,11 @@ def _run_step(state: State, step: JSON, field: str, version: int) -> ScriptStep:
         raise ConfigError(field, "must be an object")
     if state.phase == "over":
         raise ConfigError(field, "comes after the end of the match")
+    seat = read_leave(step, field, SEAT_NAMES)
+    if seat is not None:
+        state, events = leave_step(GAME, state, seat, field)
+        checkpoint = _common(state, f"leave {SEAT_NAMES[seat]}", None)
+        return ScriptStep({}, events, state, checkpoint | {"left": SEAT_NAMES[seat]}, seat)
     submit = step.get("submit", {})
     if not isinstance(submit, Mapping) or set(submit) - set(SEAT_NAMES):
         raise ConfigError(f"{field}.submit", "must map P1 and/or P2 to lists of attempts")
@@ -335,13 +343,18 @@ def export_script(
     config: Mapping[str, JSON],
     seed: int,
     names: Sequence[str],
-    windows: Sequence[Mapping[int, Sequence[str]]],
+    windows: Sequence[Mapping[int, Sequence[str]] | Leave],
 ) -> JSON:
     """A stored match as a script: its concrete setup and every attempt of every window, with
-    the window's end (null) after the attempts of a seat that got the timeout default."""
+    the window's end (null) after the attempts of a seat that got the timeout default, and
+    ``{"leave": "P1"}`` where a seat left."""
     state, _ = GAME.new_match(Setup(config, 2, seed))
-    steps = []
+    steps: list[JSON] = []
     for window in windows:
+        if isinstance(window, Leave):
+            steps.append({"leave": SEAT_NAMES[window.seat]})
+            state, _ = GAME.leave(state, window.seat)
+            continue
         attempts: dict[int, list[Attempt]] = {s: list(window.get(s, [])) for s in range(2)}
         moves = _moves(collect(state, [attempts[seat] for seat in range(2)]))
         submit = {}

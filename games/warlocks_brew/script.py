@@ -5,7 +5,8 @@ Extensions beyond the written format, used only when their option is on: with
 ``no_unique = "rebid"`` a rebid is a window of its own (a step and a checkpoint with the same
 ``auction``, plus ``round`` and ``rebid`` keys); with ``utter_darkness`` the attempt ``declare``
 declares a win, the last call after the deck runs out is a ``{"declare": {...}}`` step, and
-checkpoints carry ``declared`` and ``eliminated``.
+checkpoints carry ``declared`` and ``eliminated``. A step ``{"leave": NAME}`` is a player who
+left (``games/scripts.py``); its checkpoint names them under ``left``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,16 @@ from typing import Any
 
 from games.moves import play_window as judge_window
 from games.protocol import JSON, ConfigError, Event, Move, Setup
-from games.scripts import Attempt, ScriptStep, formats, read_attempts, script_version
+from games.scripts import (
+    Attempt,
+    Leave,
+    ScriptStep,
+    formats,
+    leave_step,
+    read_attempts,
+    read_leave,
+    script_version,
+)
 from games.text import excerpt, field_name
 
 from .config import RULE_KEYS, VARIANT_KEYS, canonical_type, type_counts, types_in_play
@@ -57,6 +67,11 @@ def replay_script(script: JSON) -> Iterator[ScriptStep]:
         where = f"steps[{index}]"
         if state.phase == "over":
             raise ConfigError(where, "the match is already over")
+        seat = read_leave(step, where, players)
+        if seat is not None:
+            state, events = leave_step(_GAME, state, seat, where)
+            yield ScriptStep({}, events, state, _leave_checkpoint(state, seat), seat)
+            continue
         attempts = _step_attempts(state, step, where, players, version)
         moves, rejected = collect(state, attempts)
         state, events = _GAME.resolve(state, moves)
@@ -67,15 +82,20 @@ def export_script(
     config: Mapping[str, JSON],
     seed: int,
     names: Sequence[str],
-    windows: Sequence[Mapping[Any, Any]],
+    windows: Sequence[Mapping[Any, Any] | Leave],
 ) -> JSON:
-    """The script of a match played from ``seed``: one step per resolved window."""
+    """The script of a match played from ``seed``: one step per resolved window, and
+    ``{"leave": NAME}`` where a player left."""
     players = list(names)
     parsed = _GAME.parse_config(config, len(players))
     state, _ = _GAME.new_match(Setup(parsed, len(players), seed, players))
     deck = [state.card, *state.deck]
-    steps = []
+    steps: list[JSON] = []
     for window in windows:
+        if isinstance(window, Leave):
+            steps.append({"leave": players[window.seat]})
+            state, _ = _GAME.leave(state, window.seat)
+            continue
         attempts = {int(seat): [str(raw) for raw in raws] for seat, raws in window.items()}
         key = "declare" if state.phase == "last_call" else "bids"
         steps.append({key: {players[seat]: raws for seat, raws in sorted(attempts.items())}})
@@ -195,6 +215,20 @@ def _step_attempts(
             raise ConfigError(field, "unknown player")
         attempts[players.index(name)] = read_attempts(raws, field, version)
     return attempts
+
+
+def _leave_checkpoint(state: State, seat: int) -> JSON:
+    seats = state.seats
+    return {
+        "left": seats[seat].name,
+        "auction": state.auction,
+        "card": state.card,
+        "hands": {s.name: sorted(s.hand) for s in seats},
+        "fronts": {s.name: sorted(s.front) for s in seats},
+        "brews": {s.name: s.brew_counts() for s in seats},
+        "game_over": state.phase == "over",
+        "winners": [seats[i].name for i in state.winners],
+    }
 
 
 def _checkpoint(state: State, rejected: dict[int, list[str]], events: list[Event]) -> JSON:

@@ -3,9 +3,13 @@ and timers; the game decides what follows, and the audit replays it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.audit import audit_match, audit_store
+from bot.export import export_match
+from bot.games import load_game_info
 from bot.host import HostError
 from tests.bot.conftest import MODERATOR, PLAYERS, HostEnv
 
@@ -107,3 +111,45 @@ async def test_a_leave_that_cannot_be_is_refused_and_changes_nothing(
     with pytest.raises(HostError, match=message):
         await env.host.leave(record.id, user)
     assert await env.host.store.steps(record.id) == before
+
+
+async def answer_window(env: HostEnv, match_id: int, players: tuple[int, ...]) -> None:
+    """Every asked seat answers its first choice; the window resolves."""
+    record = await env.host.store.get_match(match_id)
+    assert record is not None
+    game = env.host.game(record.game)
+    state = game.load((await env.host.store.latest_step(match_id)).snapshot)
+    for request in game.requests(state):
+        answer = request.choices[0].value
+        assert (await env.host.submit(match_id, players[request.seat], answer)).accepted
+    await env.host.wait_idle()
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("floral-extract", PLAYERS), ("warlocks-brew", THREE)]
+)
+async def test_a_match_with_a_leave_exports_replays_and_audits_clean(
+    env: HostEnv, game: str, players: tuple[int, ...]
+) -> None:
+    record = await env.host.create_match(
+        game, guild_id=1, channel_id=2, players=players, moderators=(MODERATOR,), seed=11
+    )
+    await env.host.start_match(record.id)
+    await answer_window(env, record.id, players)
+    assert (await env.host.submit(record.id, players[0], "junk that is refused")).accepted is False
+    await env.host.kick(record.id, players[1], by=MODERATOR)
+    if record.id in env.host.active_match_ids():
+        await answer_window(env, record.id, players)
+        await env.host.end(record.id, by=MODERATOR)
+    await env.host.wait_idle()
+
+    script = await export_match(env.host.store, record.id)
+    assert {"leave": "P2"} in script["steps"]
+    info = load_game_info(game)
+    trace = info.run_script(json.loads(json.dumps(script)))
+    assert [c for c in trace["checkpoints"] if c.get("left") == "P2"], "the replay saw no leave"
+    summary, problems = await audit_store(env.host.store)
+    assert problems == [] and summary["mismatches"] == 0
+    if len(players) == 2:
+        final = await env.host.store.get_match(record.id)
+        assert final is not None and final.outcome["winners"] == [0]

@@ -41,6 +41,7 @@ from games.protocol import (
     to_seat,
 )
 from games.registry import GameInfo
+from games.scripts import Leave
 
 State = dict[str, Any]
 DEFAULTS: dict[str, JSON] = {
@@ -323,7 +324,10 @@ def export_script(
         "config": dict(config),
         "seed": seed,
         "names": list(names),
-        "windows": [{str(seat): list(raws) for seat, raws in w.items()} for w in windows],
+        "windows": [
+            {"leave": w.seat} if isinstance(w, Leave) else {str(s): list(r) for s, r in w.items()}
+            for w in windows
+        ],
     }
 
 
@@ -332,6 +336,9 @@ def run_script(script: Mapping[str, Any]) -> JSON:
     config = GAME.parse_config(script["config"], len(script["names"]))
     state, _ = GAME.new_match(Setup(config, len(script["names"]), script["seed"], script["names"]))
     for window in script["windows"]:
+        if "leave" in window:  # a seat left instead of this window resolving
+            state, _ = GAME.leave(state, window["leave"])
+            continue
         attempts = {int(seat): raws for seat, raws in window.items()}
         played = play_window(GAME.requests(state), attempts, partial(GAME.submit, state))
         state, _ = GAME.resolve(state, played.moves)

@@ -393,7 +393,7 @@ def test_a_leave_at_a_random_window_keeps_the_match_consistent(
     if not left:
         assert len(steps) - 1 <= at[0], "the match ran past the window without a leave"
         return
-    (index, leaving), = left
+    ((index, leaving),) = left
     seat = leaving.left
     assert seat is not None
     for step in steps[index + 1 :]:
