@@ -27,8 +27,9 @@ log = logging.getLogger(__name__)
 CloseWindow = Callable[[int, int, str], Coroutine[Any, Any, None]]
 
 REMINDER_SHARE = 0.25  # a reminder comes at most this share of the window before its deadline
-# shorter windows get no reminder: it would come under 5 s before the deadline, too late to act
-MIN_REMINDED_WINDOW_S = 20.0
+# a reminder cut shorter than this (or than reminder_s, set lower) by the share is dropped: it
+# would come too late to act on (with the default 15 s: no reminder in a window under 20 s)
+MIN_REMINDER_LEAD_S = 5.0
 
 
 def request_length(record: MatchRecord, request: Request) -> float:
@@ -95,10 +96,10 @@ class Windows:
     def reminder_lead(self, live: Live, window: Window) -> float | None:
         """How long before the deadline the window's reminder comes: ``reminder_s``, but at most
         a quarter of the window, and none in a window too short for a useful one."""
-        length = window_length(live.record, window)
-        if length < MIN_REMINDED_WINDOW_S:
+        lead = min(self.reminder_s, window_length(live.record, window) * REMINDER_SHARE)
+        if lead < min(self.reminder_s, MIN_REMINDER_LEAD_S):
             return None
-        return min(self.reminder_s, length * REMINDER_SHARE)
+        return lead
 
     # --- timers ---------------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ class PrintingTransport:
 
 async def main(db: Path) -> None:
     store = await SqliteStore.open(db)
-    host = Host(store, PrintingTransport(), grace_s=30, reminder_s=0.8, stall_s=STALL_S)
+    host = Host(store, PrintingTransport(), grace_s=30, reminder_s=0.25, stall_s=STALL_S)
     await host.start()
     record = await host.create_match(
         GAME, guild_id=1, channel_id=2, players=(1, 2), seed=3, window_s=WINDOW_S

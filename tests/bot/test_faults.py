@@ -135,7 +135,7 @@ async def test_a_full_disk_at_the_deadline_and_the_match_goes_on_once_freed(
 
 
 async def test_a_stalled_host_reopens_the_window_with_grace_and_says_so(env: HostEnv) -> None:
-    env.options.update(stall_s=0.5, reminder_s=0.2, grace_s=30)
+    env.options.update(stall_s=0.5, reminder_s=0.07, grace_s=30)
     host = await env.reopen()
     record = await env.new_match(window_s=0.3, config={"rounds": 1})
     assert (await host.submit(record.id, PLAYERS[0], "6")).accepted

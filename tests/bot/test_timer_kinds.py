@@ -160,3 +160,16 @@ async def test_a_restarted_host_keeps_each_kind_length(manual_env: HostEnv) -> N
     assert (await env.host.status(record.id)).match.timers == {"reaction": 12.0}
     await answer_all(env, record.id)
     assert await seconds_left(env, record.id) == 12
+
+
+async def test_a_reminder_set_short_still_comes_in_a_short_window(manual_env: HostEnv) -> None:
+    """With reminder_s at 1 s (as the e2e tests run) a 4 s window is reminded 1 s before; the
+    5 s floor only drops a reminder that the quarter-of-the-window cut made short."""
+    env = manual_env
+    env.options.update(reminder_s=1.0)
+    await env.reopen()
+    await env.new_match(window_s=4, config={"rounds": 1})
+    await env.advance(2.9)
+    assert not reminders(env)
+    await env.advance(0.1)
+    assert len(reminders(env)) == 2
