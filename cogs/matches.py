@@ -155,6 +155,51 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
         await self.bot.host.abort(match_id, by=interaction.user.id)
         await respond(interaction, f"Match {match_name(match_id)} is aborted.")
 
+    @app_commands.command(description="Leave your match now (the game decides what follows)")
+    @app_commands.describe(match="The match (default: this channel's, or by DM your active one)")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def leave(self, interaction: discord.Interaction, match: str | None = None) -> None:
+        if match is None and interaction.guild_id is None:
+            match_id = await self._my_active_match(interaction)
+        else:
+            match_id = await self._match(interaction, match)
+        record = (await self.bot.host.status(match_id)).match
+        if interaction.user.id not in record.players:
+            raise HostError(f"You do not play in match {match_name(match_id)}.")
+        after = await self.bot.host.leave(match_id, interaction.user.id)
+        await respond(interaction, f"You left match {match_name(match_id)} ({after.status}).")
+
+    @app_commands.command(description="Remove a player from a match, as if they had left")
+    @app_commands.describe(
+        player="The player to remove", match="The match (default: this channel's)"
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    @moderator_only()
+    async def kick(
+        self, interaction: discord.Interaction, player: discord.User, match: str | None = None
+    ) -> None:
+        match_id = await self._match(interaction, match)
+        record = (await self.bot.host.status(match_id)).match
+        if player.id not in record.players:
+            raise HostError(f"{player.display_name} does not play in match {match_name(match_id)}.")
+        await self.bot.host.kick(match_id, player.id, by=interaction.user.id)
+        await respond(
+            interaction, f"{player.display_name} is removed from match {match_name(match_id)}."
+        )
+
+    async def _my_active_match(self, interaction: discord.Interaction) -> int:
+        """By DM: the asker's one running or paused match."""
+        mine = [
+            r.id
+            for r in await self.bot.host.list_matches(active_only=True)
+            if interaction.user.id in r.players and r.status in ("running", "paused")
+        ]
+        if not mine:
+            raise HostError("You are not in a running match.")
+        if len(mine) > 1:
+            raise HostError("You play in several matches: give the match id.")
+        return mine[0]
+
     @app_commands.command(name="list", description="The matches of this server, newest first")
     @app_commands.describe(
         include_finished="List finished and aborted matches too (default: active ones only)",
