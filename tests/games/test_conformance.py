@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from bot.audit import audit_match, audit_store, check_export, first_difference
 from bot.export import script_of
 from bot.games import load_game_info
+from bot.host import HostError
 from bot.outbox import prompt_text
 from bot.transport import request_to_json
 from cogs.prompts import every_page, offered_values
@@ -415,9 +416,12 @@ def test_a_leave_at_a_random_window_keeps_the_match_consistent(
 WINDOW_S = 0.2  # a window where a seat sends only junk closes this soon
 
 
-async def play_through_host(hosting: HostEnv, case: GameCase, plan: Plan, name: str) -> int:
+async def play_through_host(
+    hosting: HostEnv, case: GameCase, plan: Plan, name: str, leave: tuple[int, int] | None = None
+) -> int:
     """A match through the real host, store and scheduler: junk around answers, and now and
-    then junk only (the window times out); ended by the host if it runs long."""
+    then junk only (the window times out); ended by the host if it runs long. With ``leave``
+    = (window, pick) an asked seat leaves in that window, after the others' attempts."""
     players = tuple(range(101, 101 + plan.seats))
     record = await hosting.host.create_match(
         name,
@@ -434,15 +438,21 @@ async def play_through_host(hosting: HostEnv, case: GameCase, plan: Plan, name: 
         case.info.agents[kind](seat, random.Random(plan.seed + seat))
         for seat, kind in enumerate(plan.agents)
     ]
-    for _ in range(12):
+    for window in range(12):
         latest = await store.latest_step(record.id)
         state = game.load(latest.snapshot)
         requests = game.requests(state)
         if not requests or record.id not in hosting.host.active_match_ids():
             break
+        leaving = requests[leave[1] % len(requests)].seat if leave and leave[0] == window else None
         for seat, raw in attempts_for(game, state, requests, agents, rng, plan.seats):
-            if 0 <= seat < plan.seats and rng.random() < 0.97:
+            if 0 <= seat < plan.seats and seat != leaving and rng.random() < 0.97:
                 await hosting.host.submit(record.id, players[seat], raw)
+        if leaving is not None and (await store.latest_step(record.id)).step == latest.step:
+            try:
+                await hosting.host.leave(record.id, players[leaving])
+            except HostError:  # the deadline came first and ended the match
+                assert record.id not in hosting.host.active_match_ids()
         while (await store.latest_step(record.id)).step == latest.step:
             await asyncio.sleep(0.005)  # all answered, or the deadline
     if record.id in hosting.host.active_match_ids():
@@ -460,7 +470,9 @@ async def test_the_stored_log_replays_to_the_snapshots(
     data: st.DataObject,
 ) -> None:
     case = CASES[name]
-    match_id = await play_through_host(env, case, data.draw(plans(name, host=True)), name)
+    plan = data.draw(plans(name, host=True))
+    leave = data.draw(st.none() | st.tuples(st.integers(0, 3), st.integers(0, 5)), label="leave")
+    match_id = await play_through_host(env, case, plan, name, leave)
     store = env.host.store
     record = await store.get_match(match_id)
     assert record is not None
@@ -468,7 +480,7 @@ async def test_the_stored_log_replays_to_the_snapshots(
     assert audit_match(case.game, record, steps, attempts) == []
     assert check_export(case.info, record, steps, attempts) == []
     script = json.loads(json.dumps(script_of(case.info, record, steps, attempts)))
-    resolved = [step for step in steps if step.kind == "resolve"]
+    resolved = [step for step in steps if step.kind in ("resolve", "leave")]
     if case.info.replay_script is not None:
         replayed = list(case.info.replay_script(script))
         assert len(replayed) == len(resolved)
