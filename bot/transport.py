@@ -97,6 +97,7 @@ def request_to_json(request: Request, match_id: int, step: int, deadline: float)
         "max_choices": request.max_choices,
         "separator": request.separator,
         "presentation": dict(request.presentation),
+        "timer": request.timer,
         "deadline": deadline,  # epoch seconds, UTC
     }
 
@@ -116,6 +117,7 @@ def request_from_json(data: Mapping[str, Any]) -> Request:
         max_choices=data.get("max_choices", 1),
         separator=data.get("separator", ","),
         presentation=data.get("presentation", {}),
+        timer=data.get("timer", "turn"),
     )
 
 

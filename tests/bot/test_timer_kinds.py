@@ -12,6 +12,7 @@ import pytest
 
 from bot.host import HostError
 from bot.outbox import seconds_text
+from bot.transport import request_from_json
 from tests.bot.conftest import PLAYERS, HostEnv
 from tests.bot.toy_game import REACTION_S
 
@@ -173,3 +174,14 @@ async def test_a_reminder_set_short_still_comes_in_a_short_window(manual_env: Ho
     assert not reminders(env)
     await env.advance(0.1)
     assert len(reminders(env)) == 2
+
+
+async def test_a_prompt_carries_its_timer_kind(manual_env: HostEnv) -> None:
+    env = manual_env
+    record = await env.new_match(window_s=90, config=REACTIONS)
+    await answer_all(env, record.id)
+    prompts = [d for d in env.transport.to("seat0") if d.payload.get("request")]
+    kinds = [request_from_json(d.payload["request"]).timer for d in prompts]
+    assert kinds == ["turn", "reaction"]
+    old = {k: v for k, v in prompts[0].payload["request"].items() if k != "timer"}
+    assert request_from_json(old).timer == "turn"  # a prompt stored before timer kinds
