@@ -33,14 +33,14 @@ def check_destination(dest: Path, replace: bool) -> None:
 async def backup(source: Path, dest: Path, replace: bool = False) -> int:
     """Copy ``source`` to ``dest``; the number of matches copied."""
     check_destination(dest, replace)
-    store = await SqliteStore.open(source, readonly=True)
+    store = await SqliteStore.open(source, readonly=True, any_older=True)
     partial = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
     try:
         check = await store.backup(partial)
         if check != "ok":
             problem = f"damaged, its copy fails SQLite's check ({check[:80]})"
             raise UnusableDatabase(source, problem, "restore an earlier backup")
-        matches = len(await store.list_matches())
+        matches = await store.match_count()
         os.replace(partial, dest)
     except (sqlite3.Error, OSError) as error:
         raise explain(dest, error) from None

@@ -82,13 +82,16 @@ class SqliteStore:
         self._syncing: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: Path | str, *, readonly: bool = False) -> SqliteStore:
+    async def open(
+        cls, path: Path | str, *, readonly: bool = False, any_older: bool = False
+    ) -> SqliteStore:
         """The store at ``path``, or :class:`UnusableDatabase` saying why the file cannot be used.
 
         Writable (the host): the file and its folder are made if missing, a newer schema is
         refused before anything is written, migrations run, and one committed write proves the
         file can be written, so a read-only file, a full disk or a lock fail here, at start.
         ``readonly`` (audit, export, list, backup): the file must exist; nothing is created.
+        ``any_older`` (backup, which copies pages and reads no record): an older schema is fine.
         """
         path = Path(path)
         try:
@@ -97,7 +100,7 @@ class SqliteStore:
             raise explain(path, error) from None
         store = cls(db)
         try:
-            await store._prepare(path, readonly)
+            await store._prepare(path, readonly, any_older)
         except BaseException as error:
             await db.close()
             cause = _storage_cause(error)
@@ -106,12 +109,12 @@ class SqliteStore:
             raise
         return store
 
-    async def _prepare(self, path: Path, readonly: bool) -> None:
+    async def _prepare(self, path: Path, readonly: bool, any_older: bool) -> None:
         db = self._db
         await db.execute(f"PRAGMA busy_timeout={OPEN_BUSY_TIMEOUT_MS}")
         version = await self._stored_version(path, readonly)
         if readonly:
-            if version < LATEST_VERSION:
+            if version < LATEST_VERSION and not any_older:
                 raise UnusableDatabase(
                     path,
                     f"schema version {version} is older than this floral-host's {LATEST_VERSION}",
@@ -173,6 +176,10 @@ class SqliteStore:
             os.close(self._wal_fd)
             self._wal_fd = None
         await self._db.close()
+
+    async def match_count(self) -> int:
+        rows = await self._fetch("SELECT count(*) FROM matches")
+        return int(next(iter(rows))[0])
 
     async def schema_version(self) -> int:
         rows = await self._fetch("SELECT MAX(version) FROM schema_migrations")

@@ -137,3 +137,21 @@ def test_list_shows_each_stored_match_with_its_status(tmp_path: Path) -> None:
     missing = cli("list", "--db", str(tmp_path / "none.db"), cwd=tmp_path)
     assert missing.returncode != 0 and missing.stderr.count("\n") == 1
     assert "none.db: no database here" in missing.stderr
+
+
+def test_a_database_of_an_older_version_is_backed_up_as_it_is(tmp_path: Path) -> None:
+    """The backup one takes before an upgrade's first run: an older schema is copied untouched
+    (audit and list ask for the upgrade first; backup reads no record)."""
+    db, dest = make_db(tmp_path / "old.db"), tmp_path / "copy.db"
+    with sqlite3.connect(db) as connection:  # as the previous floral-host left it
+        connection.execute("ALTER TABLE matches DROP COLUMN timers")
+        connection.execute("DELETE FROM schema_migrations WHERE version > 1")
+    connection.close()
+    before = db.read_bytes()
+    done = cli("backup", str(dest), "--db", str(db), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert db.read_bytes() == before
+    assert count(dest, "SELECT MAX(version) FROM schema_migrations") == 1
+    assert count(dest, "SELECT count(*) FROM matches") == count(db, "SELECT count(*) FROM matches")
+    listed = cli("list", "--db", str(db), cwd=tmp_path)
+    assert listed.returncode == 1 and "older than this floral-host's" in listed.stderr
