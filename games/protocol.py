@@ -159,6 +159,15 @@ class Request:
     ``presentation`` hints per choice group (``Choice.group``) how it shows (see
     ``Presentation``), e.g. ``{"declare": "menu"}``; a group without a hint gets buttons while
     they fit and menus past that. A multi-choice request always shows as one menu.
+
+    ``clock`` names a turn clock (any key the engine chooses, e.g. ``"turn:2"``) for a turn of
+    several actions: when every request of the next window carries the same key as every request
+    of the window just closed, the new window keeps that window's deadline (the time left on the
+    turn clock; a pause's frozen time while paused) instead of a fresh length, so ``/match
+    extend`` adds to the turn clock too. When the clock has run out (an action closed by its
+    deadline), each further action of that turn still gets a short floor (5 s, at most the fresh
+    length) so its prompt can be answered; engines that want a timeout to end the turn say so in
+    ``resolve``. A new key, or None (the default), starts a fresh window.
     """
 
     seat: int
@@ -174,6 +183,7 @@ class Request:
     separator: str = ","
     presentation: Mapping[str, Presentation] = field(default_factory=dict)
     timer: str = "turn"  # the timer kind of the window (one the game declares: GameInfo.timers)
+    clock: str | None = None  # a turn clock the window shares with the one before (see above)
 
     def join_answer(self, values: Sequence[str]) -> str:
         """The raw answer that picks ``values`` (one value stays itself)."""

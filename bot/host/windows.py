@@ -30,6 +30,8 @@ REMINDER_SHARE = 0.25  # a reminder comes at most this share of the window befor
 # a reminder cut shorter than this (or than reminder_s, set lower) by the share is dropped: it
 # would come too late to act on (with the default 15 s: no reminder in a window under 20 s)
 MIN_REMINDER_LEAD_S = 5.0
+# the least an action of a turn whose clock ran out gets, so its prompt can still be answered
+CLOCK_FLOOR_S = 5.0
 
 
 def request_length(record: MatchRecord, request: Request) -> float:
@@ -45,6 +47,21 @@ def window_length(record: MatchRecord, window: Window) -> float:
     """A window asking several seats is one timer: the longest of its requests' lengths (so
     requests of different kinds in one window all get at least their own kind's length)."""
     return max(request_length(record, request) for request in window.requests.values())
+
+
+def turn_clock(window: Window) -> str | None:
+    """The turn clock every request of the window names (``Request.clock``), else None."""
+    keys = {request.clock for request in window.requests.values()}
+    return keys.pop() if len(keys) == 1 else None
+
+
+def clock_left(previous: Window | None, window: Window, now: float) -> float | None:
+    """The time left on the turn clock ``window`` continues from ``previous`` (the window just
+    closed, or its frozen time while paused); None when it starts a fresh window."""
+    clock = turn_clock(window)
+    if previous is None or clock is None or turn_clock(previous) != clock:
+        return None
+    return previous.remaining if previous.remaining is not None else previous.deadline - now
 
 
 class Windows:
@@ -85,12 +102,15 @@ class Windows:
         self._timers.stop()
 
     def next_window(self, live: Live, state: Any, step: int, now: float) -> Window | None:
-        """The window the engine asks for in ``state``, or None when nobody is asked."""
+        """The window the engine asks for in ``state``, or None when nobody is asked; it keeps
+        the deadline of ``live.window`` (closing now) when both share a turn clock."""
         requests = live.game.requests(state)
         if not requests:
             return None
         window = Window(step, {r.seat: r for r in requests}, now)
-        window.deadline += window_length(live.record, window)
+        length = window_length(live.record, window)
+        left = clock_left(live.window, window, now)  # one turn clock across several actions
+        window.deadline += length if left is None else max(left, min(CLOCK_FLOOR_S, length))
         return window
 
     def reminder_lead(self, live: Live, window: Window) -> float | None:

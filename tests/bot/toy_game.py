@@ -6,7 +6,9 @@ target scores a point. Each seat has a secret number that is its timeout default
 answer replaces the earlier one. With ``hand`` (opt-in, 0: off) a seat instead picks
 ``pick`` = [min, max] of ``hand`` cards with long names, joined by commas as the protocol says;
 its guess is the sum of the picked cards' numbers, modulo max + 1 (a paged multi-select menu on
-Discord). With ``reactions`` (opt-in) every second round is a ``reaction`` timer window. The
+Discord). With ``reactions`` (opt-in) every second round is a ``reaction`` timer window. With
+``actions`` above 1 (opt-in) a round is that many windows (actions) on one turn clock (the
+request's ``clock``: ``round:<n>``); only the last action's guesses score. The
 module exposes what a registry game module does, so the command line can load it by its module
 path (``tests.bot.toy_game``).
 """
@@ -53,6 +55,7 @@ DEFAULTS: dict[str, JSON] = {
     "hand": 0,
     "pick": [1, 1],
     "reactions": False,
+    "actions": 1,
 }
 HAND_MAX = 200
 REACTION_S = 20.0  # the declared default of the opt-in "reaction" timer kind
@@ -95,6 +98,9 @@ class ToyGame:
             raise ConfigError("pick", "must be [min, max] with 0 <= min <= max <= hand")
         if not isinstance(config["reactions"], bool):
             raise ConfigError("reactions", "must be true or false")
+        actions = config["actions"]
+        if not isinstance(actions, int) or isinstance(actions, bool) or not 1 <= actions <= 9:
+            raise ConfigError("actions", "must be 1..9")
         return config
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
@@ -133,26 +139,32 @@ class ToyGame:
         config, round_ = state["config"], state["round"]
         active = _active(state)
         seats = [active[round_ % len(active)]] if config["turn_based"] else active
+        clock = f"round:{round_}" if config.get("actions", 1) > 1 else None
         if config.get("hand"):
-            return [self._hand_request(config, round_, seat) for seat in seats]
+            return [self._hand_request(config, round_, seat, clock) for seat in seats]
         choices = tuple(Choice(str(n), str(n)) for n in range(config["max"] + 1))
         # opt-in: every second round is a short "reaction" window of the declared length
         reaction = config.get("reactions") and round_ % 2 == 1
+        actions = config.get("actions", 1)
+        action = f" (action {state.get('action', 0) + 1} of {actions})" if actions > 1 else ""
         return [
             Request(
                 seat,
                 "guess",
-                f"Round {round_ + 1}: guess the hidden number.",
+                f"Round {round_ + 1}{action}: guess the hidden number.",
                 choices,
                 "your secret number is your guess",
                 REACTION_S if reaction else config["timeout_s"],
                 config["revisable"],
                 timer="reaction" if reaction else "turn",
+                clock=clock,  # opt-in: one turn clock for the round's actions
             )
             for seat in seats
         ]
 
-    def _hand_request(self, config: Mapping[str, Any], round_: int, seat: int) -> Request:
+    def _hand_request(
+        self, config: Mapping[str, Any], round_: int, seat: int, clock: str | None = None
+    ) -> Request:
         top = config["max"]
         choices = tuple(
             Choice(card_value(i), f"Card {i} ({card_number(i, top)})", "hand")
@@ -169,6 +181,7 @@ class ToyGame:
             config["revisable"],
             min_choices=low,
             max_choices=high,
+            clock=clock,
         )
 
     def _submit_cards(self, request: Request, raw: str, top: int) -> Verdict:
@@ -198,6 +211,13 @@ class ToyGame:
 
     def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
         state = copy.deepcopy(state)
+        actions = state["config"].get("actions", 1)
+        if actions > 1:  # opt-in: an action before the round's last is counted, not scored
+            state["action"] = state.get("action", 0) + 1
+            if state["action"] < actions:
+                text = f"Round {state['round'] + 1}: action {state['action']} of {actions} done."
+                return state, [Event(PUBLIC, "action", {"action": state["action"]}, text)]
+            state["action"] = 0
         target = state["targets"][state["round"]]
         guesses = {s: (m if m is not None else state["secrets"][s]) for s, m in moves.items()}
         best = min(abs(g - target) for g in guesses.values())
