@@ -40,9 +40,12 @@ def script_of(
         if step.kind != "resolve":
             continue
         window: dict[int, list[str]] = {}
-        for attempt in attempts:
-            if attempt.step == step.step:
-                window.setdefault(attempt.seat, []).append(attempt.raw)
+        mine = [attempt for attempt in attempts if attempt.step == step.step]
+        # seats in the order their first accepted answers arrived: the order resolve got
+        for attempt in sorted(mine, key=lambda attempt: attempt.verdict != "accepted"):
+            window.setdefault(attempt.seat, [])
+        for attempt in mine:
+            window[attempt.seat].append(attempt.raw)
         windows.append(window)
     return info.export_script(record.config, record.seed, list(record.names), windows)
 

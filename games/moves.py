@@ -10,15 +10,20 @@ The rule, for one seat in one window, attempts taken in arrival order:
   engine) unless the request is revisable, in which case it is judged like the first;
 * otherwise the engine judges it: accepted or refused;
 * the move that stands is the last accepted one; none means the timeout default.
+
+``resolve`` gets the moves in arrival order: the seats that answered, in the order their first
+accepted answers arrived, then the seats that did not (``None``). An attempt list keeps that
+order by listing the seats in it (``play_window``). Whether an accepted answer closes its window
+early is ``closes_early``'s rule (``Request.close``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from games.protocol import Accepted, Move, Request, Verdict
+from games.protocol import Accepted, Game, Move, Request, Verdict
 
 Ruling = Literal["accepted", "refused", "duplicate", "late", "not_asked"]
 Submit = Callable[[str], Verdict]
@@ -115,14 +120,27 @@ def play_window(
     submit: Callable[[int, str], Verdict],
 ) -> WindowPlay:
     """Judge every seat's attempts against the window that ``requests`` open; ``submit`` is the
-    engine's for the window's state."""
+    engine's for the window's state. ``attempts`` lists the seats in the order their first
+    accepted answers arrived (the others after them), so ``moves`` keeps arrival order."""
     asked = {request.seat: request for request in requests}
     seats = {
         seat: play_seat(raws, _for_seat(submit, seat), asked.get(seat))
         for seat, raws in attempts.items()
     }
-    moves = {seat: seats[seat].move if seat in seats else None for seat in asked}
+    answered = [seat for seat, play in seats.items() if seat in asked and play.answered]
+    moves = {seat: seats[seat].move for seat in answered}
+    moves.update({seat: None for seat in asked if seat not in moves})
     return WindowPlay(seats, moves)
+
+
+def closes_early(game: Game[Any], state: Any, request: Request, moves: Mapping[int, Move]) -> bool:
+    """Whether the accepted answer to ``request`` just added to ``moves`` (the window's accepted
+    moves so far, in arrival order) closes the window now by the request's close rule; the
+    ``"all"`` rule (every seat answered) is the host's, as before."""
+    if request.close == "first":
+        return True
+    ready = getattr(game, "ready", None)
+    return request.close == "ready" and ready is not None and bool(ready(state, moves))
 
 
 def _for_seat(submit: Callable[[int, str], Verdict], seat: int) -> Submit:

@@ -137,6 +137,13 @@ Presentation = Literal["buttons", "menu"]
 ``"menu"``: a select menu once the group has three choices or more (fewer show as quiet grey
 buttons, as a minor option beside the main ones)."""
 
+CloseRule = Literal["all", "first", "ready"]
+"""When a window closes before its deadline (``Request.close``): ``"all"`` (the default) once
+every asked seat has a move none may revise; ``"first"`` at the first accepted answer (the first
+blocker wins; a later answer is refused as the window closed); ``"ready"`` once the game's
+optional ``ready(state, moves)`` says so after an accepted answer (a game without ``ready``
+closes as ``"all"``). Every window still closes at its deadline."""
+
 
 @dataclass(frozen=True, slots=True)
 class Request:
@@ -148,6 +155,12 @@ class Request:
     ``default`` says in words what happens when the window closes without a valid move. With
     ``revisable`` a later valid submission replaces the earlier one, so the host keeps the
     window open until its deadline.
+
+    ``close`` is the request's close rule (``CloseRule``): the window closes early when the
+    rule of the request just answered says so. ``resolve`` gets the moves in arrival order: the
+    seats that answered in the order their first accepted answers arrived, then the seats that
+    did not (``None``). Only the order reaches the engine; the arrival times stay in the host's
+    move log (an engine that needs time must make it part of a move).
 
     An answer is ``min_choices`` to ``max_choices`` of the ``choices`` (default: exactly one).
     Several choices reach ``submit`` as one raw text, their values joined by ``separator``
@@ -177,6 +190,7 @@ class Request:
     default: str
     timeout_s: float
     revisable: bool = False
+    close: CloseRule = "all"  # when the window closes before its deadline (see above)
     occasion: str = ""  # what an answer is for, e.g. "turn 7", for acknowledgements
     min_choices: int = 1
     max_choices: int = 1
@@ -251,7 +265,13 @@ class Setup:
 
 
 class Game(Protocol[StateT]):
-    """The interface the host drives. One instance per game, stateless itself."""
+    """The interface the host drives. One instance per game, stateless itself.
+
+    Optional, not part of the protocol's required methods: ``ready(state, moves) -> bool``,
+    asked after each accepted answer to a request whose ``close`` is ``"ready"``, with the
+    window's accepted moves so far in arrival order: True closes the window now. Pure like
+    ``resolve``; a game without it closes such a window as ``"all"``.
+    """
 
     name: str  # command-line and storage id, e.g. "floral-extract"
     title: str  # "Floral Extract"

@@ -178,7 +178,7 @@ class Lifecycle:
             if reason == "deadline" and self._now() < window.deadline - 0.001:
                 self._windows.arm(live)  # the deadline moved (extend) after this job was queued
                 return
-            moves = {seat: window.moves.get(seat) for seat in window.requests}
+            moves = window.moves_in_order()
             state, events = live.game.resolve(live.state, moves)
             if not await self._advance(live, state, events, "resolve", moves, reason):
                 log.warning("match %d step %d was already resolved", match_id, step)

@@ -82,11 +82,21 @@ class Window:
     deadline: float
     remaining: float | None = None  # while paused
     reminded: bool = False
-    moves: dict[int, Move] = field(default_factory=dict)
+    moves: dict[int, Move] = field(default_factory=dict)  # in arrival order (a revision stays)
+    closing: bool = False  # a close rule fired: the close is queued, answers are refused
+
+    def moves_in_order(self) -> dict[int, Move | None]:
+        """What ``resolve`` gets: the seats that answered in arrival order, then the others."""
+        moves: dict[int, Move | None] = dict(self.moves)
+        moves.update({seat: None for seat in self.requests if seat not in self.moves})
+        return moves
 
     @property
     def complete(self) -> bool:
-        """Every seat has a move and none may still revise it: close without waiting."""
+        """A close rule fired, or every seat has a move and none may still revise it: close
+        without waiting."""
+        if self.closing:
+            return True
         return len(self.moves) == len(self.requests) and not any(
             request.revisable for request in self.requests.values()
         )

@@ -10,7 +10,7 @@ from bot.host.matches import Matches
 from bot.host.model import Live, SubmitResult, storable
 from bot.host.windows import Windows
 from bot.store import Attempt, Verdict, WriteFailed
-from games.moves import WINDOW_CLOSED, judge
+from games.moves import WINDOW_CLOSED, closes_early, judge
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,8 @@ class Submissions:
             return self._refuse(live.id, reason or "", seat)
         window = live.window
         assert window is not None
+        if window.closing:  # a close rule fired; like any late answer, it is not logged
+            return self._refuse(live.id, WINDOW_CLOSED, seat, window.step)
         request, at = window.requests[seat], self._matches.clock()
         judged = judge(
             raw,
@@ -63,7 +65,10 @@ class Submissions:
             return self._refuse(live.id, WINDOW_CLOSED, seat, window.step)
         window.moves[seat] = judged.move
         self._matches.stats.submissions += 1
-        if window.complete:
+        if not window.complete and closes_early(live.game, live.state, request, window.moves):
+            window.closing = True
+            self._windows.spawn_due(live.id, window.step, request.close)
+        elif window.complete:
             self._windows.spawn_due(live.id, window.step, "all_in")
         return SubmitResult(True, judged.text, live.id, seat, window.step, request.occasion)
 

@@ -348,8 +348,11 @@ class SqliteStore:
         if not rows:
             return None
         step, seats, deadline, remaining, reminded = rows[0]
-        moves = await self._fetch(
-            "SELECT seat, move FROM moves WHERE match_id = ? AND step = ?", (match_id, step)
+        moves = await self._fetch(  # in arrival order: the order resolve gets them
+            "SELECT seat, move FROM moves m WHERE match_id = ? AND step = ? ORDER BY"
+            " (SELECT MIN(a.id) FROM attempts a WHERE a.match_id = m.match_id"
+            " AND a.step = m.step AND a.seat = m.seat AND a.verdict = 'accepted')",
+            (match_id, step),
         )
         return WindowRecord(
             match_id,

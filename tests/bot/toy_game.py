@@ -54,6 +54,10 @@ DEFAULTS: dict[str, JSON] = {
     "turn_based": False,
     "hand": 0,
     "pick": [1, 1],
+    # opt-in close rules of the guess windows: "first" (the first guess closes the window) or
+    # "ready" (closes once the guesses so far sum to ``ready_at`` or more)
+    "close": "all",
+    "ready_at": 0,
     "reactions": False,
     "actions": 1,
 }
@@ -101,6 +105,11 @@ class ToyGame:
         actions = config["actions"]
         if not isinstance(actions, int) or isinstance(actions, bool) or not 1 <= actions <= 9:
             raise ConfigError("actions", "must be 1..9")
+        if config["close"] not in ("all", "first", "ready"):
+            raise ConfigError("close", "must be all, first or ready")
+        ready_at = config["ready_at"]
+        if not isinstance(ready_at, int) or isinstance(ready_at, bool) or ready_at < 0:
+            raise ConfigError("ready_at", "must be a whole number 0 or more")
         return config
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
@@ -157,6 +166,7 @@ class ToyGame:
                 REACTION_S if reaction else config["timeout_s"],
                 config["revisable"],
                 timer="reaction" if reaction else "turn",
+                close=config.get("close", "all"),
                 clock=clock,  # opt-in: one turn clock for the round's actions
             )
             for seat in seats
@@ -251,6 +261,10 @@ class ToyGame:
             state["over"], state["reason"] = True, "all rounds played"
             events.append(Event(PUBLIC, "over", {}, f"Game over: {self._winner_text(state)}."))
         return state, events
+
+    def ready(self, state: State, moves: Mapping[int, Move]) -> bool:
+        """The opt-in ``ready`` close rule: the guesses so far reach ``ready_at``."""
+        return sum(moves.values()) >= state["config"].get("ready_at", 0)
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
         state = copy.deepcopy(state)
