@@ -18,6 +18,7 @@ from bot.host.model import HostError, HostStats, Live, NotSaved, Window
 from bot.host.timers import Clock
 from bot.outbox import DeliveryWorker
 from bot.store import Change, MatchRecord, Store, WriteFailed
+from games.moves import closes_early
 from games.protocol import Game
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ class Matches:
                     stored.seats,
                     sorted(requests),
                 )
-            live.window = Window(
+            window = Window(
                 stored.step,
                 requests,
                 stored.deadline,
@@ -101,6 +102,12 @@ class Matches:
                 stored.reminded,
                 dict(stored.moves),
             )
+            # a close rule that fired before the host stopped fires again (it is not stored)
+            window.closing = any(
+                seat in requests and closes_early(game, state, requests[seat], window.moves)
+                for seat in window.moves
+            )
+            live.window = window
         return live
 
     async def commit(self, live: Live, change: Change, new_step: int | None = None) -> bool:

@@ -255,7 +255,7 @@ class Windows:
         """A window that expired while the host was down reopens for the grace period."""
         window = live.window
         assert window is not None
-        if window.deadline <= self._matches.clock():
+        if window.deadline <= self._matches.clock() and not window.complete:
             match_id, step = live.id, window.step
             try:
                 await self.reopen(match_id, step, "restarted")
@@ -265,7 +265,7 @@ class Windows:
                 self._settle(match_id, step, "reopening", reopen)
         else:
             self.arm(live)
-        if window.complete:  # every move was in when the host stopped
+        if window.complete:  # every move it needs was in when the host stopped: no grace
             self.spawn_due(live.id, window.step, "all_in")
 
     async def reopen(self, match_id: int, step: int, cause: str) -> None:

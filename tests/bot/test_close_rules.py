@@ -11,6 +11,7 @@ from typing import Any
 from bot.audit import audit_match
 from bot.export import export_match
 from bot.host.model import SubmitResult
+from bot.store import Attempt
 from games.moves import WINDOW_CLOSED, closes_early, play_window
 from games.protocol import Choice, Request, Setup
 from tests.bot.conftest import PLAYERS, HostEnv
@@ -135,3 +136,21 @@ async def test_a_restart_keeps_the_arrival_order_of_an_open_window(manual_env: H
     await host.wait_idle()
     assert round_texts(env, record.id)[0].split("; ")[1].startswith("P3 4, P1 3, P2 5")
     await audited(env, record.id)
+
+
+async def test_a_first_answer_saved_just_before_a_crash_closes_the_window_at_start(
+    manual_env: HostEnv,
+) -> None:
+    """The answer was committed, the host stopped before its queued close ran: the restarted
+    host closes the window at once, with no grace and no wait for the deadline."""
+    env = manual_env
+    record = await env.new_match(config={"rounds": 2, "close": "first"})
+    step = await step_of(env, record.id)
+    answer = Attempt(record.id, step, 1, PLAYERS[1], "4", "accepted", "You guess 4.", 4, 0.0)
+    assert await env.host.store.add_attempt(answer)  # as the host commits it, then it stops
+    env.clock.advance(3600)  # long past the deadline (no timer runs): a waiting window gets grace
+    host = await env.reopen()
+    await host.wait_idle()
+    steps = await host.store.steps(record.id)
+    assert steps[-1].step == step and steps[-1].moves == {1: 4, 0: None}
+    assert not [d for d in env.transport.sent if "open again" in d.text]
