@@ -116,11 +116,20 @@ def brew_configs(draw: st.DrawFn, host: bool = False) -> dict[str, JSON]:
 
 @st.composite
 def toy_configs(draw: st.DrawFn) -> dict[str, JSON]:
-    """The toy game's configs; now and then a hand of long-named cards to pick several of."""
+    """The toy game's configs; now and then a hand of long-named cards to pick several of,
+    reaction windows, an early close rule or turns of several actions."""
     config: dict[str, JSON] = draw(
         st.fixed_dictionaries(
             {"rounds": st.integers(1, 6), "max": st.integers(1, 9)},
-            optional={"revisable": st.booleans(), "turn_based": st.booleans()},
+            optional={
+                "revisable": st.booleans(),
+                "turn_based": st.booleans(),
+                # protocol v2: reaction timers, close rules, turns of several actions
+                "reactions": st.booleans(),
+                "close": st.sampled_from(["all", "first", "ready"]),
+                "ready_at": st.integers(0, 12),
+                "actions": st.integers(1, 3),
+            },
         )
     )
     hand = draw(st.sampled_from([0, 0, 1, 7, 30]))  # 30: a paged menu; long names fill a DM
@@ -144,7 +153,7 @@ def _cases() -> dict[str, GameCase]:
         "warlocks-brew": (brew_configs(), _brew_bound, brew_configs(host=True)),
         TOY: (
             toy_configs(),
-            lambda config, seats: int(config["rounds"]),
+            lambda config, seats: int(config["rounds"]) * int(config.get("actions", 1)),
             st.fixed_dictionaries({"rounds": st.integers(1, 3)}),
         ),
     }
