@@ -2,7 +2,9 @@
 
 Messages are committed to the outbox in the same transaction as the change that produced them;
 ``DeliveryWorker`` then sends them in order per (match, audience), retries transient failures with
-exponential backoff and hands permanent failures to a callback (the host reports them).
+exponential backoff and hands permanent failures to a callback (the host reports them). A prompt
+that opens a window and is sent later than ``late_allowance_s`` after its commit (a retry
+backoff, a 429 wait, a backlog) goes to another callback, so the host can give the time back.
 """
 
 from __future__ import annotations
@@ -133,6 +135,19 @@ def notice(
 # --- delivering ---------------------------------------------------------------------------
 
 PermanentHandler = Callable[[OutboxRow, str], Awaitable[None]]
+LateHandler = Callable[[OutboxRow, float], Awaitable[None]]  # the row, its delay in seconds
+
+# the payload kinds whose request opens a window (a reminder or re-prompt repeats one the seat had)
+WINDOW_OPENING_KINDS = ("start", "turn")
+
+
+def is_window_prompt(row: OutboxRow) -> bool:
+    payload = row.message.payload
+    return (
+        isinstance(payload, dict)
+        and payload.get("kind") in WINDOW_OPENING_KINDS
+        and isinstance(payload.get("request"), dict)
+    )
 
 
 @dataclass
@@ -140,6 +155,7 @@ class _PassResult:
     sent: list[int] = field(default_factory=list)
     retries: list[Retry] = field(default_factory=list)
     failed: list[tuple[OutboxRow, str]] = field(default_factory=list)
+    late: list[tuple[OutboxRow, float]] = field(default_factory=list)  # prompts, their delay
 
 
 class DeliveryWorker:
@@ -151,6 +167,8 @@ class DeliveryWorker:
         transport: Transport,
         on_permanent: PermanentHandler,
         *,
+        on_late_prompt: LateHandler | None = None,
+        late_allowance_s: float = 2.0,
         clock: Callable[[], float] = time.time,
         retry_base_s: float = 1.0,
         retry_max_s: float = 300.0,
@@ -160,6 +178,8 @@ class DeliveryWorker:
         self._store = store
         self._transport = transport
         self._on_permanent = on_permanent
+        self._on_late_prompt = on_late_prompt
+        self._late_allowance_s = late_allowance_s
         self._clock = clock
         self._retry_base_s = retry_base_s
         self._retry_max_s = retry_max_s
@@ -243,6 +263,9 @@ class DeliveryWorker:
         self._unsettled = None
         for row, error in result.failed:
             await self._on_permanent(row, error)
+        if self._on_late_prompt is not None:
+            for row, delay in result.late:
+                await self._on_late_prompt(row, delay)
 
     async def _send(self, row: OutboxRow, result: _PassResult) -> None:
         try:
@@ -260,6 +283,9 @@ class DeliveryWorker:
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent.append(row.id)
+            delay = self._clock() - row.created_at
+            if delay > self._late_allowance_s and is_window_prompt(row):
+                result.late.append((row, delay))
 
     def _backoff(self, row: OutboxRow, error: Exception) -> float:
         retry_after = error.retry_after if isinstance(error, TransientError) else None

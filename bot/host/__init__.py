@@ -71,14 +71,25 @@ class Host:
         write_tries: int = 8,
         write_retry_s: float = 0.25,
         timers: Timers | None = None,
+        late_allowance_s: float = 2.0,
+        late_cap_s: float = 30.0,
     ) -> None:
         """``stall_s``: a deadline met later than this is treated like downtime (grace).
         ``sweep_s``: how often the sweep looks for windows this long past their deadline.
         ``write_tries``, ``write_retry_s``: a must-do write's tries and first backoff.
-        ``timers``: runs the deadlines and reminders (default: APScheduler)."""
+        ``timers``: runs the deadlines and reminders (default: APScheduler).
+        ``late_allowance_s``, ``late_cap_s``: a prompt that opens a window and reaches its seat
+        later than the allowance after its commit moves the window's deadline by the delay, at
+        most the cap, and the seat is told (fair clocks)."""
         self.store = store
         self.worker = DeliveryWorker(
-            store, transport, self._report_unreachable, clock=clock, retry_base_s=retry_base_s
+            store,
+            transport,
+            self._report_unreachable,
+            on_late_prompt=self._on_late_prompt,
+            late_allowance_s=late_allowance_s,
+            clock=clock,
+            retry_base_s=retry_base_s,
         )
         self._matches = Matches(
             store,
@@ -99,6 +110,7 @@ class Host:
             reminder_s=reminder_s,
             stall_s=stall_s,
             sweep_s=sweep_s,
+            late_cap_s=late_cap_s,
         )
         self._lifecycle = Lifecycle(self._matches, self._windows)
         self._submissions = Submissions(self._matches, self._windows)
@@ -266,6 +278,9 @@ class Host:
 
     async def _report_unreachable(self, row: OutboxRow, error: str) -> None:
         await self._reports.report(row, error)
+
+    async def _on_late_prompt(self, row: OutboxRow, delay_s: float) -> None:
+        self._windows.late_prompt(row, delay_s)
 
 
 __all__ = [

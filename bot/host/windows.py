@@ -1,6 +1,7 @@
 """Windows and their timers: arming the deadline and reminder of the open window, the reminder,
-the sweep of windows left open past their deadline, stall detection, and the reopening of a
-window that expired while the host was down or frozen.
+the sweep of windows left open past their deadline, stall detection, the reopening of a
+window that expired while the host was down or frozen, and fair clocks: a prompt that reached its
+seat late moves the window's deadline by the delay (capped).
 
 A window's deadline and reminder are one job each (``deadline:<match>``, ``remind:<match>``) on
 the host's ``Timers``, re-created from the database on start. Closing a window (resolving the
@@ -19,7 +20,7 @@ from bot.host import notices
 from bot.host.matches import Matches
 from bot.host.model import Live, NotSaved, Window, restoring
 from bot.host.timers import Timers
-from bot.store import Change, LogEntry, MatchRecord, WriteFailed
+from bot.store import Change, LogEntry, MatchRecord, OutboxRow, WriteFailed
 from games.protocol import Request
 
 log = logging.getLogger(__name__)
@@ -75,8 +76,10 @@ class Windows:
         reminder_s: float,
         stall_s: float,
         sweep_s: float,
+        late_cap_s: float = 30.0,
     ) -> None:
-        """``close_window(match, step, reason)`` resolves the step (the lifecycle's)."""
+        """``close_window(match, step, reason)`` resolves the step (the lifecycle's).
+        ``late_cap_s``: the most a late prompt moves a deadline."""
         self._matches = matches
         self._timers = timers
         self._close_window = close_window
@@ -84,6 +87,7 @@ class Windows:
         self.reminder_s = reminder_s
         self._stall_s = stall_s
         self._sweep_s = sweep_s
+        self.late_cap_s = late_cap_s
         self._due: set[tuple[int, int]] = set()  # (match, step) windows being closed or reopened
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -292,4 +296,61 @@ class Windows:
                 )
                 await self._matches.commit(live, change)
             self._matches.stats.reopened += 1
+            self.arm(live)
+
+    # --- fair clocks ----------------------------------------------------------------------
+
+    def late_prompt(self, row: OutboxRow, delay_s: float) -> None:
+        """The delivery worker's report of a window's prompt sent ``delay_s`` after its commit:
+        the seat gets that time back (up to ``late_cap_s``), in a tracked, retried task."""
+        request = row.message.payload["request"] if isinstance(row.message.payload, dict) else None
+        if not isinstance(request, dict):
+            return
+        step, seat, deadline = request.get("step"), request.get("seat"), request.get("deadline")
+        if not (isinstance(step, int) and isinstance(seat, int)):
+            return
+        if not isinstance(deadline, (int, float)):
+            return
+        match_id = row.message.match_id
+        give_back = partial(self._give_back, match_id, step, seat, float(deadline), delay_s)
+        self._matches.spawn(self._matches.persist(f"match {match_id} late prompt", give_back))
+
+    async def _give_back(
+        self, match_id: int, step: int, seat: int, prompted: float, delay_s: float
+    ) -> None:
+        """Move the deadline to the one the prompt showed plus the delay. A window asking
+        several seats has one deadline, so it moves for all of them. The target depends only on
+        the prompt, so a report seen twice (or after a restart, an extension, another seat's
+        late prompt that moved it further) moves nothing again."""
+        live = self._matches.live.get(match_id)
+        if live is None:
+            return
+        async with live.lock:
+            window = live.window
+            now = self._matches.clock()
+            if (
+                window is None
+                or window.step != step
+                or live.record.status != "running"  # paused: the resume prompts afresh
+                or seat not in window.missing()  # answered: the prompt reached them in time
+                or window.complete
+                or window.deadline <= now  # closing already (a delay past the whole window)
+                or (match_id, step) in self._due
+            ):
+                return
+            moved = min(delay_s, self.late_cap_s)
+            target = prompted + moved
+            if target <= window.deadline:
+                return
+            with restoring(window):
+                window.deadline = target
+                change = Change(
+                    live.id,
+                    now,
+                    guard_window=step,
+                    retime=window.timing(),
+                    log=(LogEntry("late_prompt", None, {"seat": seat, "delay_s": delay_s}),),
+                    outbox=(notices.late_prompt(live, seat, delay_s, target),),
+                )
+                await self._matches.commit(live, change)
             self.arm(live)

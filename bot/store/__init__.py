@@ -133,6 +133,7 @@ class OutboxRow:
     channel_id: int
     players: tuple[int, ...]
     moderators: tuple[int, ...]
+    created_at: float = 0.0  # when the change that wrote it was committed
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,7 +58,7 @@ _MATCH_COLUMNS = (
 )
 _OUTBOX_SELECT = (
     "SELECT o.id, o.match_id, o.audience, o.text, o.payload, o.status, o.tries, o.next_try,"
-    " m.guild_id, m.channel_id, m.players, m.moderators"
+    " m.guild_id, m.channel_id, m.players, m.moderators, o.created_at"
     " FROM outbox o JOIN matches m ON m.id = o.match_id"
 )
 
@@ -773,6 +773,7 @@ def _outbox(row: Any) -> OutboxRow:
         channel,
         players,
         mods,
+        created_at,
     ) = row
     return OutboxRow(
         id=id_,
@@ -784,4 +785,5 @@ def _outbox(row: Any) -> OutboxRow:
         channel_id=channel,
         players=tuple(json.loads(players)),
         moderators=tuple(json.loads(mods)),
+        created_at=created_at,
     )

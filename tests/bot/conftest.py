@@ -78,6 +78,7 @@ class HostEnv:
     async def advance(self, seconds: float) -> None:
         """Move the frozen clock, run the timers that fell due and what they started."""
         assert self.timers is not None, "only the manual_env fixture has manual timers"
+        await self.host.wait_idle()  # what was committed reaches the players before time moves
         await self.timers.advance(seconds)
         await self.host.wait_idle()
 
