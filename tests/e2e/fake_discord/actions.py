@@ -36,28 +36,9 @@ class UserActions:
         """This object as the :class:`FakeDiscord` it is mixed into (for the type checker)."""
         return cast("FakeDiscord", self)
 
-    # defined by FakeDiscord
-    def snowflake(self) -> int:
-        raise NotImplementedError
-
-    def next_seq(self) -> int:
-        raise NotImplementedError
-
-    def store_message(self, msg: Message) -> None:
-        raise NotImplementedError
-
-    def dm_channel(self, user: User) -> Channel:
-        raise NotImplementedError
-
-    def command(self, path: str, guild: Guild | None = None) -> JSON:
-        raise NotImplementedError
-
-    async def dispatch(self, event: str, data: JSON) -> None:
-        raise NotImplementedError
-
     def _interaction_base(self, itype: int, user: User, channel: Channel) -> JSON:
         payload: JSON = {
-            "id": str(self.snowflake()),
+            "id": str(self._facade.snowflake()),
             "application_id": str(self.app_id),
             "type": itype,
             "token": "ix." + secrets.token_urlsafe(24),
@@ -101,7 +82,8 @@ class UserActions:
     ) -> Interaction:
         """Fire a raw interaction of type ``itype`` with ``data`` (e.g. a modal submit, type 5)."""
         self.gateway.require_bot()
-        return await self._fire(itype, user, channel or self.dm_channel(user), data, message)
+        where = channel or self._facade.dm_channel(user)
+        return await self._fire(itype, user, where, data, message)
 
     async def _fire(
         self, itype: int, user: User, channel: Channel, data: JSON, message: Message | None = None
@@ -162,7 +144,7 @@ class UserActions:
     ) -> Interaction:
         """Fire the slash command ``path`` ("match pause") as ``user`` in ``channel`` or DMs."""
         self.gateway.require_bot()
-        channel = channel or self.dm_channel(user)
+        channel = channel or self._facade.dm_channel(user)
         cmd = self._command_for(user, path, channel, bypass_permissions)
         resolved: JSON = {}
         given = dict(options or {})
@@ -185,10 +167,10 @@ class UserActions:
     ) -> list[JSON]:
         """Fire an autocomplete interaction; return the choices the bot offered."""
         self.gateway.require_bot()
-        channel = channel or self.dm_channel(user)
+        channel = channel or self._facade.dm_channel(user)
         cmd = self._command_for(user, path, channel, True)
         parts = path.split()
-        node = self.command(path, self.guilds.get(channel.guild_id or 0))
+        node = self._facade.command(path, self.guilds.get(channel.guild_id or 0))
         schema = {o["name"]: o for o in node.get("options") or []}
         if focused not in schema or not schema[focused].get("autocomplete"):
             raise FakeDiscordError(f"/{path} option {focused!r} has no autocomplete")
@@ -340,21 +322,21 @@ class UserActions:
 
     def _user_message(self, user: User, channel: Channel, content: str) -> Message:
         msg = Message(
-            id=self.snowflake(),
-            seq=self.next_seq(),
+            id=self._facade.snowflake(),
+            seq=self._facade.next_seq(),
             channel_id=channel.id,
             guild_id=channel.guild_id,
             author=user,
             content=content,
         )
-        self.store_message(msg)
+        self._facade.store_message(msg)
         return msg
 
     async def dm_text(self, user: User, content: str) -> Message:
         """``user`` writes ``content`` in their DM channel with the bot."""
         self.gateway.require_bot()
-        msg = self._user_message(user, self.dm_channel(user), content)
-        await self.dispatch("MESSAGE_CREATE", msg.payload(self._facade))
+        msg = self._user_message(user, self._facade.dm_channel(user), content)
+        await self._facade.dispatch("MESSAGE_CREATE", msg.payload(self._facade))
         return msg
 
     async def say(self, user: User, channel: Channel, content: str) -> Message:
@@ -364,5 +346,5 @@ class UserActions:
         payload = msg.payload(self._facade)
         guild = self.guilds[channel.guild_id]  # type: ignore[index]
         payload["member"] = {k: v for k, v in guild.member_payload(user).items() if k != "user"}
-        await self.dispatch("MESSAGE_CREATE", payload)
+        await self._facade.dispatch("MESSAGE_CREATE", payload)
         return msg

@@ -8,12 +8,13 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .base import JSON
 from .entities import Channel, User
 
 if TYPE_CHECKING:
+    from .facade import FakeDiscord
     from .gateway import Gateway
     from .rest import Rest
 
@@ -51,9 +52,6 @@ class FaultInjection:
     closed_dms: set[int]
     gateway: Gateway
     rest: Rest
-
-    def _notify(self) -> None:
-        raise NotImplementedError
 
     def injected_fault(self, method: str, route: str, params: Mapping[str, str]) -> Fault | None:
         """The first fault for this request, counted as hit; None answers normally."""
@@ -141,7 +139,7 @@ class FaultInjection:
             session.dropped_by_fake = True
             session.ws = None
             await ws.close(code=code, message=b"fake drop")
-        self._notify()
+        cast("FakeDiscord", self)._notify()
 
     async def send_reconnect(self) -> None:
         """Send op 7 RECONNECT on every live connection (the client reconnects and RESUMEs)."""
