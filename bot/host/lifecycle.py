@@ -168,13 +168,10 @@ class Lifecycle:
 
     async def close_window(self, match_id: int, step: int, reason: str) -> None:
         """Resolve the window's step with its moves (None for a seat that did not answer)."""
-        live = self._matches.live.get(match_id)
-        if live is None:
-            return
-        async with live.lock:
-            window = live.window
-            if window is None or window.step != step or live.record.status != "running":
+        async with self._matches.running_window(match_id, step) as found:
+            if found is None:
                 return
+            live, window = found
             if reason == "deadline" and self._now() < window.deadline - 0.001:
                 self._windows.arm(live)  # the deadline moved (extend) after this job was queued
                 return

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from typing import Any
 
 from bot.games import load_game_info
@@ -109,6 +109,24 @@ class Matches:
             )
             live.window = window
         return live
+
+    @contextlib.asynccontextmanager
+    async def running_window(
+        self, match_id: int, step: int
+    ) -> AsyncIterator[tuple[Live, Window] | None]:
+        """Under the match's lock, the running match and its open window ``step``; None when
+        the match is over or paused, or that window has closed meanwhile (a timer or a report
+        that arrived late)."""
+        live = self.live.get(match_id)
+        if live is None:
+            yield None
+            return
+        async with live.lock:
+            window = live.window
+            if window is None or window.step != step or live.record.status != "running":
+                yield None
+            else:
+                yield live, window
 
     async def commit(self, live: Live, change: Change, new_step: int | None = None) -> bool:
         """Apply a change; on success mirror it in the cache and wake the delivery worker.

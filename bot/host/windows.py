@@ -236,15 +236,12 @@ class Windows:
         return lead is not None and lead / 2 <= left <= lead + 1.0
 
     async def _remind(self, match_id: int, step: int) -> None:
-        live = self._matches.live.get(match_id)
-        if live is None:
-            return
-        async with live.lock:
-            window = live.window
-            if window is None or window.step != step or window.reminded:
+        async with self._matches.running_window(match_id, step) as found:
+            if found is None:
                 return
+            live, window = found
             now = self._matches.clock()
-            if live.record.status != "running" or not self._reminder_due(live, window, now):
+            if window.reminded or not self._reminder_due(live, window, now):
                 return
             outbox = notices.reminders(live, window, now)
             with restoring(window):
@@ -274,13 +271,10 @@ class Windows:
 
     async def reopen(self, match_id: int, step: int, cause: str) -> None:
         """Give an expired window the grace period again, and tell the players why."""
-        live = self._matches.live.get(match_id)
-        if live is None:
-            return
-        async with live.lock:
-            window = live.window
-            if window is None or window.step != step or live.record.status != "running":
+        async with self._matches.running_window(match_id, step) as found:
+            if found is None:
                 return
+            live, window = found
             now = self._matches.clock()
             if window.deadline > now:
                 return  # reopened already
@@ -322,17 +316,13 @@ class Windows:
         several seats has one deadline, so it moves for all of them. The target depends only on
         the prompt, so a report seen twice (or after a restart, an extension, another seat's
         late prompt that moved it further) moves nothing again."""
-        live = self._matches.live.get(match_id)
-        if live is None:
-            return
-        async with live.lock:
-            window = live.window
+        async with self._matches.running_window(match_id, step) as found:
+            if found is None:  # closed, over, or paused (the resume prompts afresh)
+                return
+            live, window = found
             now = self._matches.clock()
             if (
-                window is None
-                or window.step != step
-                or live.record.status != "running"  # paused: the resume prompts afresh
-                or seat not in window.missing()  # answered: the prompt reached them in time
+                seat not in window.missing()  # answered: the prompt reached them in time
                 or window.complete
                 or window.deadline <= now  # closing already (a delay past the whole window)
                 or (match_id, step) in self._due
