@@ -19,9 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from games.protocol import JSON, Accepted, Agent, Event, Game, Request
+from games.protocol import JSON, Event, Request
 
 from .rules import BLOOM_AT, FLOWERS, RAINY, SEAT_NAMES, Flower, spell_x
 from .spellbook import SPELLS, compile_spell, parse_spellbook
@@ -645,27 +644,3 @@ def distinct_run(history: Sequence[Entry]) -> int:
 def _spell_bits(spells: Iterable[str]) -> int:
     names = {"WATER": WATER, "FERTILIZE": FERTILIZE, "WEATHER": WEATHER, "SABOTAGE": SABOTAGE}
     return sum(names.get(code.split(":")[0], 0) for code in set(spells))
-
-
-# --- playing a whole match -----------------------------------------------------------------------
-
-
-def play_match(game: Game[Any], state: Any, events: list[Event], agents: Sequence[Agent]) -> Any:
-    """Drive a match to its end straight through the engine, each agent told only what its seat
-    may see and answering its own requests. Returns the final state."""
-    while True:
-        for event in events:
-            for seat, agent in enumerate(agents):
-                if may_see(seat, event):
-                    agent.observe(event)
-        requests = game.requests(state)
-        if not requests:
-            return state
-        moves = {}
-        for request in requests:
-            answer = agents[request.seat].act(request, game.view(state, request.seat))
-            verdict = game.submit(state, request.seat, answer)
-            if not isinstance(verdict, Accepted):
-                raise ValueError(f"seat {request.seat} answered {answer!r}: {verdict}")
-            moves[request.seat] = verdict.move
-        state, events = game.resolve(state, moves)

@@ -10,13 +10,16 @@ properties, each over random matches that hypothesis draws.
 * no view, description, prompt or event for the public or a seat carries another seat's secret
   (``Game.secrets``), and every declared secret does show where its owner looks.
 
-A new game slots in with one ``GameCase`` (the configs to draw and the bound its matches end
-within); a new property is one more test over ``CASES``.
+A new game slots in with one ``GameCase``: its tests' ``tests/games/<package>/conformance.py``
+declares ``CONFORMANCE_CASE = (configs, window_bound, host_configs)``: the configs to draw, the
+most windows a match of a parsed config can take, and short configs for matches through the
+host. A new property is one more test over ``CASES``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -157,8 +160,16 @@ def _cases() -> dict[str, GameCase]:
             st.fixed_dictionaries({"rounds": st.integers(1, 3)}),
         ),
     }
-    missing = set(registry.names()) - set(known)
-    assert not missing, f"give the conformance suite a GameCase for {sorted(missing)}"
+    for name, package in registry.discover().items():
+        if name not in known:  # a game's own tests/games/<package>/conformance.py
+            module = f"tests.games.{package.rsplit('.', 1)[-1]}.conformance"
+            try:
+                known[name] = importlib.import_module(module).CONFORMANCE_CASE
+            except ModuleNotFoundError:
+                raise AssertionError(
+                    f"give the conformance suite a case for {name}: CONFORMANCE_CASE = "
+                    f"(configs, window_bound, host_configs) in {module}"
+                ) from None
     return {name: GameCase(load_game_info(name), *known[name]) for name in [*registry.names(), TOY]}
 
 

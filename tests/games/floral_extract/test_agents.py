@@ -18,9 +18,9 @@ from games.floral_extract.agents import (
     may_see,
     pair_counts,
     parse_pots,
-    play_match,
 )
 from games.floral_extract.rules import Flower
+from games.play import play_match
 from games.protocol import (
     JSON,
     MODERATORS,
