@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Literal
 
 import discord
@@ -16,18 +15,15 @@ from cogs.common import (
     match_autocomplete,
     match_name,
     moderator_only,
-    people_only,
     respond,
     respond_text,
-    warn_log_channel_readers,
     warnings_text,
 )
+from cogs.setup import create_match, start_match, timer_lengths
 from games.floral_extract import books, render
 from games.floral_extract.config import PRESET_KEY, parse_rules_text
 from games.floral_extract.engine import resolve_spellbook
 from games.protocol import JSON
-
-log = logging.getLogger(__name__)
 
 GAME = "floral-extract"
 RANDOM = "random"
@@ -57,8 +53,13 @@ def preset_note(record: MatchRecord) -> str:
     return f", preset {name}" if isinstance(name, str) else ""
 
 
-def display_name(user: discord.Member | discord.User) -> str:
-    return user.display_name
+def setup_text(record: MatchRecord, mentions: list[str]) -> str:
+    name = match_name(record.id)
+    return (
+        f"🌸 Match **{record.id}**: Floral Extract, {mentions[0]} (P1) vs {mentions[1]} (P2)."
+        " I am sending each player a hello by DM; prompts come there. Next:"
+        f" `/floral reveal match:{name}`, then `/floral start match:{name}`."
+    )
 
 
 @app_commands.guild_only()
@@ -88,39 +89,21 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
         window: app_commands.Range[int, 1, 3600] | None = None,
         rules: str = "",
     ) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        people_only([player1, player2])
         config: dict[str, JSON] = {"advantage": advantage, "spellbook": spellbook.strip()}
         if self.bot.settings.max_turns is not None:
             config["max_turns"] = self.bot.settings.max_turns
         config.update(parse_rules_text(rules))
-        record = await self.bot.host.create_match(
-            GAME,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            players=[player1.id, player2.id],
-            names=[display_name(player1), display_name(player2)],
-            moderators=[interaction.user.id],
-            config=config,
-            window_s=float(window) if window is not None else None,
-        )
-        log.info(
-            "match %d created by %s in channel %s",
-            record.id,
-            interaction.user.id,
-            record.channel_id,
-        )
-        name = match_name(record.id)
-        await respond(
+        record = await create_match(
+            self.bot,
             interaction,
-            f"🌸 Match **{record.id}**: Floral Extract, {player1.mention} (P1) vs"
-            f" {player2.mention} (P2). I am sending each player a hello by DM; prompts come"
-            f" there. Next: `/floral reveal match:{name}`, then `/floral start match:{name}`.",
-            ephemeral=False,
-            allowed_mentions=discord.AllowedMentions(users=False),
+            GAME,
+            [player1, player2],
+            config,
+            setup_text,
+            timers=timer_lengths(window=window),
         )
-        await self._warn(interaction, record)
-        await warn_log_channel_readers(interaction, [player1, player2])
+        if record is not None:
+            await self._warn(interaction, record)
 
     async def _warn(self, interaction: discord.Interaction, record: MatchRecord) -> None:
         """Tell the moderator alone what looks wrong in the spellbook (it is secret until the
@@ -169,9 +152,7 @@ class FloralExtract(commands.GroupCog, group_name="floral", group_description="F
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
     async def start(self, interaction: discord.Interaction, match: str) -> None:
-        record = await game_match(interaction, match, GAME)
-        await self.bot.host.start_match(record.id, by=interaction.user.id)
-        await respond(interaction, f"Match {match_name(record.id)} is started.")
+        await start_match(self.bot, interaction, match, GAME)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,4 +1,4 @@
-"""``/match ...`` for any game, and the players' ``/submit`` and ``/garden``."""
+"""``/match ...`` for any game, and the players' ``/submit`` and ``/look`` (alias ``/garden``)."""
 
 from __future__ import annotations
 
@@ -244,7 +244,7 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
         )
 
 
-# --- /submit, /garden -----------------------------------------------------------------------
+# --- /submit, /look -----------------------------------------------------------------------
 
 
 class Players(commands.Cog):
@@ -283,7 +283,17 @@ class Players(commands.Cog):
     @app_commands.command(description="Your private view of your match, just for you")
     @app_commands.describe(match="The match (default: your active one)")
     @app_commands.autocomplete(match=match_autocomplete)
+    async def look(self, interaction: discord.Interaction, match: str | None = None) -> None:
+        await self._look(interaction, match)
+
+    @app_commands.command(description="The same as /look (its first name)")
+    @app_commands.describe(match="The match (default: your active one)")
+    @app_commands.autocomplete(match=match_autocomplete)
     async def garden(self, interaction: discord.Interaction, match: str | None = None) -> None:
+        await self._look(interaction, match)
+
+    async def _look(self, interaction: discord.Interaction, match: str | None) -> None:
+        """What the asker's seat may know of the match: hand, map, coins, as the game says."""
         if match is None:
             match_id = await self._my_match(interaction)
         else:

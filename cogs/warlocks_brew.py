@@ -16,8 +16,6 @@ The list options (``small_selection``, ``impotent_ingredient``) take ingredient 
 
 from __future__ import annotations
 
-import logging
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -25,21 +23,18 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.host import HostError
 from bot.store import MatchRecord
-from cogs.common import (
-    game_match,
-    match_autocomplete,
-    match_name,
-    moderator_only,
-    people_only,
-    respond,
-    warn_log_channel_readers,
+from cogs.common import match_autocomplete, moderator_only, respond
+from cogs.setup import (
+    create_match,
+    players_text,
+    refusal,
+    start_match,
+    timer_lengths,
 )
 from games.protocol import JSON, ConfigError
 from games.warlocks_brew.config import type_counts
 from games.warlocks_brew.options import parse_variants
 from games.warlocks_brew.render import VARIANT_NAMES
-
-log = logging.getLogger(__name__)
 
 GAME = "warlocks-brew"
 DEFAULT_WINDOW = 45
@@ -70,7 +65,7 @@ def options_text(config: dict[str, JSON]) -> str:
 
 
 def setup_text(record: MatchRecord, mentions: list[str]) -> str:
-    players = ", ".join(f"{mention} (P{seat + 1})" for seat, mention in enumerate(mentions))
+    players = players_text(mentions)
     window = record.window_s or record.config.get("window", DEFAULT_WINDOW)
     return (
         f"🧪 Match **{record.id}**: Warlock's Brew, {players}. {options_text(record.config)}"
@@ -112,56 +107,36 @@ class WarlocksBrew(commands.GroupCog, group_name="brew", group_description="Warl
         variants: str = "",
         window: app_commands.Range[int, 1, 3600] | None = None,
     ) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
         members = [m for m in (player1, player2, player3, player4, player5, player6) if m]
         try:
-            people_only(members)
             config = parse_variants(variants)
-            config["window"] = window if window is not None else DEFAULT_WINDOW
-            record = await self.bot.host.create_match(
-                GAME,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                players=[member.id for member in members],
-                names=[member.display_name for member in members],
-                moderators=[interaction.user.id],
-                config=config,
-                window_s=float(window) if window is not None else None,
-            )
-        except (ConfigError, HostError) as error:
+        except ConfigError as error:
             await respond(interaction, f"✖ No match created. {_refusal(error)}")
             return
-        log.info(
-            "brew match %d created by %s in channel %s",
-            record.id,
-            interaction.user.id,
-            record.channel_id,
-        )
-        await respond(
+        config["window"] = window if window is not None else DEFAULT_WINDOW
+        await create_match(
+            self.bot,
             interaction,
-            setup_text(record, [member.mention for member in members]),
-            ephemeral=False,
-            allowed_mentions=discord.AllowedMentions(users=False),
+            GAME,
+            members,
+            config,
+            setup_text,
+            timers=timer_lengths(window=window),
+            explain=_refusal,
         )
-        await warn_log_channel_readers(interaction, members)
 
     @app_commands.command(description="Start the match: the first ingredient is revealed")
     @app_commands.describe(match="The match")
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
     async def start(self, interaction: discord.Interaction, match: str) -> None:
-        record = await game_match(interaction, match, GAME)
-        name = match_name(record.id)
-        await self.bot.host.start_match(record.id, by=interaction.user.id)
-        await respond(interaction, f"Match {name} is started.")
+        await start_match(self.bot, interaction, match, GAME)
 
 
 def _refusal(error: ConfigError | HostError) -> str:
-    if isinstance(error, ConfigError):
-        if error.field == "variants":
-            return f"Bad variants: {error.message}."
-        return f"Bad option `{error.field}`: {error.message}."
-    return str(error)
+    if isinstance(error, ConfigError) and error.field == "variants":
+        return f"Bad variants: {error.message}."
+    return refusal(error)
 
 
 async def setup(bot: commands.Bot) -> None:

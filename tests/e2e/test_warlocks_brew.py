@@ -271,7 +271,7 @@ async def test_utter_darkness_declaration_typed_as_a_word(
         lambda m: "Send one character" in m.content, to=world.bob, after=mark
     )
     assert hint
-    garden = await (await fake.slash(world.bob, "garden", {}, channel=world.channel)).reply()
+    garden = await (await fake.slash(world.bob, "look", {}, channel=world.channel)).reply()
     assert garden.ephemeral and "Your hand: " in garden.content, garden.content
     status = await moderator(fake, world, "match status", match="m1")
     assert "Auction 2: Eye of Newt on offer" in status and "Your hand" not in status, status
