@@ -15,6 +15,7 @@ from bot.ids import parse_match_id
 
 MAX_WINDOW_S = 86_400.0  # a day; longer windows only overflow timers
 MAX_MATCHES = 10_000
+MAX_PLAYERS = 99  # each game says how many it seats; this only keeps the number sane
 MAX_SEED = 2**63 - 1  # stored in a SQLite integer
 _DIGITS = re.compile(r"[0-9]{1,19}")  # no more digits than MAX_SEED has
 
@@ -50,6 +51,11 @@ def _whole(text: str, low: int, high: int, what: str) -> int:
 def match_count(text: str) -> int:
     """How many new matches; 0 only resumes the unfinished ones."""
     return _whole(text, 0, MAX_MATCHES, "a number of matches")
+
+
+def player_count(text: str) -> int:
+    """Seats of a new match (the game checks its own range)."""
+    return _whole(text, 1, MAX_PLAYERS, "a number of players")
 
 
 def seed(text: str) -> int:

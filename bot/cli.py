@@ -20,6 +20,8 @@ EXIT_CODES = """exit codes: 0 done; 1 failed (a storage fault, a match left unfi
 stop is fine); 141 the output was closed (simulate | head)."""
 
 # subcommand -> module with ``main(args) -> int``
+PLAYERS_HELP = "seats of the match (default: the game's smallest table)"
+
 _HANDLERS = {
     "run": "bot.client",
     "simulate": "bot.simulate",
@@ -58,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--window", type=arguments.seconds, default=None, help="window length (default 60 s)"
     )
     simulate.add_argument("--level", default=None, help="AI level of every seat (listed below)")
+    simulate.add_argument("--players", type=arguments.player_count, default=None, help=PLAYERS_HELP)
     simulate.add_argument("--db", default=None, help="database file (resumes unfinished matches)")
     simulate.add_argument("--quiet", action="store_true", help="print only the summary")
 
@@ -66,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--level", default=None, help="AI level (listed below)")
     play.add_argument("--seed", type=arguments.seed, default=None)
     play.add_argument("--window", type=arguments.seconds, default=None, help="window length")
+    play.add_argument(
+        "--players", type=arguments.player_count, default=None, help=PLAYERS_HELP + "; you are P1"
+    )
 
     replay = sub.add_parser("replay", help="run a match script, print its trace")
     replay.add_argument("script", metavar="SCRIPT.json")

@@ -24,7 +24,7 @@ from typing import TextIO
 from bot.games import load_game_info
 from bot.host import Host
 from bot.process import EXIT_OUTPUT_CLOSED, run_command
-from bot.simulate import AgentPlayer, SimulatedPlayers, check_level
+from bot.simulate import AgentPlayer, SimulatedPlayers, check_level, check_players
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
 from games.protocol import Agent, derive_rng
@@ -45,12 +45,14 @@ async def play(
     level: str | None = None,
     seed: int | None = None,
     window_s: float | None = None,
+    players: int | None = None,
     lines: TextIO = sys.stdin,
     out: TextIO = sys.stdout,
     on_closed: Callable[[], None] | None = None,
 ) -> int:
     info = load_game_info(key)
     check_level(info, level)
+    seats = check_players(info, players)
     level = level or info.default_agent
     seed = seed if seed is not None else random.SystemRandom().getrandbits(48)
     with tempfile.TemporaryDirectory() as scratch:
@@ -63,13 +65,24 @@ async def play(
                 key,
                 guild_id=0,
                 channel_id=0,
-                players=(HUMAN, COMPUTER),
-                names=("Human", f"AI ({level})"),
+                players=[HUMAN, *(COMPUTER + seat for seat in range(seats - 1))],
+                names=["Human", *(f"AI {seat} ({level})" for seat in range(1, seats))]
+                if seats > 2
+                else ["Human", f"AI ({level})"],
                 seed=seed,
                 window_s=window_s,
             )
-            agent = info.agents[level](1, derive_rng(seed, "ai", 1))
-            terminal.players[record.id] = [_computer(host, record.id, agent, seed, window_s)]
+            terminal.players[record.id] = [
+                _computer(
+                    host,
+                    record.id,
+                    seat,
+                    info.agents[level](seat, derive_rng(seed, "ai", seat)),
+                    seed,
+                    window_s,
+                )
+                for seat in range(1, seats)
+            ]
             terminal.say(HELP)
             await host.start_match(record.id)
             session = Session(host, record.id, terminal)
@@ -98,17 +111,17 @@ async def play(
 
 
 def _computer(
-    host: Host, match_id: int, agent: Agent, seed: int, window_s: float | None
+    host: Host, match_id: int, seat: int, agent: Agent, seed: int, window_s: float | None
 ) -> AgentPlayer:
     """The AI seat: it answers after a human-like pause, never with junk, and reports nothing."""
     window = window_s or 60.0
     return AgentPlayer(
         host,
         match_id,
-        1,
-        COMPUTER,
+        seat,
+        COMPUTER + seat - 1,
         agent,
-        derive_rng(seed, "ai-timing"),
+        derive_rng(seed, "ai-timing") if seat == 1 else derive_rng(seed, "ai-timing", seat),
         lambda rng: rng.uniform(0.3, min(5, window / 3)),
         0.0,
         lambda _: None,
@@ -226,6 +239,7 @@ def main(args: argparse.Namespace) -> int:
                 args.level,
                 args.seed,
                 args.window,
+                args.players,
                 on_closed=lambda: stop(EXIT_OUTPUT_CLOSED),
             )
         )

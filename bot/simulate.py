@@ -214,6 +214,7 @@ class Simulation:
     window_s: float
     junk_rate: float = JUNK_RATE
     level: str | None = None  # the AI level of every seat; None: the game's default
+    seats: int | None = None  # seats of each new match; None: the game's smallest table
     lockstep: Lockstep | None = None  # None: the players answer after random delays
     infos: dict[str, GameInfo] = field(default_factory=dict)
 
@@ -270,7 +271,7 @@ class Simulation:
         self, key: str, seed: int, index: int, config: Mapping[str, Any] | None = None
     ) -> int:
         info = self.info(key)
-        seats = info.game.min_seats
+        seats = self.seats or info.game.min_seats
         record = await self.host.create_match(
             key,
             guild_id=0,
@@ -298,6 +299,7 @@ async def simulate(
     seed: int | None = None,
     window_s: float | None = None,
     level: str | None = None,
+    seats: int | None = None,
     db: Path | None = None,
     quiet: bool = False,
     out: TextIO = sys.stdout,
@@ -306,13 +308,16 @@ async def simulate(
     """Run the simulation; the summary. Raises KeyError for an unknown game or level."""
     window = window_s or DEFAULT_WINDOW_S
     check_level(load_game_info(key), level)
+    seats = check_players(load_game_info(key), seats)
     seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
     with tempfile.TemporaryDirectory() as scratch:
         store = await SqliteStore.open(db or Path(scratch) / "simulate.db")
         players = SimulatedPlayers(out, quiet, on_closed)
         host = Host(store, players, grace_s=max(window, 0.05), retry_base_s=0.05)
         try:
-            sim = Simulation(host, players, window, level=level, lockstep=Lockstep(host))
+            sim = Simulation(
+                host, players, window, level=level, seats=seats, lockstep=Lockstep(host)
+            )
             ids = await _start_all(sim, store, key, matches, seed)
             assert sim.lockstep is not None
             await sim.lockstep.run(ids)
@@ -326,6 +331,22 @@ async def simulate(
 def check_level(info: GameInfo, level: str | None) -> None:
     if level is not None and level not in info.agents:
         raise KeyError(f"unknown AI level {level!r}; known: {', '.join(info.agents)}")
+
+
+def check_players(info: GameInfo, players: int | None) -> int:
+    """The seats of a new match: ``players``, or the game's smallest table; KeyError in one
+    line when the game is not played by that many."""
+    game = info.game
+    if players is None:
+        return game.min_seats
+    if not game.min_seats <= players <= game.max_seats:
+        seats = (
+            str(game.min_seats)
+            if game.min_seats == game.max_seats
+            else f"{game.min_seats} to {game.max_seats}"
+        )
+        raise KeyError(f"{game.title} is played by {seats} players, not {players}")
+    return players
 
 
 async def _start_all(sim: Simulation, store: Store, key: str, matches: int, seed: int) -> list[int]:
@@ -372,6 +393,7 @@ def main(args: argparse.Namespace) -> int:
             seed=args.seed,
             window_s=args.window,
             level=args.level,
+            seats=args.players,
             db=Path(args.db) if args.db else None,
             quiet=args.quiet,
             on_closed=lambda: stop(EXIT_OUTPUT_CLOSED),

@@ -122,3 +122,18 @@ def test_a_signal_stops_play_cleanly(signum: signal.Signals, code: int) -> None:
     _, err = process.communicate(timeout=10)
     assert process.returncode == code
     assert err == ""
+
+
+def test_play_against_several_computers() -> None:
+    """``--players 3``: you are P1, two AI players take the other seats."""
+    process = start_play("--window", "5", "--players", "3")
+    transcript: list[str] = []
+    for _ in range(3):
+        read_until(process, PROMPT, transcript)
+        type_in(process, "4")
+    read_until(process, "Match over", transcript)
+    code, err = finish(process, transcript)
+    assert (code, err) == (0, "")
+    text = "\n".join(transcript)
+    assert "Toy Guess, Human vs AI 1 (random) vs AI 2 (random)" in text
+    assert "P3 " in text  # the third seat plays every round

@@ -204,3 +204,21 @@ async def test_the_ai_level_is_chosen_from_the_games_own() -> None:
     assert summary["finished"] == 1 and "random1" in out.getvalue()
     with pytest.raises(KeyError, match="unknown AI level 'genius'; known: random"):
         await simulate(TOY, level="genius", out=io.StringIO())
+
+
+async def test_players_sets_the_seats_within_the_games_own_range(tmp_path: Path) -> None:
+    db = tmp_path / "sim.db"
+    summary = await simulate(TOY, seats=4, seed=5, window_s=0.05, db=db, out=io.StringIO())
+    assert summary["finished"] == 1
+    store = await SqliteStore.open(db)
+    (record,) = await store.list_matches()
+    await store.close()
+    assert len(record.players) == 4 and record.names[3] == "random4"
+    with pytest.raises(KeyError, match="Toy Guess is played by 2 to 4 players, not 5"):
+        await simulate(TOY, seats=5, out=io.StringIO())
+
+
+def test_cli_players_out_of_range_is_one_line() -> None:
+    run = cli("simulate", "floral-extract", "--players", "3")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == ("floral-host simulate: Floral Extract is played by 2 players, not 3\n")
