@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -52,11 +53,36 @@ def prompt_text(request: Request, deadline: float, now: float) -> str:
     lines = [request.prompt]
     if choices:
         lines.append(f"Choices: {choices}")
-    lines.append(
-        f"⏳ Answer within {seconds_text(deadline - now)} (until {clock_text(deadline)})."
-        f" If you don't: {request.default}"
-    )
+    lines.append(deadline_line(request.default, deadline, now))
     return "\n".join(lines)
+
+
+DEADLINE_MARK = "⏳ Answer within "  # how a prompt's deadline line begins (see late_delivery)
+
+
+def deadline_line(default: str, deadline: float, now: float, head: str = DEADLINE_MARK) -> str:
+    return (
+        f"{head}{seconds_text(deadline - now)} (until {clock_text(deadline)})."
+        f" If you don't: {default}"
+    )
+
+
+def late_delivery(delivery: Delivery, late_s: float, moved_s: float, now: float) -> Delivery:
+    """A window's prompt sent ``late_s`` after its commit, with its deadline moved by
+    ``moved_s`` (what the host gives back, capped): the payload's deadline (Discord's
+    countdown) and the text's deadline line say the new time, and why."""
+    request = dict(delivery.payload["request"])
+    request["deadline"] = float(request["deadline"]) + moved_s
+    lines = delivery.text.split("\n")
+    marked = [i for i, line in enumerate(lines) if line.startswith(DEADLINE_MARK)]
+    if marked:
+        head = (
+            f"⏳ This prompt reached you {seconds_text(late_s)} late, so your deadline moved"
+            f" by {seconds_text(moved_s)}: answer within "
+        )
+        lines[marked[-1]] = deadline_line(str(request["default"]), request["deadline"], now, head)
+    payload = {**delivery.payload, "request": request}
+    return dataclasses.replace(delivery, text="\n".join(lines), payload=payload)
 
 
 def _choices_text(request: Request) -> str:
@@ -169,6 +195,7 @@ class DeliveryWorker:
         *,
         on_late_prompt: LateHandler | None = None,
         late_allowance_s: float = 2.0,
+        late_cap_s: float = 30.0,
         clock: Callable[[], float] = time.time,
         retry_base_s: float = 1.0,
         retry_max_s: float = 300.0,
@@ -180,6 +207,7 @@ class DeliveryWorker:
         self._on_permanent = on_permanent
         self._on_late_prompt = on_late_prompt
         self._late_allowance_s = late_allowance_s
+        self._late_cap_s = late_cap_s
         self._clock = clock
         self._retry_base_s = retry_base_s
         self._retry_max_s = retry_max_s
@@ -268,8 +296,14 @@ class DeliveryWorker:
                 await self._on_late_prompt(row, delay)
 
     async def _send(self, row: OutboxRow, result: _PassResult) -> None:
+        now = self._clock()
+        delay = now - row.created_at
+        late = delay > self._late_allowance_s and is_window_prompt(row)
+        delivery = delivery_of(row)
+        if late:  # the seat's time counts from now: the prompt shows the moved deadline
+            delivery = late_delivery(delivery, delay, min(delay, self._late_cap_s), now)
         try:
-            await self._transport.send(delivery_of(row))
+            await self._transport.send(delivery)
         except PermanentError as error:
             log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
             result.failed.append((row, str(error)))
@@ -283,8 +317,7 @@ class DeliveryWorker:
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent.append(row.id)
-            delay = self._clock() - row.created_at
-            if delay > self._late_allowance_s and is_window_prompt(row):
+            if late:
                 result.late.append((row, delay))
 
     def _backoff(self, row: OutboxRow, error: Exception) -> float:

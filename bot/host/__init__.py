@@ -88,6 +88,7 @@ class Host:
             self._report_unreachable,
             on_late_prompt=self._on_late_prompt,
             late_allowance_s=late_allowance_s,
+            late_cap_s=late_cap_s,
             clock=clock,
             retry_base_s=retry_base_s,
         )

@@ -1,5 +1,5 @@
 """The messages the host composes: hellos, prompts, reminders, re-prompts after a retiming,
-the reopening after downtime, a late prompt's new deadline, and the report of a player who
+the reopening after downtime, and the report of a player who
 cannot be reached."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.host.matches import Matches
 from bot.host.model import Live, Window
-from bot.outbox import Prompt, clock_text, notice, prompt_text, seconds_text
+from bot.outbox import Prompt, notice, prompt_text, seconds_text
 from bot.store import Change, LogEntry, OutboxMessage, OutboxRow
 from bot.transport import parse_audience, request_to_json
 from games.protocol import Game
@@ -71,15 +71,6 @@ def retimed(live: Live, window: Window, text: str, now: float) -> tuple[OutboxMe
         for seat in window.missing()
     ]
     return tuple(outbox)
-
-
-def late_prompt(live: Live, seat: int, delay_s: float, deadline: float) -> OutboxMessage:
-    """To a seat whose prompt reached it late: the new deadline (the prompt has the buttons)."""
-    text = (
-        f"⏳ Your prompt in match {live.id} reached you {seconds_text(delay_s)} late:"
-        f" you have until {clock_text(deadline)}."
-    )
-    return notice(live.id, f"seat{seat}", text, live.record.step, "late_prompt")
 
 
 def reopened(

@@ -339,8 +339,8 @@ class Windows:
                     now,
                     guard_window=step,
                     retime=window.timing(),
+                    # the prompt itself showed the seat this deadline (outbox.late_delivery)
                     log=(LogEntry("late_prompt", None, {"seat": seat, "delay_s": delay_s}),),
-                    outbox=(notices.late_prompt(live, seat, delay_s, target),),
                 )
                 await self._matches.commit(live, change)
             self.arm(live)

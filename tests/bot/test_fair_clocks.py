@@ -1,7 +1,8 @@
 """Fair clocks: a prompt that opens a window and reaches its seat later than the allowance
 (2 s by default) after its commit moves the window's deadline by the delay, at most the cap
-(30 s), and the seat is told its new deadline. The transport fails a seat's prompt once with a
-``retry_after``, so the worker's retry delays it by a known amount on the manual clock."""
+(30 s), and the prompt the seat gets shows its new deadline. The transport fails a seat's
+prompt once with a ``retry_after``, so the worker's retry delays it by a known amount on the
+manual clock."""
 
 from __future__ import annotations
 
@@ -50,7 +51,22 @@ async def deadline(env: HostEnv, match_id: int) -> float:
 
 
 def late_notices(env: HostEnv, audience: str) -> list[str]:
-    return [d.text for d in env.transport.to(audience) if d.payload.get("kind") == "late_prompt"]
+    """The deadline lines of the prompts that reached ``audience`` late."""
+    return [
+        line
+        for d in env.transport.to(audience)
+        for line in d.text.split("\n")
+        if line.startswith("⏳ This prompt reached you")
+    ]
+
+
+def prompt_deadlines(env: HostEnv, audience: str) -> list[float]:
+    """The deadline each prompt sent to ``audience`` carried (Discord's countdown)."""
+    return [
+        d.payload["request"]["deadline"]
+        for d in env.transport.to(audience)
+        if "request" in d.payload
+    ]
 
 
 async def test_a_late_prompt_moves_the_deadline_and_the_seat_is_told(manual_env: HostEnv) -> None:
@@ -61,9 +77,12 @@ async def test_a_late_prompt_moves_the_deadline_and_the_seat_is_told(manual_env:
     await deliver_after(env, 12.0)
     assert await deadline(env, record.id) == original + 12.0
     assert late_notices(env, "seat0") == [
-        f"⏳ Your prompt in match {record.id} reached you 12 s late:"
-        f" you have until {clock_text(original + 12.0)}."
+        "⏳ This prompt reached you 12 s late, so your deadline moved by 12 s: answer within"
+        f" 60 s (until {clock_text(original + 12.0)}). If you don't: your secret number is"
+        " your guess"
     ]
+    assert prompt_deadlines(env, "seat0") == [original + 12.0]
+    assert prompt_deadlines(env, "seat1") == [original]
     assert late_notices(env, "seat1") == []  # on time: told nothing
     assert env.timers is not None
     await env.timers.advance(WINDOW_S - 12.0 + 5.0)  # 5 s past the original deadline
@@ -82,7 +101,11 @@ async def test_the_move_is_capped(manual_env: HostEnv) -> None:
     original = env.clock() + WINDOW_S
     await deliver_after(env, 45.0)
     assert await deadline(env, record.id) == original + 30.0
-    assert "45 s late" in late_notices(env, "seat0")[0]
+    assert (
+        "45 s late, so your deadline moved by 30 s: answer within 45 s"
+        in late_notices(env, "seat0")[0]
+    )
+    assert prompt_deadlines(env, "seat0")[0] == original + 30.0
 
 
 async def test_a_prompt_within_the_allowance_moves_nothing(manual_env: HostEnv) -> None:
