@@ -1,0 +1,106 @@
+"""Crafting (``potioncraft.md`` §7, §9.6, §9.7): which card lists claim a potion.
+
+A craft fulfils exactly three recipe ingredients (four for a chained potion in ``exact4`` mode),
+each in one way: direct, substitution, the wild, a pair (Pairs-wild) or a mimic (Mimic). The
+listed cards must be exactly the cards some such assignment spends (AMBIGUITY 18).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import product
+
+from .cards import CATALOG, CATEGORY_OF, POTIONS, SIBLINGS, WILD, is_ingredient
+
+Need = tuple[Counter[str], bool]  # the named cards spent, and whether a pair comes on top
+
+
+def needs(
+    potion: str,
+    *,
+    seal: str | None,
+    chained: bool,
+    chain_mode: str,
+    perk: str | None = None,
+    mimic_as: str | None = None,
+    mimic_log: tuple[str, ...] | list[str] = (),
+) -> Iterator[Need]:
+    """Every way to claim ``potion`` as the cards it spends (repeats possible)."""
+    recipe = POTIONS[potion].recipe
+    if any(CATEGORY_OF[i] == seal for i in recipe) and chained and chain_mode == "exact4":
+        return
+    if chained:
+        if perk is not None:
+            return  # no pair and no mimic on a chained potion
+        if chain_mode == "exact4":
+            yield Counter(recipe), False
+            return
+        for skip in range(4):
+            chosen = recipe[:skip] + recipe[skip + 1 :]
+            if all(CATEGORY_OF[i] != seal for i in chosen):
+                yield Counter(chosen), False
+        return
+    for skip in range(4):
+        chosen = recipe[:skip] + recipe[skip + 1 :]
+        if any(CATEGORY_OF[i] == seal for i in chosen):
+            continue
+        options = []
+        for ingredient in chosen:
+            ways: list[tuple[str, tuple[str, ...]]] = [
+                ("d", (ingredient,)),
+                ("s", SIBLINGS[ingredient]),
+                ("w", (WILD,)),
+            ]
+            if perk == "pairs_wild":
+                ways.append(("p", ()))
+            if perk == "mimic" and ingredient == mimic_as and mimic_as in mimic_log:
+                ways.append(("m", ()))
+            options.append(ways)
+        for combo in product(*options):
+            kinds = [kind for kind, _ in combo]
+            if kinds.count("w") > 1:
+                continue
+            if kinds.count("p") != (1 if perk == "pairs_wild" else 0):
+                continue
+            if kinds.count("m") != (1 if perk == "mimic" else 0):
+                continue
+            spent: Counter[str] = Counter()
+            for _, cards in combo:
+                spent.update(cards)
+            yield spent, "p" in kinds
+
+
+def _pair_name(rest: Counter[str], seal: str | None) -> str | None:
+    """The ingredient of a remainder that is exactly one pair of a usable name."""
+    if sum(rest.values()) != 2 or len(rest) != 1:
+        return None
+    (name,) = rest
+    return name if is_ingredient(name) and CATEGORY_OF[name] != seal else None
+
+
+def matches(listed: Counter[str], need: Need, seal: str | None) -> bool:
+    spent, pair = need
+    if not pair:
+        return listed == spent
+    if any(listed[card] < count for card, count in spent.items()):
+        return False
+    return _pair_name(listed - spent, seal) is not None
+
+
+def from_hand(hand: Counter[str], need: Need, seal: str | None) -> list[str] | None:
+    """A card list for ``need`` taken from ``hand`` (catalog order), or None."""
+    spent, pair = need
+    if any(hand[card] < count for card, count in spent.items()):
+        return None
+    cards = list(spent.elements())
+    if pair:
+        left = hand - spent
+        names = [
+            n for n, c in left.items() if c >= 2 and is_ingredient(n) and CATEGORY_OF[n] != seal
+        ]
+        if not names:
+            return None
+        name = max(names, key=lambda n: (left[n], -CATALOG[n]))
+        cards += [name, name]
+    return sorted(cards, key=CATALOG.__getitem__)
