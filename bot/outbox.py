@@ -161,7 +161,9 @@ def notice(
 # --- delivering ---------------------------------------------------------------------------
 
 PermanentHandler = Callable[[OutboxRow, str], Awaitable[None]]
-LateHandler = Callable[[OutboxRow, float], Awaitable[None]]  # the row, its delay in seconds
+LateHandler = Callable[["Late"], Awaitable[None]]
+
+PROMPT_RETRY_MAX_S = 2.0  # the longest wait between two tries of a window's prompt
 
 # the payload kinds whose request opens a window (a reminder or re-prompt repeats one the seat had)
 WINDOW_OPENING_KINDS = ("start", "turn")
@@ -176,12 +178,22 @@ def is_window_prompt(row: OutboxRow) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Late:
+    """A window's prompt that reached its seat ``delay_s`` after its commit; its text already
+    showed the deadline moved by ``shown_s`` (0: sent on time, then held up inside the send)."""
+
+    row: OutboxRow
+    delay_s: float
+    shown_s: float
+
+
 @dataclass
 class _PassResult:
     sent: list[int] = field(default_factory=list)
     retries: list[Retry] = field(default_factory=list)
     failed: list[tuple[OutboxRow, str]] = field(default_factory=list)
-    late: list[tuple[OutboxRow, float]] = field(default_factory=list)  # prompts, their delay
+    late: list[Late] = field(default_factory=list)
 
 
 class DeliveryWorker:
@@ -292,8 +304,8 @@ class DeliveryWorker:
         for row, error in result.failed:
             await self._on_permanent(row, error)
         if self._on_late_prompt is not None:
-            for row, delay in result.late:
-                await self._on_late_prompt(row, delay)
+            for late in result.late:
+                await self._on_late_prompt(late)
 
     async def _send(self, row: OutboxRow, result: _PassResult) -> None:
         now = self._clock()
@@ -317,14 +329,18 @@ class DeliveryWorker:
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent.append(row.id)
-            if late:
-                result.late.append((row, delay))
+            sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
+            if is_window_prompt(row) and sent_after > self._late_allowance_s:
+                shown = min(delay, self._late_cap_s) if late else 0.0
+                result.late.append(Late(row, sent_after, shown))
 
     def _backoff(self, row: OutboxRow, error: Exception) -> float:
         retry_after = error.retry_after if isinstance(error, TransientError) else None
         if retry_after is not None:
             return retry_after
-        return float(min(self._retry_max_s, self._retry_base_s * 2**row.tries))
+        # a prompt's seat is waiting on a clock: try it again soon, however often it failed
+        longest = PROMPT_RETRY_MAX_S if is_window_prompt(row) else self._retry_max_s
+        return float(min(longest, self._retry_base_s * 2**row.tries))
 
 
 def delivery_of(row: OutboxRow) -> Delivery:

@@ -48,7 +48,7 @@ from bot.host.queries import Queries
 from bot.host.submissions import Submissions
 from bot.host.timers import Clock, ManualTimers, SchedulerTimers, Timers
 from bot.host.windows import Windows
-from bot.outbox import DeliveryWorker
+from bot.outbox import DeliveryWorker, Late
 from bot.store import ACTIVE_STATUSES, MatchRecord, OutboxMessage, OutboxRow, Store
 from bot.transport import Transport
 from games.protocol import JSON, Game
@@ -280,8 +280,8 @@ class Host:
     async def _report_unreachable(self, row: OutboxRow, error: str) -> None:
         await self._reports.report(row, error)
 
-    async def _on_late_prompt(self, row: OutboxRow, delay_s: float) -> None:
-        self._windows.late_prompt(row, delay_s)
+    async def _on_late_prompt(self, late: Late) -> None:
+        self._windows.late_prompt(late)
 
 
 __all__ = [

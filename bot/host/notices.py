@@ -1,5 +1,5 @@
 """The messages the host composes: hellos, prompts, reminders, re-prompts after a retiming,
-the reopening after downtime, and the report of a player who
+the reopening after downtime, a late prompt's new deadline, and the report of a player who
 cannot be reached."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.host.matches import Matches
 from bot.host.model import Live, Window
-from bot.outbox import Prompt, notice, prompt_text, seconds_text
+from bot.outbox import Prompt, clock_text, notice, prompt_text, seconds_text
 from bot.store import Change, LogEntry, OutboxMessage, OutboxRow
 from bot.transport import parse_audience, request_to_json
 from games.protocol import Game
@@ -148,3 +148,13 @@ class UnreachableReports:
         )
         await store.apply(change)
         self._matches.worker.wake()
+
+
+def late_prompt(live: Live, seat: int, delay_s: float, deadline: float) -> OutboxMessage:
+    """To a seat whose prompt was held up while it was being sent (a 429 wait), so its text
+    could not show it: the new deadline (the prompt has the buttons)."""
+    text = (
+        f"⏳ Your prompt in match {live.id} reached you {seconds_text(delay_s)} late:"
+        f" you have until {clock_text(deadline)}."
+    )
+    return notice(live.id, f"seat{seat}", text, live.record.step, "late_prompt")

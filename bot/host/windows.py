@@ -20,7 +20,8 @@ from bot.host import notices
 from bot.host.matches import Matches
 from bot.host.model import Live, NotSaved, Window, restoring
 from bot.host.timers import Timers
-from bot.store import Change, LogEntry, MatchRecord, OutboxRow, WriteFailed
+from bot.outbox import Late
+from bot.store import Change, LogEntry, MatchRecord, WriteFailed
 from games.protocol import Request
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,9 @@ REMINDER_SHARE = 0.25  # a reminder comes at most this share of the window befor
 MIN_REMINDER_LEAD_S = 5.0
 # the least an action of a turn whose clock ran out gets, so its prompt can still be answered
 CLOCK_FLOOR_S = 5.0
+# a late prompt's moved deadline this far past the one its text showed (the delay was inside
+# the send: a 429 wait) is told to the seat in a notice of its own
+NOTICE_GAP_S = 1.0
 
 
 def request_length(record: MatchRecord, request: Request) -> float:
@@ -294,9 +298,10 @@ class Windows:
 
     # --- fair clocks ----------------------------------------------------------------------
 
-    def late_prompt(self, row: OutboxRow, delay_s: float) -> None:
-        """The delivery worker's report of a window's prompt sent ``delay_s`` after its commit:
-        the seat gets that time back (up to ``late_cap_s``), in a tracked, retried task."""
+    def late_prompt(self, late: Late) -> None:
+        """The delivery worker's report of a window's prompt that reached its seat late: the
+        seat gets that time back (up to ``late_cap_s``), in a tracked, retried task."""
+        row = late.row
         request = row.message.payload["request"] if isinstance(row.message.payload, dict) else None
         if not isinstance(request, dict):
             return
@@ -306,16 +311,17 @@ class Windows:
         if not isinstance(deadline, (int, float)):
             return
         match_id = row.message.match_id
-        give_back = partial(self._give_back, match_id, step, seat, float(deadline), delay_s)
+        give_back = partial(self._give_back, match_id, step, seat, float(deadline), late)
         self._matches.spawn(self._matches.persist(f"match {match_id} late prompt", give_back))
 
     async def _give_back(
-        self, match_id: int, step: int, seat: int, prompted: float, delay_s: float
+        self, match_id: int, step: int, seat: int, prompted: float, late: Late
     ) -> None:
-        """Move the deadline to the one the prompt showed plus the delay. A window asking
-        several seats has one deadline, so it moves for all of them. The target depends only on
-        the prompt, so a report seen twice (or after a restart, an extension, another seat's
-        late prompt that moved it further) moves nothing again."""
+        """Move the deadline to the one the prompt was committed with plus the delay. A window
+        asking several seats has one deadline, so it moves for all of them. The target depends
+        only on the prompt, so a report seen twice (or after a restart, an extension, another
+        seat's late prompt that moved it further) moves nothing again. The prompt showed the
+        seat its moved deadline; only a delay inside the send (a 429 wait) is told apart."""
         async with self._matches.running_window(match_id, step) as found:
             if found is None:  # closed, over, or paused (the resume prompts afresh)
                 return
@@ -328,10 +334,15 @@ class Windows:
                 or (match_id, step) in self._due
             ):
                 return
-            moved = min(delay_s, self.late_cap_s)
-            target = prompted + moved
+            target = prompted + min(late.delay_s, self.late_cap_s)
             if target <= window.deadline:
                 return
+            shown = prompted + late.shown_s
+            told = (
+                (notices.late_prompt(live, seat, late.delay_s, target),)
+                if target - shown > NOTICE_GAP_S
+                else ()
+            )
             with restoring(window):
                 window.deadline = target
                 change = Change(
@@ -339,8 +350,8 @@ class Windows:
                     now,
                     guard_window=step,
                     retime=window.timing(),
-                    # the prompt itself showed the seat this deadline (outbox.late_delivery)
-                    log=(LogEntry("late_prompt", None, {"seat": seat, "delay_s": delay_s}),),
+                    log=(LogEntry("late_prompt", None, {"seat": seat, "delay_s": late.delay_s}),),
+                    outbox=told,
                 )
                 await self._matches.commit(live, change)
             self.arm(live)

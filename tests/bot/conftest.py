@@ -52,12 +52,17 @@ class RecordingTransport:
     # audience key -> exceptions to raise, one per send, before sending works
     failures: dict[str, list[Exception]] = field(default_factory=dict)
     attempts: list[Delivery] = field(default_factory=list)
+    # audience key -> an event the next send to it waits for (a 429 wait inside the send)
+    stalls: dict[str, asyncio.Event] = field(default_factory=dict)
 
     async def send(self, delivery: Delivery) -> None:
         self.attempts.append(delivery)
         queue = self.failures.get(str(delivery.audience))
         if queue:
             raise queue.pop(0)
+        stall = self.stalls.pop(str(delivery.audience), None)
+        if stall is not None:
+            await stall.wait()
         self.sent.append(delivery)
 
     def to(self, audience: str, match_id: int | None = None) -> list[Delivery]:

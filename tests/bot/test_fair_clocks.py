@@ -6,7 +6,11 @@ manual clock."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 from collections.abc import Callable
+
+import pytest
 
 from bot.outbox import clock_text
 from bot.store import MatchRecord
@@ -142,3 +146,57 @@ async def test_the_moved_deadline_survives_a_restart(manual_env: HostEnv) -> Non
     assert env.timers is not None
     assert env.timers.due_at(f"deadline:{record.id}") == original + 12.0
     assert len(late_notices(env, "seat0")) == 1
+
+
+async def test_a_delay_inside_the_send_moves_the_deadline_and_is_told_apart(
+    manual_env: HostEnv,
+) -> None:
+    """A prompt sent on time but held up inside the send (discord.py waits out a 429 there)
+    could not show its new deadline, so a notice tells it."""
+    env = manual_env
+    record = await env.new_match(start=False, window_s=WINDOW_S)
+    await env.host.wait_idle()
+    release = env.transport.stalls["seat0"] = asyncio.Event()
+    await env.host.start_match(record.id)
+    original = env.clock() + WINDOW_S
+    assert env.timers is not None
+    await eventually(lambda: "seat0" not in env.transport.stalls)  # the send is waiting
+    await env.timers.advance(8.0)
+    release.set()
+    await env.host.wait_idle()
+    await env.host.wait_idle()
+    assert await deadline(env, record.id) == original + 8.0
+    assert late_notices(env, "seat0") == []  # the prompt's own text still says 60 s
+    told = [d.text for d in env.transport.to("seat0") if d.payload.get("kind") == "late_prompt"]
+    assert told == [
+        f"⏳ Your prompt in match {record.id} reached you 8.0 s late:"
+        f" you have until {clock_text(original + 8.0)}."
+    ]
+
+
+async def test_a_prompt_is_retried_within_seconds_however_often_it_failed(
+    manual_env: HostEnv,
+) -> None:
+    """Backoff doubles for other messages, but a window's prompt is tried again every 2 s at
+    most, so an outage delays it by little more than the outage."""
+    env = manual_env
+    record = await env.new_match(start=False, window_s=WINDOW_S)
+    await env.host.wait_idle()
+    env.transport.failures["seat0"] = [TransientError("503") for _ in range(9)]  # 10 tries in all
+    await env.host.start_match(record.id)
+    original = env.clock() + WINDOW_S
+    assert env.timers is not None
+    tried_at: list[float] = []
+    while env.clock() < original:
+        tries = sum(str(d.audience) == "seat0" for d in env.transport.attempts)
+        tried_at += [env.clock()] * (tries - 1 - len(tried_at))  # not the hello
+        if late_notices(env, "seat0"):
+            break
+        await env.timers.advance(0.25)
+        env.host.worker.wake()
+        await asyncio.sleep(0.005)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(tried_at)]
+    assert len(tried_at) == 10 and max(gaps) <= 2.25, gaps
+    await env.host.wait_idle()
+    delay = env.clock() - (original - WINDOW_S)
+    assert await deadline(env, record.id) == pytest.approx(original + delay, abs=0.3)
