@@ -26,10 +26,13 @@ def hand_text(hand: list[str]) -> str:
 
 
 def secrets(state: State, seat: int) -> list[Secret]:
-    hand = state.hands[seat]
-    if not hand or state.out[seat]:
-        return []
-    return [Secret(texts=(hand_text(hand),), data=({"hand": list(hand)},))]
+    hand, pending = state.hands[seat], state.pending
+    found = []
+    if hand and not state.out[seat]:
+        found.append(Secret(texts=(hand_text(hand),), data=({"hand": list(hand)},)))
+    if pending is not None and seat in pending["seats"] and "cards" in pending:
+        found.append(Secret(data=({"seen": list(pending["cards"])},)))
+    return found
 
 
 def _seat_view(state: State, seat: int) -> JSON:

@@ -1,0 +1,89 @@
+"""How Potioncraft's windows map onto protocol v2: timer kinds, multi-select discards, menus,
+secrets, the action cap, the agents."""
+
+from __future__ import annotations
+
+from games.play import play_match
+from games.potioncraft import AGENTS, GAME, GAME_INFO
+from games.protocol import Setup, derive_rng
+
+from .helpers import DRAW, accepted, last, state_after, step
+
+
+def test_s13_2_windows_use_the_turn_and_reaction_timers() -> None:
+    assert GAME_INFO.timers == {"turn": 60.0, "reaction": 20.0}
+    state = state_after(
+        hands={"P2": ["Hex Seal (Benedicta)"], "P3": ["Circle Breaker (Benedicta)"]},
+        preset={"potions": {"P1": ["Silence of the Grave"]}},
+        config={"reaction_s": 7, "window_s": 30},
+        steps=[DRAW, step("main", P1=["perk Silence of the Grave"])],
+    )
+    requests = GAME.requests(state)
+    assert [(r.seat, r.kind, r.timer, r.timeout_s) for r in requests] == [
+        (1, "block", "reaction", 7.0),
+        (2, "block", "reaction", 7.0),
+    ]
+    assert [c.value for c in requests[0].choices] == ["pass", "block Hex Seal (Benedicta)"]
+    draw = GAME.requests(state_after(config={"window_s": 30}))[0]
+    assert (draw.kind, draw.timer, draw.timeout_s) == ("draw", "turn", 30.0)
+
+
+def test_s13_4_a_discard_is_a_multi_select_of_exactly_n_hand_cards() -> None:
+    hand = ["Coffin Nails", "Coffin Nails", "Eye of Newt", "Amethyst", "Bat Wing", "Starflower",
+            "Nightshade", "Spider Silk", "White Sage"]  # fmt: skip
+    state = state_after(hands={"P1": hand}, steps=[DRAW, step("main", P1=["end"])])
+    (request,) = GAME.requests(state)
+    assert request.kind == "discard" and request.min_choices == request.max_choices == 1
+    values = [c.value for c in request.choices]
+    assert values[:2] == ["Coffin Nails", "Coffin Nails #2"]
+    assert accepted(state, 0, request.join_answer(["Coffin Nails #2"])) == "discard Coffin Nails"
+
+
+def test_s13_4_main_offers_crafts_spells_perks_and_end_as_menus() -> None:
+    state = state_after(
+        hands={"P1": ["Clear Quartz", "Mermaid Scale", "Bat Wing", "Hex Seal (Fortuna)"]},
+        preset={"potions": {"P1": ["Petal Ward Elixir"]}},
+        steps=[DRAW],
+    )
+    (request,) = GAME.requests(state)
+    values = [c.value for c in request.choices]
+    assert "craft Oracle's Dew with Mermaid Scale, Clear Quartz, Bat Wing" in values
+    assert "play Hex Seal (Fortuna) seal Witch's Pantry" in values
+    assert "perk Petal Ward Elixir" in values and values[-1] == "end"
+    assert request.presentation["craft"] == "menu"
+    assert all(len(c.label) <= 80 for c in request.choices)
+    assert "Crafts you can make now" in request.prompt and len(request.prompt) <= 1500
+
+
+def test_host_extension_max_actions_ends_the_main_phase() -> None:
+    hand = ["Hex Seal (Fortuna)", "Hex Seal (Benedicta)"]
+    seal = step("main", P1=["play Hex Seal (Fortuna) seal Witch's Pantry"])
+    end = last(hands={"P1": hand}, config={"max_actions": 1}, steps=[DRAW, seal])
+    assert end["active"] == "P2" and end["pending"]["window"] == "draw"
+
+
+def test_s14_secrets_are_the_hand_and_the_seen_cards() -> None:
+    state = state_after(
+        hands={"P1": ["Astral Projection (Fortuna)", "Amethyst"]},
+        steps=[DRAW, step("main", P1=["play Astral Projection (Fortuna)"])],
+    )
+    (hand, seen) = GAME.secrets(state, 0)
+    assert hand.texts == ("Your hand: Amethyst, Pumpkin Guts.",)
+    assert seen.data == ({"seen": ["Bat Wing", "Amethyst", "Starflower"]},)
+    assert "Your hand" not in GAME.describe(state, None)
+    assert "seen" not in GAME.view(state, 1)
+
+
+def test_the_alchemist_beats_random_players() -> None:
+    wins = 0.0
+    for seed in range(12):
+        strong = seed % 4
+        state, events = GAME.new_match(Setup(GAME.parse_config({}, 4), 4, seed))
+        agents = [
+            AGENTS["alchemist" if s == strong else "random"](s, derive_rng(seed, "agent", s))
+            for s in range(4)
+        ]
+        outcome = GAME.outcome(play_match(GAME, state, events, agents))
+        assert outcome is not None
+        wins += 1 / len(outcome.winners) if strong in outcome.winners else 0
+    assert wins / 12 >= 0.5
