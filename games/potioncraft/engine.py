@@ -58,6 +58,7 @@ class Potioncraft:
         window = pending["window"]
         reaction = window in REACTION_WINDOWS
         seconds = float(state.config["reaction_s" if reaction else "window_s"])
+        wait_full = bool(state.config["reaction_wait_full"])
         result = []
         for seat in pending["seats"]:
             choices = tuple(window_choices(state, seat))
@@ -75,6 +76,7 @@ class Potioncraft:
                     max_choices=count,
                     presentation=MENUS if window == "main" else {},
                     timer="reaction" if reaction else "turn",
+                    close="ready" if window == "block" and wait_full else "all",
                 )
             )
         return result
@@ -96,6 +98,11 @@ class Potioncraft:
         rules.resolve_window(new, acts, timeouts, events)
         events.append(rules.moderator_state(new))
         return new, events
+
+    def ready(self, state: State, moves: Mapping[int, Move]) -> bool:
+        """Asked only for block windows under ``reaction_wait_full`` (close rule "ready"):
+        such a window never closes early, so its length reveals nothing (§14)."""
+        return False
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
         new = state.clone()

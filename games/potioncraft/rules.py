@@ -952,6 +952,8 @@ def hand_reset_start(state: State, seat: int, potion: str, events: Events) -> No
     )
     targets = order_from(state, seat)
     eligible = [s for s in targets if eligible_blocks(state, s, potion)]
+    if state.config["reaction_wait_full"]:
+        eligible = targets  # §14: the window runs its full time, so it opens to every target
     for other in targets:
         if other not in eligible:
             beater = BLOCKED_BY[POTIONS[potion].category]

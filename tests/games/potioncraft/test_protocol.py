@@ -87,3 +87,17 @@ def test_the_alchemist_beats_random_players() -> None:
         assert outcome is not None
         wins += 1 / len(outcome.winners) if strong in outcome.winners else 0
     assert wins / 12 >= 0.5
+
+
+def test_s14_reaction_wait_full_prompts_every_target_and_never_closes_early() -> None:
+    hands = {"P2": ["Hex Seal (Benedicta)"], "P3": ["Amethyst"]}
+    preset = {"potions": {"P1": ["Silence of the Grave"]}}
+    steps = [DRAW, step("main", P1=["perk Silence of the Grave"])]
+    plain = state_after(hands=hands, preset=preset, steps=steps)
+    assert [(r.seat, r.close) for r in GAME.requests(plain)] == [(1, "all")]
+    full = state_after(hands=hands, preset=preset, steps=steps,
+                       config={"reaction_wait_full": True})  # fmt: skip
+    requests = GAME.requests(full)
+    assert [(r.seat, r.close) for r in requests] == [(1, "ready"), (2, "ready")]
+    assert [c.value for c in requests[1].choices] == ["pass"]
+    assert GAME.ready(full, {1: "pass", 2: "pass"}) is False
