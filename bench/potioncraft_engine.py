@@ -2,8 +2,8 @@
 
 Plays matches straight through the engine (no host, no clock): one ``alchemist`` against random
 players, its seat rotating with the match seed, with the default config. Figures, over every
-window of every match: ``resolve`` p50/p99/max in ms (goal: p99 <= 1 ms), the alchemist's
-decision (``act``) p50/p99/max in ms (goal: p99 <= 50 ms), the memory of a live match (goal
+window of every match: ``resolve`` p50/p99/max in ms (goal: p99 <= 1 ms), ``requests`` (the
+prompts with every offered answer, the legal crafts included), the alchemist's decision (``act``) p50/p99/max in ms (goal: p99 <= 50 ms), the memory of a live match (goal
 <= 1 MB): the largest dumped state as JSON bytes, and the largest tracemalloc size of a state
 loaded from it (measured on every 25th window), plus windows per match, endings and the
 alchemist's share of the wins.
@@ -68,7 +68,10 @@ def play(seed: int, seats: int, stats: dict[str, list[float]]) -> tuple[float, i
             stats["dump"].append(dumped)
             stats["held"].append(held)
         moves = {}
-        for request in GAME.requests(state):
+        started = time.perf_counter()
+        requests = GAME.requests(state)
+        stats["requests"].append((time.perf_counter() - started) * 1000)
+        for request in requests:
             view = GAME.view(state, request.seat)
             started = time.perf_counter()
             raw = agents[request.seat].act(request, view)
@@ -86,7 +89,13 @@ def play(seed: int, seats: int, stats: dict[str, list[float]]) -> tuple[float, i
 def main() -> None:
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     seats = int(sys.argv[2]) if len(sys.argv) > 2 else 4
-    stats: dict[str, list[float]] = {"resolve": [], "act": [], "dump": [], "held": []}
+    stats: dict[str, list[float]] = {
+        "resolve": [],
+        "requests": [],
+        "act": [],
+        "dump": [],
+        "held": [],
+    }
     started = time.perf_counter()
     results = [play(seed, seats, stats) for seed in range(matches)]
     elapsed = time.perf_counter() - started
@@ -106,6 +115,7 @@ def main() -> None:
                 "matches": matches,
                 "seats": seats,
                 "resolve_ms": ms("resolve"),
+                "requests_ms": ms("requests"),
                 "alchemist_act_ms": ms("act"),
                 "state_json_bytes_max": int(max(stats["dump"])),
                 "state_tracemalloc_bytes_max": int(max(stats["held"])),

@@ -5,6 +5,7 @@ anything else of the grammar may be typed."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import permutations
 
 from games.protocol import Choice
@@ -27,8 +28,6 @@ def _choice(value: str, group: str, text: str | None = None) -> Choice:
 
 def crafts(state: State, seat: int) -> list[str]:
     """One legal craft per revealed potion and way of using a perk, as canonical text."""
-    hand = Counter(state.hands[seat])
-    found = []
     perks: list[tuple[str | None, str | None]] = [(None, None)]
     for owned in state.potions[seat]:
         kind = POTIONS[owned.name].perk
@@ -37,30 +36,54 @@ def crafts(state: State, seat: int) -> list[str]:
                 perks.append((owned.name, None))
             else:
                 perks += [(owned.name, x) for x in state.mimic_log]
-    for potion in state.revealed.values():
-        if potion is None:
-            continue
+    return list(
+        _crafts(
+            tuple(state.hands[seat]),
+            tuple(p for p in state.revealed.values() if p is not None),
+            state.seal,
+            tuple(state.chained),
+            str(state.config["chain_mode"]),
+            tuple(state.mimic_log),
+            tuple(perks),
+        )
+    )
+
+
+@lru_cache(maxsize=512)
+def _crafts(
+    hand_cards: tuple[str, ...],
+    revealed: tuple[str, ...],
+    seal: str | None,
+    chained: tuple[str, ...],
+    chain_mode: str,
+    mimic_log: tuple[str, ...],
+    perks: tuple[tuple[str | None, str | None], ...],
+) -> tuple[str, ...]:
+    hand = Counter(hand_cards)
+    found = []
+    for potion in revealed:
         for using, mimic_as in perks:
             if mimic_as is not None and mimic_as not in POTIONS[potion].recipe:
                 continue
             perk = POTIONS[using].perk if using else None
             for need in needs(
                 potion,
-                seal=state.seal,
-                chained=potion in state.chained,
-                chain_mode=str(state.config["chain_mode"]),
+                seal=seal,
+                chained=potion in chained,
+                chain_mode=chain_mode,
                 perk=perk,
                 mimic_as=mimic_as,
-                mimic_log=state.mimic_log,
+                mimic_log=mimic_log,
+                hand=hand,
             ):
-                cards = from_hand(hand, need, state.seal)
+                cards = from_hand(hand, need, seal)
                 if cards is not None:
                     text = f"craft {potion} with {', '.join(cards)}"
                     if using:
                         text += f" using {using}" + (f" as {mimic_as}" if mimic_as else "")
                     found.append(text)
                     break
-    return found
+    return tuple(found)
 
 
 def main_choices(state: State, seat: int) -> list[Choice]:

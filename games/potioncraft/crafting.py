@@ -25,8 +25,10 @@ def needs(
     perk: str | None = None,
     mimic_as: str | None = None,
     mimic_log: tuple[str, ...] | list[str] = (),
+    hand: Counter[str] | None = None,
 ) -> Iterator[Need]:
-    """Every way to claim ``potion`` as the cards it spends (repeats possible)."""
+    """Every way to claim ``potion`` as the cards it spends (repeats possible); with ``hand``,
+    only ways whose cards each are in it (a faster search for the crafts a hand can make)."""
     recipe = POTIONS[potion].recipe
     if any(CATEGORY_OF[i] == seal for i in recipe) and chained and chain_mode == "exact4":
         return
@@ -56,6 +58,8 @@ def needs(
                 ways.append(("p", ()))
             if perk == "mimic" and ingredient == mimic_as and mimic_as in mimic_log:
                 ways.append(("m", ()))
+            if hand is not None:
+                ways = [(k, cards) for k, cards in ways if all(hand[c] for c in cards)]
             options.append(ways)
         for combo in product(*options):
             kinds = [kind for kind, _ in combo]
