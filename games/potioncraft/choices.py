@@ -87,7 +87,10 @@ def _crafts(
 
 
 def main_choices(state: State, seat: int) -> list[Choice]:
-    choices = [_choice(text, "craft") for text in crafts(state, seat)]
+    choices = [
+        _choice(text, "craft", text.replace("Twist of Fate with", "Twist of Fate (potion) with"))
+        for text in crafts(state, seat)
+    ]
     hand = state.hands[seat]
     others = order_from(state, seat)
     first_of: dict[str, str] = {}
@@ -146,15 +149,20 @@ def main_choices(state: State, seat: int) -> list[Choice]:
     return choices
 
 
+def draw_label(state: State, option: str) -> str:
+    """``deck`` or ``pile P2`` as a button: the pile's top card is public, so it is named."""
+    if option == "deck":
+        return "Draw from deck"
+    seat = state.names.index(option[5:])
+    return f"Take {state.piles[seat][-1]} from {option[5:]}'s pile"
+
+
 def window_choices(state: State, seat: int) -> list[Choice]:
     pending = state.pending
     assert pending is not None
     window = pending["window"]
     if window == "draw":
-        return [
-            _choice(o, "draw", "Draw from deck" if o == "deck" else f"Take top of {o[5:]}'s pile")
-            for o in pending["options"]
-        ]
+        return [_choice(o, "draw", draw_label(state, o)) for o in pending["options"]]
     if window == "main":
         return main_choices(state, seat)
     if window == "astral":

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from games.protocol import JSON, Secret
 
-from .cards import PERK_TEXT, POTION_CATEGORIES, POTIONS, potion_label
+from .cards import BLOCKED_BY, PERK_TEXT, POTION_CATEGORIES, POTIONS, potion_label
 from .choices import crafts
-from .rules import categories, limit, name, ready, table_count
+from .rules import categories, eligible_blocks, limit, name, ready, table_count
 from .state import State
 
 DEFAULTS_TEXT = {
@@ -132,7 +132,10 @@ def prompt(state: State, seat: int) -> str:
     window = pending["window"]
     hand = hand_text(state.hands[seat])
     if window == "draw":
-        options = ", ".join(pending["options"])
+        options = ", ".join(
+            o if o == "deck" else f"{o} ({state.piles[state.names.index(o[5:])][-1]})"
+            for o in pending["options"]
+        )
         text = f"Turn {state.turn}: your draw. {hand} Options: {options}."
     elif window == "main":
         ready_perks = [
@@ -166,7 +169,16 @@ def prompt(state: State, seat: int) -> str:
     elif window == "block":
         user = name(state, pending["user"])
         what = "Hand reset" if pending["perk"] == "hand_reset" else f"Request for {pending['ask']}"
-        text = f"{user} uses {pending['potion']}: {what}. Block with a spell or `pass`."
+        beater = BLOCKED_BY[POTIONS[pending["potion"]].category]
+        spells = eligible_blocks(state, seat, pending["potion"])
+        text = f"{user} uses {pending['potion']} ({POTIONS[pending['potion']].category}): {what}."
+        if spells:
+            text += f" You may block with a {beater} spell: " + ", ".join(
+                f"`block {spell}`" for spell in spells
+            )
+            text += " or `pass`."
+        else:
+            text += f" You hold no {beater} spell and will be affected: send `pass`."
     else:
         thief = name(state, pending["thief"])
         text = (

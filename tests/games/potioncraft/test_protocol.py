@@ -101,3 +101,20 @@ def test_s14_reaction_wait_full_prompts_every_target_and_never_closes_early() ->
     assert [(r.seat, r.close) for r in requests] == [(1, "ready"), (2, "ready")]
     assert [c.value for c in requests[1].choices] == ["pass"]
     assert GAME.ready(full, {1: "pass", 2: "pass"}) is False
+
+
+def test_s13_5_the_draw_names_the_public_pile_tops() -> None:
+    (request,) = GAME.requests(state_after(preset={"piles": {"P2": ["Amethyst"]}}))
+    assert "pile P2 (Amethyst)" in request.prompt
+    assert [c.label for c in request.choices] == ["Draw from deck", "Take Amethyst from P2's pile"]
+
+
+def test_s13_5_a_block_prompt_names_the_eligible_spells() -> None:
+    state = state_after(
+        hands={"P2": ["Hex Seal (Benedicta)", "Hex Seal (Fortuna)"]},
+        preset={"potions": {"P1": ["Silence of the Grave"]}},
+        steps=[DRAW, step("main", P1=["perk Silence of the Grave"])],
+    )
+    (request,) = GAME.requests(state)
+    assert "`block Hex Seal (Benedicta)`" in request.prompt
+    assert "Hex Seal (Fortuna)" not in request.prompt
