@@ -161,8 +161,16 @@ class AlchemistAgent:
         return request.join_answer(ranked[: request.min_choices])
 
     def _block(self, request: Request, view: JSON, values: list[str]) -> str:
+        """A Request always hurts (a card lost); a Hand reset only a hand worth keeping."""
         blocks = [v for v in values if v.startswith("block ")]
-        return blocks[0] if blocks else "pass"
+        if not blocks:
+            return "pass"
+        if POTIONS[view["potion"]].perk == "hand_reset":
+            want = self._wanted(view)
+            worth = sum(self._value(card, view, want) for card in view["hand"])
+            if worth < 1.5 * len(view["hand"]):
+                return "pass"  # a fresh hand of the same size is no loss
+        return blocks[0]
 
     def _pair(self, request: Request, view: JSON, values: list[str]) -> str:
         want = self._wanted(view)
