@@ -2,11 +2,11 @@
 
 Plays matches straight through the engine (no host, no clock): one ``alchemist`` against random
 players, its seat rotating with the match seed, with the default config. Figures, over every
-window of every match: ``resolve`` p50/p99/max in ms (goal: p99 <= 1 ms), ``requests`` (the
-prompts with every offered answer, the legal crafts included), the alchemist's decision (``act``) p50/p99/max in ms (goal: p99 <= 50 ms), the memory of a live match (goal
-<= 1 MB): the largest dumped state as JSON bytes, and the largest tracemalloc size of a state
-loaded from it (measured on every 25th window), plus windows per match, endings and the
-alchemist's share of the wins.
+window of every match, in ms (p50/p99/max): ``resolve`` (goal: p99 <= 1 ms), ``requests`` (the
+prompts with every offered answer, the legal crafts included) and the alchemist's decision
+(``act``, goal: p99 <= 50 ms); the memory of a live match (goal <= 1 MB): the largest dumped state
+as JSON bytes, and the largest tracemalloc size of a state loaded from it (every 25th window);
+windows per match, endings and the alchemist's share of the wins.
 
 Usage: ``python bench/potioncraft_engine.py [MATCHES] [SEATS]`` (defaults 200 and 4).
 """
