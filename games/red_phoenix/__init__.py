@@ -1,0 +1,43 @@
+"""Red Phoenix of the Alchemists: experiments towards Gold for 2-5 alchemists.
+
+Rules as the bot plays them: ``docs/red-phoenix.md``.
+"""
+
+from __future__ import annotations
+
+from games.protocol import Game
+from games.registry import GameInfo
+
+from .agents import AGENTS, DEFAULT_AGENT
+from .config import DEFAULT_REACTION_S, DEFAULT_WINDOW_S
+from .engine import RedPhoenix
+from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
+from .state import State
+
+GAME: Game[State] = RedPhoenix()  # the annotation makes mypy check the protocol
+TIMERS = {"turn": float(DEFAULT_WINDOW_S), "reaction": float(DEFAULT_REACTION_S)}
+
+GAME_INFO = GameInfo(
+    game=GAME,
+    agents=AGENTS,
+    default_agent=DEFAULT_AGENT,
+    run_script=run_script,
+    export_script=export_script,
+    replay_script=replay_script,
+    script_formats=SCRIPT_FORMATS,
+    cog=None,
+    timers=TIMERS,
+)
+
+__all__ = [
+    "AGENTS",
+    "DEFAULT_AGENT",
+    "GAME",
+    "GAME_INFO",
+    "SCRIPT_FORMATS",
+    "TIMERS",
+    "RedPhoenix",
+    "export_script",
+    "replay_script",
+    "run_script",
+]

@@ -1,0 +1,73 @@
+"""The options of rules page §16, checked; ConfigError names the key."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from games.protocol import JSON, ConfigError
+from games.text import excerpt, field_name
+
+from .cards import card_set_of, read_card_set
+
+MIN_SEATS, MAX_SEATS = 2, 5
+DEFAULT_WINDOW_S = 60
+DEFAULT_REACTION_S = 30
+MAX_INT = 10**6
+
+INT_OPTIONS: dict[str, tuple[int, int]] = {  # key -> (default, minimum)
+    "starting_health": (10, 1),
+    "starting_coins": (2, 0),
+    "ap_per_turn": (3, 1),
+    "coins_per_ap": (3, 1),
+    "hand_limit": (7, 1),
+    "formula_markers": (10, 1),
+    "monster_attacks": (2, 0),
+    "max_trade_offers": (2, 0),
+    "max_rounds": (60, 1),
+    "window_s": (DEFAULT_WINDOW_S, 1),
+    "reaction_window_s": (DEFAULT_REACTION_S, 1),
+}
+CHOICE_OPTIONS: dict[str, tuple[str, ...]] = {  # key -> (default, alternatives...)
+    "action_timeout": ("take_coins", "end"),
+    "simple_failure": ("market", "nothing"),
+    "consolation_rule": ("no_card", "no_success"),
+}
+OPTION_KEYS = ("card_set", *INT_OPTIONS, *CHOICE_OPTIONS)
+
+
+def check_seats(seats: int) -> None:
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ConfigError(
+            "seats", f"Red Phoenix takes {MIN_SEATS} to {MAX_SEATS} players, got {seats}"
+        )
+
+
+def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
+    """Defaults filled in, every value checked (§16)."""
+    if not isinstance(raw, Mapping):
+        raise ConfigError("config", "must be an object")
+    check_seats(seats)
+    for key in raw:
+        if key not in OPTION_KEYS:
+            raise ConfigError(field_name(key), "unknown option")
+    config: dict[str, JSON] = {}
+    card_set = raw.get("card_set", "house")
+    if card_set != "house":
+        read_card_set(card_set, "card_set")  # refuses a bad set, naming the field
+    config["card_set"] = card_set
+    for key, (default, low) in INT_OPTIONS.items():
+        value = raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_INT:
+            raise ConfigError(
+                key, f"must be a whole number from {low} to {MAX_INT}, got {excerpt(value)}"
+            )
+        config[key] = value
+    for key, allowed in CHOICE_OPTIONS.items():
+        value = raw.get(key, allowed[0])
+        if value not in allowed:
+            raise ConfigError(
+                key, f"must be one of {', '.join(map(repr, allowed))}, got {excerpt(value)}"
+            )
+        config[key] = value
+    card_set_of(card_set)
+    return config

@@ -1,0 +1,621 @@
+"""The rules machine: turns, actions, experiments, damage, trade and the hand limit (rules page
+§2-§11), as a stack of plain-data frames in the state so that any window can open in the middle
+of a resolution and the match goes on from the answer.
+
+Frames (the innermost last): ``turn`` (phases slow, act, mon, limit, done), ``exp`` (one
+experiment of the active seat; its progress lives in the lab entry), ``dmg`` (a damage event
+and its ward windows), ``trade`` (the partner's answer), ``discard`` (a hand-limit discard).
+``run`` advances frames until a window opens (``pending``) or the game ends.
+
+Randomness comes from the chance source in the state (``chance``): a live match draws from its
+seed (``derive_rng(seed, "chance", n)``) and records every outcome; a replayed script takes the
+script's outcomes in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.protocol import ConfigError, derive_rng
+
+from .cards import LEVEL_OF, LEVELS, CardSet
+from .state import Game, State, add, hand_list, remove
+
+ROMAN = {1: "I", 2: "II", 3: "III"}
+
+
+class ScriptShort(ConfigError):
+    """A script needs a random outcome it does not give, or gives an impossible one."""
+
+
+class Run:
+    """One resolution over a cloned state: ``g`` is changed in place; ``log`` collects the
+    public lines, ``private`` each seat's, ``hands`` the seats whose hand changed."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.g: Game = state.g
+        self.cs: CardSet = state.cards
+        self.cfg = state.config
+        self.names = state.names
+        self.log: list[str] = []
+        self.private: dict[int, list[str]] = {}
+        self.hands: set[int] = set()
+
+    # --- small helpers ---------------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        return self.names[seat]
+
+    def p(self, seat: int) -> dict[str, Any]:
+        player: dict[str, Any] = self.g["players"][seat]
+        return player
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+
+    def tell(self, seat: int, line: str) -> None:
+        self.private.setdefault(seat, []).append(line)
+
+    def alive(self) -> list[int]:
+        return [s for s, p in enumerate(self.g["players"]) if p["alive"]]
+
+    def clockwise(self, start: int) -> list[int]:
+        n = len(self.g["players"])
+        return [(start + k) % n for k in range(n)]
+
+    def next_living(self, seat: int) -> int:
+        n = len(self.g["players"])
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if self.g["players"][s]["alive"]:
+                return s
+        return seat
+
+    def to_origin(self, card: str, n: int = 1) -> None:
+        self.g[self.cs.origin(card)][card] += n
+
+    def from_origin(self, card: str) -> bool:
+        """Take one card from its origin; False when none is left."""
+        pile = self.g[self.cs.origin(card)]
+        if pile.get(card, 0) <= 0:
+            return False
+        pile[card] -= 1
+        return True
+
+    def give(self, seat: int, card: str) -> None:
+        add(self.p(seat)["hand"], card)
+        self.hands.add(seat)
+
+    def take(self, seat: int, card: str, n: int = 1) -> None:
+        remove(self.p(seat)["hand"], card, n)
+        self.hands.add(seat)
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.p(seat)["hand"].values())
+
+    def markers_free(self, seat: int) -> int:
+        p = self.p(seat)
+        if not p["alive"]:
+            return 0
+        return int(self.cfg["formula_markers"]) - len(p["knows"]) - len(p["lab"])
+
+    def formula(self, fid: str) -> dict[str, Any] | None:
+        for f in self.g["formulas"]:
+            if f["id"] == fid:
+                found: dict[str, Any] = f
+                return found
+        return None
+
+    def monster(self, mid: str) -> dict[str, Any] | None:
+        for m in self.g["monsters"]:
+            if m["id"] == mid:
+                found: dict[str, Any] = m
+                return found
+        return None
+
+    def discard_result(self, level: str, card: str) -> None:
+        self.g["discards"][level].append(card)
+
+    def push(self, frame: dict[str, Any]) -> None:
+        self.g["stack"].append(frame)
+
+    def open(self, seat: int, kind: str, timer: str = "turn") -> None:
+        self.g["pending"] = {"seat": seat, "kind": kind, "timer": timer}
+
+    # --- chance -------------------------------------------------------------------------------
+
+    def _rng_next(self) -> Any:
+        chance = self.g["chance"]
+        rng = derive_rng(chance["seed"], "chance", chance["n"])
+        chance["n"] += 1
+        return rng
+
+    def reshuffle(self, level: str, pile: list[str]) -> list[str]:
+        """The new deck order (top first) of a reshuffled discard pile."""
+        chance = self.g["chance"]
+        if chance["seed"] is not None:
+            order = sorted(pile)
+            self._rng_next().shuffle(order)
+            chance["reshuffles"][level].append(order)
+            return list(order)
+        index = chance["ri"][level]
+        orders = chance["reshuffles"][level]
+        where = f"reshuffles.{level}[{index}]"
+        if index >= len(orders):
+            raise ScriptShort(
+                where, f"the level {level} deck is reshuffled here; the script gives no order"
+            )
+        order = orders[index]
+        if (
+            not isinstance(order, list)
+            or sorted(map(str, order)) != sorted(pile)
+            or not all(isinstance(c, str) for c in order)
+        ):
+            raise ScriptShort(where, f"must hold exactly the discard pile {sorted(pile)}")
+        chance["ri"][level] = index + 1
+        return list(order)
+
+    def pick(self, seat: int) -> str:
+        """A random card of ``seat``'s hand (steal, random discard)."""
+        hand = self.p(seat)["hand"]
+        chance = self.g["chance"]
+        if chance["seed"] is not None:
+            card: str = self._rng_next().choice(hand_list(hand))
+            chance["picks"].append(card)
+            return card
+        index = chance["pi"]
+        where = f"picks[{index}]"
+        if index >= len(chance["picks"]):
+            raise ScriptShort(
+                where,
+                f"a random card of {self.name(seat)}'s hand is taken here; the script gives none",
+            )
+        card = chance["picks"][index]
+        if not isinstance(card, str) or hand.get(card, 0) <= 0:
+            raise ScriptShort(
+                where, f"{card!r} is not in {self.name(seat)}'s hand {hand_list(hand)}"
+            )
+        chance["pi"] = index + 1
+        return card
+
+    # --- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        g = self.g
+        while not g["over"] and g["pending"] is None:
+            stack = g["stack"]
+            if not stack:
+                self.start_turn()
+                continue
+            frame = stack[-1]
+            kind = frame["f"]
+            if kind == "turn":
+                self.step_turn(frame)
+            elif kind == "exp":
+                self.step_exp(frame)
+            elif kind == "dmg":
+                self.step_dmg(frame)
+            elif kind == "trade":
+                self.open(frame["to"], "trade_response", "reaction")
+            else:  # discard
+                self.open(frame["seat"], "discard", frame["timer"])
+
+    def start_turn(self) -> None:
+        g = self.g
+        seat = g["first"] if g["turn"] == 0 else self.next_living(g["active"])
+        player = self.p(seat)
+        if player["turns"] >= int(self.cfg["max_rounds"]):
+            self.finish(self.alive(), "round_limit")
+            self.say(f"The round limit ({self.cfg['max_rounds']} turns each) ends the game.")
+            return
+        g["turn"] += 1
+        g["active"] = seat
+        player["turns"] += 1
+        g["ap"] = int(self.cfg["ap_per_turn"])
+        g["boost"] = 0
+        for p in g["players"]:
+            p["used"] = []
+        g["rec"] = {"repro": [], "lic": [], "offers": 0, "traded": False}
+        self.say(f"Turn {g['turn']}: {self.name(seat)}'s turn.")
+        self.push({"f": "turn", "seat": seat, "phase": "slow"})
+
+    def step_turn(self, frame: dict[str, Any]) -> None:
+        seat = frame["seat"]
+        phase = frame["phase"]
+        if phase == "slow":
+            for exp in self.p(seat)["lab"]:
+                if exp["status"] == "waiting":
+                    exp["status"] = "draw"
+                    self.push({"f": "exp", "seat": seat, "uid": exp["uid"]})
+                    return
+            frame["phase"] = "act"
+        elif phase == "act":
+            self.open(seat, "action")
+        elif phase == "mon":
+            self.step_monsters(frame, seat)
+        elif phase == "limit":
+            frame["phase"] = "done"
+            excess = self.hand_size(seat) - int(self.cfg["hand_limit"])
+            if excess > 0:
+                self.push({"f": "discard", "seat": seat, "timer": "turn", "n": excess})
+        else:
+            self.g["stack"].pop()
+
+    def step_monsters(self, frame: dict[str, Any], seat: int) -> None:
+        g = self.g
+        if "todo" not in frame:
+            frame["todo"] = [
+                m["id"] for m in g["monsters"] if m["owner"] == seat and m["arrived"] != g["turn"]
+            ]
+            frame["cur"] = None
+        if frame["cur"] is not None:
+            m = self.monster(frame["cur"])
+            frame["cur"] = None
+            if m is not None:
+                m["attacks_left"] -= 1
+                if m["attacks_left"] <= 0:
+                    self.drop_monster(m, "after its last attack")
+        while frame["todo"]:
+            mid = frame["todo"].pop(0)
+            m = self.monster(mid)
+            if m is None:
+                continue
+            frame["cur"] = mid
+            self.say(f"{mid} ({self.cs.results[m['level']][m['card']].name}) attacks.")
+            self.monster_attack(m)
+            return
+        del frame["todo"], frame["cur"]
+        frame["phase"] = "limit"
+
+    def drop_monster(self, m: dict[str, Any], why: str) -> None:
+        self.g["monsters"].remove(m)
+        self.discard_result(m["level"], m["card"])
+        self.say(f"{m['id']} is discarded ({why}).")
+
+    def monster_attack(self, m: dict[str, Any]) -> None:
+        owner = m["owner"]
+        amounts = [0] * len(self.g["players"])
+        amounts[owner] += m["damage"]
+        for s in self.most_cards(owner):
+            amounts[s] += m["damage"]
+        self.damage(owner, amounts, f"{m['id']}'s attack")
+
+    def most_cards(self, seat: int) -> list[int]:
+        """The other living seat(s) with the most cards in hand (all tied)."""
+        others = [s for s in self.alive() if s != seat]
+        if not others:
+            return []
+        top = max(self.hand_size(s) for s in others)
+        return [s for s in others if self.hand_size(s) == top]
+
+    # --- experiments -------------------------------------------------------------------------
+
+    def lab_entry(self, seat: int, uid: int) -> dict[str, Any]:
+        for exp in self.p(seat)["lab"]:
+            if exp["uid"] == uid:
+                entry: dict[str, Any] = exp
+                return entry
+        raise ValueError(f"no experiment {uid}")
+
+    def step_exp(self, frame: dict[str, Any]) -> None:
+        seat = frame["seat"]
+        exp = self.lab_entry(seat, frame["uid"])
+        status = exp["status"]
+        if status == "draw":
+            self.draw(exp)
+            method = self.cs.methods[exp["method"]]
+            n = len(exp["drawn"])
+            lo, hi = min(method.keep_min, n), min(method.keep_max, n)
+            if lo < n:
+                exp["status"] = "keep"
+                exp["keep"] = [lo, hi]
+                self.open(seat, "keep")
+                return
+            exp["kept"], exp["status"] = list(exp["drawn"]), "play"
+        elif status == "play":
+            self.play_next(seat, exp)
+        elif status == "done":
+            self.finish_exp(seat, exp)
+            self.g["stack"].pop()
+
+    def draw(self, exp: dict[str, Any]) -> None:
+        level = ROMAN[exp["level"]]
+        deck = self.g["decks"][level]
+        count = self.cs.methods[exp["method"]].draw
+        drawn: list[str] = []
+        for _ in range(count):
+            if not deck:
+                pile = self.g["discards"][level]
+                if not pile:
+                    self.say(
+                        f"The level {level} deck and its discard pile are empty: drawing stops."
+                    )
+                    break
+                order = self.reshuffle(level, pile)
+                pile.clear()
+                deck.extend(order)
+                self.say(f"The level {level} discard pile is shuffled into a new deck.")
+            drawn.append(deck.pop(0))
+        exp["drawn"] = drawn
+        self.g["drawn"].extend([level, card] for card in drawn)
+        shown = ", ".join(drawn) if drawn else "nothing"
+        self.say(f"{self.name(self.g['active'])} draws {shown} (level {level}).")
+
+    def keep(self, seat: int, exp: dict[str, Any], positions: Sequence[int]) -> None:
+        level = ROMAN[exp["level"]]
+        kept = []
+        for i, card in enumerate(exp["drawn"]):
+            if i + 1 in positions:
+                kept.append(card)
+            else:
+                self.discard_result(level, card)
+        exp["kept"], exp["status"] = kept, "play"
+        del exp["keep"]
+        self.say(f"{self.name(seat)} keeps {', '.join(kept)}.")
+
+    def play_next(self, seat: int, exp: dict[str, Any]) -> None:
+        post = exp.pop("post", None)
+        if post is not None:
+            if post[0] == "discard":
+                for _ in range(post[1]):
+                    if not self.p(seat)["hand"]:
+                        break
+                    card = self.pick(seat)
+                    self.take(seat, card)
+                    self.to_origin(card)
+                    self.say(f"{self.name(seat)} discards {card} at random.")
+            else:
+                m = self.monster(post[1])
+                if m is not None and m["attacks_left"] <= 0:
+                    self.drop_monster(m, "no attacks left")
+        if exp["pos"] >= len(exp["kept"]):
+            exp["status"] = "done"
+            return
+        card = exp["kept"][exp["pos"]]
+        exp["pos"] += 1
+        level = ROMAN[exp["level"]]
+        result = self.cs.results[level][card]
+        who = self.name(seat)
+        if result.kind == "success":
+            assert result.product is not None
+            if exp["value"] < result.score:
+                self.discard_result(level, card)
+                self.say(f"{card}: not met (value {exp['value']} < {result.score}); discarded.")
+                return
+            taken = self.from_origin(result.product)
+            if taken:
+                self.give(seat, result.product)
+                exp["gained"] = True
+            self.say(
+                f"{card}: success! {who} takes {result.product}."
+                if taken
+                else f"{card}: success, but no {result.product} is left."
+            )
+            if self.cs.ingredients[result.product].wins:
+                self.say(f"{who} has made {self.cs.ingredients[result.product].name} and wins!")
+                self.finish([seat], "gold")
+                return
+            exp["met"].append(card)
+        elif result.kind == "simple":
+            self.discard_result(level, card)
+            gain = result.gain
+            if (
+                self.cfg["simple_failure"] == "market"
+                and gain is not None
+                and self.from_origin(gain)
+            ):
+                self.give(seat, gain)
+                exp["gained"] = True
+                self.say(f"{card}: simple failure; {who} takes {gain} from the market.")
+            else:
+                self.say(f"{card}: simple failure.")
+        elif result.kind == "catastrophe":
+            self.discard_result(level, card)
+            amounts = [0] * len(self.g["players"])
+            amounts[seat] += result.self_damage
+            if result.others_damage:
+                for s in self.alive():
+                    if s != seat:
+                        amounts[s] += result.others_damage
+            if result.most_damage:
+                for s in self.most_cards(seat):
+                    amounts[s] += result.most_damage
+            self.say(f"{card}: catastrophe ({result.name}).")
+            if result.discard_random:
+                exp["post"] = ["discard", result.discard_random]
+            self.damage(seat, amounts, result.name)
+        else:
+            mid = f"M{self.g['nm']}"
+            self.g["nm"] += 1
+            m = {
+                "id": mid,
+                "card": card,
+                "level": level,
+                "owner": seat,
+                "hp": result.hp,
+                "attacks_left": int(self.cfg["monster_attacks"]),
+                "arrived": self.g["turn"],
+                "damage": result.damage,
+            }
+            self.g["monsters"].append(m)
+            self.say(
+                f"{card}: a monster! {mid} ({result.name}, Health {result.hp}) "
+                f"arrives before {who}."
+            )
+            exp["post"] = ["monster", mid]
+            self.monster_attack(m)
+
+    def finish_exp(self, seat: int, exp: dict[str, Any]) -> None:
+        player = self.p(seat)
+        player["lab"].remove(exp)
+        who = self.name(seat)
+        level = ROMAN[exp["level"]]
+        if exp["met"]:
+            fid = f"F{self.g['nf']}"
+            self.g["nf"] += 1
+            self.g["formulas"].append(
+                {
+                    "id": fid,
+                    "creator": seat,
+                    "level": exp["level"],
+                    "value": exp["value"],
+                    "ingredients": list(exp["cards"]),
+                    "results": list(exp["met"]),
+                    "products": [self.cs.results[level][c].product for c in exp["met"]],
+                    "knowers": [seat],
+                    "license": None,
+                    "created": self.g["turn"],
+                }
+            )
+            player["knows"].append(fid)
+            self.say(f"{who} creates formula {fid}.")
+        else:
+            for card in exp["cards"]:
+                self.to_origin(card)
+            self.say(f"{who}'s experiment fails; its ingredients go back.")
+        due = not exp["gained"] if self.cfg["consolation_rule"] == "no_card" else not exp["met"]
+        consolation = self.cs.consolation
+        if due and consolation is not None and self.from_origin(consolation):
+            self.give(seat, consolation)
+            self.say(f"{who} takes {consolation} as consolation.")
+
+    # --- damage and elimination ----------------------------------------------------------------
+
+    def damage(self, start: int, amounts: list[int], source: str) -> None:
+        order = [s for s in self.clockwise(start) if amounts[s] > 0 and self.p(s)["alive"]]
+        self.push(
+            {
+                "f": "dmg",
+                "start": start,
+                "amt": amounts,
+                "order": order,
+                "i": 0,
+                "warded": [],
+                "src": source,
+            }
+        )
+
+    def ward_card(self, seat: int) -> str | None:
+        player = self.p(seat)
+        card: str
+        for card in sorted(player["hand"]):
+            if self.cs.ingredients[card].effect == "ward" and card not in player["used"]:
+                return card
+        return None
+
+    def step_dmg(self, frame: dict[str, Any]) -> None:
+        order = frame["order"]
+        while frame["i"] < len(order):
+            seat = order[frame["i"]]
+            if self.p(seat)["alive"] and self.ward_card(seat) is not None:
+                self.open(seat, "ward", "reaction")
+                return
+            frame["i"] += 1
+        self.g["stack"].pop()
+        lost = []
+        parts = []
+        for seat in self.clockwise(frame["start"]):
+            amount = frame["amt"][seat]
+            if amount <= 0 or not self.p(seat)["alive"] or seat in frame["warded"]:
+                continue
+            self.p(seat)["health"] -= amount
+            lost.append(seat)
+            parts.append(f"{self.name(seat)} loses {amount}")
+        if parts:
+            self.say(f"{frame['src']}: {'; '.join(parts)}.")
+        dead = [s for s in lost if self.p(s)["health"] <= 0]
+        if dead:
+            self.eliminate(dead)
+
+    def answer_ward(self, seat: int, ward: bool) -> None:
+        frame = self.g["stack"][-1]
+        if ward:
+            card = self.ward_card(seat)
+            assert card is not None
+            self.take(seat, card)
+            self.to_origin(card)
+            self.p(seat)["used"].append(card)
+            frame["warded"].append(seat)
+            self.say(f"{self.name(seat)} wards with {card} and loses nothing.")
+        else:
+            self.say(f"{self.name(seat)} does not ward.")
+        frame["i"] += 1
+
+    def eliminate(self, seats: Sequence[int], left: bool = False) -> None:
+        """§9.2 for each seat, in the order given (clockwise from the event's start seat)."""
+        g = self.g
+        for seat in seats:
+            player = self.p(seat)
+            player["alive"] = False
+            self.say(f"{self.name(seat)} {'leaves the game' if left else 'is eliminated'}.")
+            for card, n in list(player["hand"].items()):
+                self.to_origin(card, n)
+            player["hand"] = {}
+            self.hands.add(seat)
+            player["coins"] = 0
+            for exp in player["lab"]:
+                level = ROMAN[exp["level"]]
+                for card in exp["cards"]:
+                    self.to_origin(card)
+                if exp["status"] == "keep":
+                    unplayed = list(exp["drawn"])
+                elif exp["status"] in ("play", "done"):
+                    unplayed = list(exp["kept"][exp["pos"] :])
+                else:
+                    unplayed = []
+                for card in [*exp["met"], *unplayed]:
+                    self.discard_result(level, card)
+            player["lab"] = []
+            for m in [m for m in g["monsters"] if m["owner"] == seat]:
+                self.drop_monster(m, "its owner is out")
+            for f in list(g["formulas"]):
+                if seat in f["knowers"]:
+                    f["knowers"].remove(seat)
+                if f["creator"] == seat:
+                    f["creator"], f["license"] = None, None
+                if not f["knowers"]:
+                    self.remove_formula(f, keep_for=None)
+            player["knows"] = []
+        alive = self.alive()
+        if not alive:
+            self.finish(sorted(seats), "last_alive")
+        elif len(alive) == 1:
+            self.finish(alive, "last_alive")
+        elif g["active"] in seats:
+            g["stack"] = []
+            g["pending"] = None
+
+    def remove_formula(self, f: dict[str, Any], keep_for: int | None) -> None:
+        g = self.g
+        g["formulas"].remove(f)
+        level = ROMAN[f["level"]]
+        for card in f["results"]:
+            self.discard_result(level, card)
+        for card in f["ingredients"]:
+            if keep_for is None:
+                self.to_origin(card)
+            else:
+                self.give(keep_for, card)
+        for seat in f["knowers"]:
+            self.p(seat)["knows"].remove(f["id"])
+        f["knowers"] = []
+
+    def finish(self, winners: Sequence[int], reason: str) -> None:
+        g = self.g
+        g["over"], g["winners"], g["end_reason"] = True, sorted(winners), reason
+        g["pending"] = None
+        g["stack"] = []
+
+
+def level_name(level: int) -> str:
+    return ROMAN[level]
+
+
+def all_levels() -> tuple[str, ...]:
+    return LEVELS
+
+
+def level_number(name: str) -> int:
+    return LEVEL_OF[name]

@@ -1,0 +1,507 @@
+"""What players see: requests with their choices, views, descriptions and event texts (§12,
+§13). The public table never holds a hand's contents; a seat's own look adds its hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from games.protocol import JSON, Choice, Presentation, Request
+
+from .actions import experiment_cost, free_markers, reproduce_problem
+from .machine import ROMAN
+from .state import State, hand_list
+
+EVENT_CHARS = 1800
+PROMPT_CHARS = 1400
+ACTION_HELP = (
+    "Your action (take N, buy C ..., fast/slow METHOD C C C [C], reproduce F#, "
+    "dissolve F# [keep], use C [TARGET], trade SEAT [give ...] [get ...] [note TEXT], "
+    "license F# FEE|off, end)."
+)
+MENU: dict[str, Presentation] = {
+    "buy": "menu",
+    "experiment": "menu",
+    "use": "menu",
+    "reproduce": "menu",
+    "dissolve": "menu",
+    "license": "menu",
+    "trade": "menu",
+    "take": "buttons",
+}
+
+
+def cut(text: str, limit: int = EVENT_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def hand_text(hand: Sequence[str]) -> str:
+    return "Your hand: [" + ", ".join(hand) + "]"
+
+
+def knows_sorted(ids: Sequence[str]) -> list[str]:
+    return sorted(ids, key=lambda fid: int(fid[1:]))
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def lab_entry(exp: Mapping[str, Any]) -> dict[str, JSON]:
+    return {
+        "speed": exp["speed"],
+        "method": exp["method"],
+        "cards": list(exp["cards"]),
+        "level": exp["level"],
+        "value": exp["value"],
+    }
+
+
+def formula_entry(state: State, f: Mapping[str, Any]) -> dict[str, JSON]:
+    names = state.names
+    return {
+        "id": f["id"],
+        "creator": None if f["creator"] is None else names[f["creator"]],
+        "level": f["level"],
+        "value": f["value"],
+        "ingredients": list(f["ingredients"]),
+        "results": list(f["results"]),
+        "products": list(f["products"]),
+        "knowers": [names[s] for s in f["knowers"]],
+        "license": f["license"],
+    }
+
+
+def monster_entry(state: State, m: Mapping[str, Any]) -> dict[str, JSON]:
+    return {
+        "id": m["id"],
+        "card": m["card"],
+        "owner": state.names[m["owner"]],
+        "hp": m["hp"],
+        "attacks_left": m["attacks_left"],
+    }
+
+
+def pending_entry(state: State) -> dict[str, JSON] | None:
+    pending = state.g["pending"]
+    if pending is None:
+        return None
+    reaction = pending["timer"] == "reaction"
+    return {
+        "seat": state.names[pending["seat"]],
+        "kind": pending["kind"],
+        "deadline_s": state.config["reaction_window_s" if reaction else "window_s"],
+    }
+
+
+def player_entry(state: State, seat: int) -> dict[str, JSON]:
+    p = state.g["players"][seat]
+    return {
+        "alive": p["alive"],
+        "health": p["health"],
+        "coins": p["coins"],
+        "hand_size": sum(p["hand"].values()),
+        "knows": knows_sorted(p["knows"]),
+        "markers_free": free_markers(state, seat),
+        "used": sorted(p["used"]),
+        "lab": [lab_entry(e) for e in p["lab"]],
+        "turns": p["turns"],
+    }
+
+
+def table(state: State) -> dict[str, JSON]:
+    """The public state (§13)."""
+    g = state.g
+    return {
+        "turn": g["turn"],
+        "active": state.names[g["active"]],
+        "ap": g["ap"],
+        "boost": g["boost"],
+        "players": {state.names[s]: player_entry(state, s) for s in range(len(g["players"]))},
+        "market": dict(g["market"]),
+        "supply": dict(g["supply"]),
+        "decks": {lv: len(d) for lv, d in g["decks"].items()},
+        "discards": {lv: sorted(d) for lv, d in g["discards"].items()},
+        "formulas": [formula_entry(state, f) for f in g["formulas"]],
+        "monsters": [monster_entry(state, m) for m in g["monsters"]],
+        "pending": pending_entry(state),
+        "game_over": g["over"],
+        "winners": [state.names[s] for s in g["winners"]],
+        "end_reason": g["end_reason"],
+        "card_set": state.cards.name,
+    }
+
+
+def view(state: State, seat: int | None) -> JSON:
+    data = table(state)
+    if seat is not None:
+        data["you"] = {
+            "seat": state.names[seat],
+            "handle": state.handles[seat],
+            "hand": hand_list(state.g["players"][seat]["hand"]),
+        }
+    return data
+
+
+def describe(state: State, seat: int | None) -> str:
+    g = state.g
+    names = state.names
+    lines = [
+        f"{state.cards.name} — turn {g['turn']}, {names[g['active']]} to act "
+        f"(AP {g['ap']}, boost {g['boost']})."
+    ]
+    if g["over"]:
+        winners = ", ".join(names[s] for s in g["winners"]) or "nobody"
+        lines = [f"Game over ({g['end_reason']}): {winners} won."]
+    for s, p in enumerate(g["players"]):
+        status = "" if p["alive"] else " (out)"
+        lines.append(
+            f"{names[s]}{status}: Health {p['health']}, coins {p['coins']}, "
+            f"{sum(p['hand'].values())} cards, formulas {' '.join(knows_sorted(p['knows'])) or '-'}"
+        )
+        for e in p["lab"]:
+            lines.append(
+                f"  lab: {e['speed']} {e['method']} {' '.join(e['cards'])} "
+                f"(L{e['level']} V{e['value']})"
+            )
+    lines.append("Market: " + ", ".join(f"{c} {n}" for c, n in g["market"].items()))
+    lines.append("Supply: " + ", ".join(f"{c} {n}" for c, n in g["supply"].items()))
+    for f in g["formulas"]:
+        fee = f" licence {f['license']}" if f["license"] is not None else ""
+        lines.append(
+            f"{f['id']}: {' '.join(f['ingredients'])} -> {' '.join(f['products'])}"
+            f" (by {names[f['creator']] if f['creator'] is not None else 'nobody'}{fee})"
+        )
+    for m in g["monsters"]:
+        lines.append(
+            f"{m['id']} {m['card']} of {names[m['owner']]}: Health {m['hp']}, "
+            f"attacks left {m['attacks_left']}"
+        )
+    if seat is not None:
+        lines.append(hand_text(hand_list(g["players"][seat]["hand"])))
+    return cut("\n".join(lines), 3000)
+
+
+def public_event(lines: Sequence[str], data: Mapping[str, JSON]) -> tuple[Mapping[str, JSON], str]:
+    return {"lines": list(lines), "table": dict(data)}, cut("\n".join(lines))
+
+
+def moderator_event(state: State) -> tuple[Mapping[str, JSON], str]:
+    hands = {state.names[s]: hand_list(p["hand"]) for s, p in enumerate(state.g["players"])}
+    text = "\n".join(f"{name}: {', '.join(hand) or '(empty)'}" for name, hand in hands.items())
+    return {"hands": hands}, cut(text)
+
+
+# --- requests --------------------------------------------------------------------------------
+
+
+def requests(state: State) -> list[Request]:
+    g = state.g
+    pending = g["pending"]
+    if g["over"] or pending is None:
+        return []
+    seat, kind = pending["seat"], pending["kind"]
+    reaction = pending["timer"] == "reaction"
+    timeout = float(state.config["reaction_window_s" if reaction else "window_s"])
+    clock = None if reaction else f"turn:{g['turn']}"
+    occasion = f"turn {g['turn']}"
+    head = status_line(state, seat)
+    if kind == "action":
+        choices = action_choices(state, seat)
+        default = (
+            "take coins with all AP left, then end the turn"
+            if state.config["action_timeout"] == "take_coins"
+            else "end the turn"
+        )
+        prompt = f"{head}\n{ACTION_HELP}"
+        return [
+            Request(
+                seat,
+                kind,
+                cut(prompt, PROMPT_CHARS),
+                tuple(choices),
+                default,
+                timeout,
+                occasion=occasion,
+                presentation=MENU,
+                clock=clock,
+            )
+        ]
+    if kind == "keep":
+        exp = next(e for e in g["players"][seat]["lab"] if e["status"] == "keep")
+        lo, hi = exp["keep"]
+        level = ROMAN[exp["level"]]
+        lines = []
+        for i, card in enumerate(exp["drawn"]):
+            lines.append(f"{i + 1}: {card_label(state, level, card, exp['value'])}")
+        prompt = (
+            f"{head}\nDrawn (value {exp['value']}):\n"
+            + "\n".join(lines)
+            + f"\nKeep {lo}"
+            + (f" to {hi}" if hi > lo else "")
+            + " (keep i ...)."
+        )
+        if hi == 1:
+            choices = [
+                Choice(f"keep {i + 1}", cut(f"keep {i + 1}: {lines[i][3:]}", 80), "keep")
+                for i in range(len(exp["drawn"]))
+            ]
+            return [
+                Request(
+                    seat,
+                    kind,
+                    cut(prompt, PROMPT_CHARS),
+                    tuple(choices),
+                    "keep the best-ranked card",
+                    timeout,
+                    occasion=occasion,
+                    clock=clock,
+                )
+            ]
+        choices = [Choice(str(i + 1), cut(lines[i], 80), "keep") for i in range(len(exp["drawn"]))]
+        return [
+            Request(
+                seat,
+                kind,
+                cut(prompt, PROMPT_CHARS),
+                tuple(choices),
+                "keep the best-ranked cards",
+                timeout,
+                occasion=occasion,
+                min_choices=lo,
+                max_choices=hi,
+                clock=clock,
+            )
+        ]
+    if kind == "ward":
+        frame = g["stack"][-1]
+        amount = frame["amt"][seat]
+        prompt = (
+            f"{head}\n{frame['src']} would cost you {amount} Health. "
+            "Ward with your Luminiferous Aether?"
+        )
+        choices = [Choice("ward", "Ward (lose nothing)", "ward"), Choice("pass", "Pass", "ward")]
+        return [
+            Request(
+                seat,
+                kind,
+                cut(prompt, PROMPT_CHARS),
+                tuple(choices),
+                "pass",
+                timeout,
+                occasion=occasion,
+                timer="reaction",
+            )
+        ]
+    if kind == "trade_response":
+        frame = g["stack"][-1]
+        active = state.names[g["active"]]
+        from .actions import side_text
+
+        prompt = (
+            f"{head}\n{active} offers you a trade: you get {side_text(frame['give'])}; "
+            f"you give {side_text(frame['get'])}."
+        )
+        if frame["note"]:
+            prompt += f'\nNote: "{frame["note"]}"'
+        choices = [Choice("accept", "Accept", "trade"), Choice("decline", "Decline", "trade")]
+        return [
+            Request(
+                seat,
+                kind,
+                cut(prompt, PROMPT_CHARS),
+                tuple(choices),
+                "decline",
+                timeout,
+                occasion=occasion,
+                timer="reaction",
+            )
+        ]
+    frame = g["stack"][-1]
+    n = frame["n"]
+    hand = hand_list(g["players"][seat]["hand"])
+    values: list[str] = []
+    seen: dict[str, int] = {}
+    for card in hand:
+        seen[card] = seen.get(card, 0) + 1
+        values.append(card if seen[card] == 1 else f"{card}#{seen[card]}")
+    choices = [Choice(v, v, "discard") for v in values]
+    limit = state.config["hand_limit"]
+    prompt = f"{head}\nYou hold more than {limit} cards: discard {n} (discard C ...)."
+    return [
+        Request(
+            seat,
+            kind,
+            cut(prompt, PROMPT_CHARS),
+            tuple(choices),
+            "discard the lowest-level cards",
+            timeout,
+            occasion=occasion,
+            min_choices=n,
+            max_choices=n,
+            timer="reaction" if reaction else "turn",
+            clock=clock,
+        )
+    ]
+
+
+def status_line(state: State, seat: int) -> str:
+    g = state.g
+    p = g["players"][seat]
+    hand = hand_list(p["hand"])
+    line = f"Health {p['health']}, coins {p['coins']}"
+    if seat == g["active"]:
+        line += f", AP {g['ap']}, boost {g['boost']}"
+    return f"{line}. {hand_text(hand)}."
+
+
+def card_label(state: State, level: str, card: str, value: int) -> str:
+    result = state.cards.results[level][card]
+    if result.kind == "success":
+        met = "met" if value >= result.score else "not met"
+        return f"{card} (success {result.score}, {met})"
+    if result.kind == "simple":
+        return f"{card} (simple failure)"
+    if result.kind == "catastrophe":
+        return f"{card} ({result.name}, catastrophe)"
+    return f"{card} ({result.name}, monster)"
+
+
+def action_choices(state: State, seat: int) -> list[Choice]:
+    g = state.g
+    cs = state.cards
+    p = g["players"][seat]
+    ap = g["ap"]
+    out: list[Choice] = []
+    cpa = int(state.config["coins_per_ap"])
+    for n in range(1, ap + 1):
+        out.append(Choice(f"take {n}", f"Take {n * cpa} coins ({n} AP)", "take"))
+    if ap >= 1:
+        affordable = [
+            c
+            for c in cs.market_types()
+            if g["market"][c] > 0 and (cs.ingredients[c].cost or 0) <= p["coins"]
+        ]
+        for card in affordable:
+            out.append(
+                Choice(f"buy {card}", f"Buy {card} ({cs.ingredients[card].cost} coins)", "buy")
+            )
+        missing = [
+            c
+            for c in cs.market_types()
+            if g["market"][c] > 0 and c not in p["hand"] and cs.ingredients[c].effect is None
+        ][:4]
+        while missing and sum(cs.ingredients[c].cost or 0 for c in missing) > p["coins"]:
+            missing.pop()
+        if len(missing) >= 2:
+            text = "buy " + " ".join(sorted(missing))
+            out.append(Choice(text, text, "buy"))
+    out += experiment_choices(state, seat)
+    for f in g["formulas"]:
+        if reproduce_problem(state, seat, f) is None:
+            out.append(
+                Choice(
+                    f"reproduce {f['id']}",
+                    f"Reproduce {f['id']} -> {' '.join(f['products'])}"[:80],
+                    "reproduce",
+                )
+            )
+    for f in g["formulas"]:
+        if f["creator"] != seat:
+            continue
+        if ap >= 1:
+            out.append(Choice(f"dissolve {f['id']}", f"Dissolve {f['id']}", "dissolve"))
+        if ap >= 2:
+            out.append(
+                Choice(
+                    f"dissolve {f['id']} keep", f"Dissolve {f['id']}, keep its cards", "dissolve"
+                )
+            )
+        if f["id"] not in g["rec"]["lic"]:
+            out.append(Choice(f"license {f['id']} 2", f"License {f['id']} for 2 coins", "license"))
+            if f["license"] is not None:
+                out.append(
+                    Choice(
+                        f"license {f['id']} off", f"Withdraw the licence of {f['id']}", "license"
+                    )
+                )
+    out += item_choices(state, seat)
+    if (
+        not g["rec"]["traded"]
+        and g["rec"]["offers"] < int(state.config["max_trade_offers"])
+        and p["coins"] >= 1
+    ):
+        for other, q in enumerate(g["players"]):
+            if other != seat and q["alive"]:
+                handle = state.handles[other]
+                out.append(
+                    Choice(
+                        f"trade {handle} give 1", f"Offer {state.names[other]} 1 coin"[:80], "trade"
+                    )
+                )
+    out.append(Choice("end", "End the turn", "end"))
+    return out
+
+
+def experiment_choices(state: State, seat: int) -> list[Choice]:
+    g = state.g
+    cs = state.cards
+    p = g["players"][seat]
+    if free_markers(state, seat) < 1 or g["ap"] < 1:
+        return []
+    types = sorted(
+        (c for c in p["hand"] if 1 <= cs.ingredients[c].level <= 3),
+        key=lambda c: (-cs.ingredients[c].level, cs.ingredients[c].order),
+    )
+    combos: list[tuple[str, ...]] = []
+    for size in (4, 3):
+        if len(types) >= size:
+            combos.append(tuple(types[:size]))
+    if len(types) >= 4:
+        combos += [c for c in combinations(types[:5], 3) if c not in combos][:2]
+    out = []
+    for combo in combos:
+        level = max(cs.ingredients[c].level for c in combo)
+        value = sum(cs.ingredients[c].level for c in combo) + g["boost"]
+        for method in cs.methods:
+            coins, health = experiment_cost(state, method, level)
+            if coins > p["coins"] or (health and p["health"] <= health):
+                continue
+            for speed, need in (("slow", 1), ("fast", 2)):
+                if g["ap"] >= need:
+                    value_text = f"{speed} {method} {' '.join(sorted(combo))}"
+                    out.append(
+                        Choice(value_text, cut(f"{value_text} (V{value})", 80), "experiment")
+                    )
+    return out
+
+
+def item_choices(state: State, seat: int) -> list[Choice]:
+    g = state.g
+    cs = state.cards
+    p = g["players"][seat]
+    out = []
+    rivals = [s for s, q in enumerate(g["players"]) if s != seat and q["alive"]]
+    for card in sorted(p["hand"]):
+        ing = cs.ingredients[card]
+        if ing.effect is None or ing.effect == "ward" or card in p["used"]:
+            continue
+        if ing.effect in ("heal", "coins", "boost"):
+            out.append(Choice(f"use {card}", f"Use {card} ({ing.effect} {ing.amount})", "use"))
+            continue
+        for s in rivals:
+            if ing.effect == "steal" and not g["players"][s]["hand"]:
+                continue
+            out.append(
+                Choice(
+                    f"use {card} {state.handles[s]}",
+                    cut(f"Use {card} on {state.names[s]}", 80),
+                    "use",
+                )
+            )
+        if ing.effect == "damage":
+            for m in g["monsters"]:
+                out.append(
+                    Choice(f"use {card} {m['id']}", f"Use {card} on {m['id']} ({m['card']})", "use")
+                )
+    return out
