@@ -8,7 +8,10 @@ answer replaces the earlier one. With ``hand`` (opt-in, 0: off) a seat instead p
 its guess is the sum of the picked cards' numbers, modulo max + 1 (a paged multi-select menu on
 Discord). With ``reactions`` (opt-in) every second round is a ``reaction`` timer window. With
 ``actions`` above 1 (opt-in) a round is that many windows (actions) on one turn clock (the
-request's ``clock``: ``round:<n>``); only the last action's guesses score. The
+request's ``clock``: ``round:<n>``); only the last action's guesses score. With ``blocks``
+(opt-in, turn-based) the other seats may block each guess in a ``reaction`` window that closes
+at the first block (``close="ready"``; or once everyone passed): a blocked guess scores nothing,
+and the first blocker to arrive is named. The
 module exposes what a registry game module does, so the command line can load it by its module
 path (``tests.bot.toy_game``).
 """
@@ -60,7 +63,9 @@ DEFAULTS: dict[str, JSON] = {
     "ready_at": 0,
     "reactions": False,
     "actions": 1,
+    "blocks": False,
 }
+BLOCK, PASS = "block", "pass"
 HAND_MAX = 200
 REACTION_S = 20.0  # the declared default of the opt-in "reaction" timer kind
 
@@ -100,8 +105,9 @@ class ToyGame:
             and 1 <= pick[1] <= max(1, hand)
         ):
             raise ConfigError("pick", "must be [min, max] with 0 <= min <= max <= hand")
-        if not isinstance(config["reactions"], bool):
-            raise ConfigError("reactions", "must be true or false")
+        for flag in ("reactions", "blocks", "revisable", "turn_based"):
+            if not isinstance(config[flag], bool):
+                raise ConfigError(flag, "must be true or false")
         actions = config["actions"]
         if not isinstance(actions, int) or isinstance(actions, bool) or not 1 <= actions <= 9:
             raise ConfigError("actions", "must be 1..9")
@@ -126,6 +132,7 @@ class ToyGame:
             "over": False,
             "reason": "",
             "out": [],  # seats that left, never asked again
+            "pending": None,  # blocks: {"seat", "guess", "timeout"} waiting on the others
         }
         events = [
             Event(
@@ -147,7 +154,10 @@ class ToyGame:
             return []
         config, round_ = state["config"], state["round"]
         active = _active(state)
-        seats = [active[round_ % len(active)]] if config["turn_based"] else active
+        if state.get("pending") is not None:
+            return self._block_requests(state)
+        turn_based = config["turn_based"] or config.get("blocks")
+        seats = [active[round_ % len(active)]] if turn_based else active
         clock = f"round:{round_}" if config.get("actions", 1) > 1 else None
         if config.get("hand"):
             return [self._hand_request(config, round_, seat, clock) for seat in seats]
@@ -170,6 +180,25 @@ class ToyGame:
                 clock=clock,  # opt-in: one turn clock for the round's actions
             )
             for seat in seats
+        ]
+
+    def _block_requests(self, state: State) -> list[Request]:
+        pending = state["pending"]
+        guesser = f"P{pending['seat'] + 1}"
+        choices = (Choice(BLOCK, f"Block {guesser}"), Choice(PASS, "Let it stand"))
+        return [
+            Request(
+                seat,
+                "block",
+                f"Round {state['round'] + 1}: {guesser} guesses {pending['guess']}. Block it?",
+                choices,
+                "you let it stand",
+                REACTION_S,
+                timer="reaction",
+                close="ready",  # at the first block, or once every asked seat let it stand
+            )
+            for seat in _active(state)
+            if seat != pending["seat"]
         ]
 
     def _hand_request(
@@ -212,6 +241,11 @@ class ToyGame:
         asked = {r.seat: r for r in self.requests(state)}
         if seat not in asked:
             return Refused("Nothing is asked of you now.")
+        if asked[seat].kind == "block":
+            answer = raw.strip().lower()
+            if answer not in (BLOCK, PASS):
+                return Refused("Send block or pass.")
+            return Accepted(answer, "You block." if answer == BLOCK else "You let it stand.")
         if state["config"].get("hand"):
             return self._submit_cards(asked[seat], raw, state["config"]["max"])
         text = raw.strip()
@@ -221,6 +255,8 @@ class ToyGame:
 
     def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
         state = copy.deepcopy(state)
+        if state.get("pending") is not None:
+            return self._resolve_block(state, moves)
         actions = state["config"].get("actions", 1)
         if actions > 1:  # opt-in: an action before the round's last is counted, not scored
             state["action"] = state.get("action", 0) + 1
@@ -228,15 +264,46 @@ class ToyGame:
                 text = f"Round {state['round'] + 1}: action {state['action']} of {actions} done."
                 return state, [Event(PUBLIC, "action", {"action": state["action"]}, text)]
             state["action"] = 0
-        target = state["targets"][state["round"]]
         guesses = {s: (m if m is not None else state["secrets"][s]) for s, m in moves.items()}
+        (guesser,) = guesses if state["config"].get("blocks") else (None,)
+        if guesser is not None and len(_active(state)) > 1:  # the others may block it
+            state["pending"] = {
+                "seat": guesser,
+                "guess": guesses[guesser],
+                "timeout": moves[guesser] is None,
+            }
+            text = f"Round {state['round'] + 1}: P{guesser + 1} guesses {guesses[guesser]}."
+            return state, [Event(PUBLIC, "guess", {"seat": guesser}, text)]
+        return self._score(state, guesses, {s for s, m in moves.items() if m is None})
+
+    def _resolve_block(
+        self, state: State, moves: Mapping[int, Move | None]
+    ) -> tuple[State, list[Event]]:
+        """The first block to arrive (``moves`` keeps arrival order) voids the pending guess."""
+        pending, state["pending"] = state["pending"], None
+        blockers = [seat for seat, move in moves.items() if move == BLOCK]
+        if not blockers:
+            timeouts = {pending["seat"]} if pending["timeout"] else set()
+            return self._score(state, {pending["seat"]: pending["guess"]}, timeouts)
+        state["round"] += 1
+        text = (
+            f"Round {state['round']}: P{blockers[0] + 1} blocks P{pending['seat'] + 1}'s guess;"
+            f" no point. Scores {state['scores']}."
+        )
+        events = [Event(PUBLIC, "blocked", {"by": blockers[0], "seat": pending["seat"]}, text)]
+        return state, events + self._after_round(state)
+
+    def _score(
+        self, state: State, guesses: Mapping[int, int], timeouts: set[int]
+    ) -> tuple[State, list[Event]]:
+        target = state["targets"][state["round"]]
         best = min(abs(g - target) for g in guesses.values())
         winners = [s for s, g in guesses.items() if abs(g - target) == best]
         for seat in winners:
             state["scores"][seat] += 1
         state["round"] += 1
         text = ", ".join(
-            f"P{s + 1} {g}" + (" (timeout)" if moves[s] is None else "") for s, g in guesses.items()
+            f"P{s + 1} {g}" + (" (timeout)" if s in timeouts else "") for s, g in guesses.items()
         )
         events = [
             Event(
@@ -257,14 +324,20 @@ class ToyGame:
                 f"Secrets {state['secrets']}, target {target}.",
             )
         )
-        if state["round"] >= len(state["targets"]):
-            state["over"], state["reason"] = True, "all rounds played"
-            events.append(Event(PUBLIC, "over", {}, f"Game over: {self._winner_text(state)}."))
-        return state, events
+        return state, events + self._after_round(state)
+
+    def _after_round(self, state: State) -> list[Event]:
+        if state["round"] < len(state["targets"]):
+            return []
+        state["over"], state["reason"] = True, "all rounds played"
+        return [Event(PUBLIC, "over", {}, f"Game over: {self._winner_text(state)}.")]
 
     def ready(self, state: State, moves: Mapping[int, Move]) -> bool:
-        """The opt-in ``ready`` close rule: the guesses so far reach ``ready_at``."""
-        return sum(moves.values()) >= state["config"].get("ready_at", 0)
+        """A block window: at the first block, or once every asked seat let it stand. Else the
+        opt-in ``ready`` close rule: the guesses so far reach ``ready_at``."""
+        if state.get("pending") is not None:
+            return BLOCK in moves.values() or len(moves) == len(self.requests(state))
+        return bool(sum(moves.values()) >= state["config"].get("ready_at", 0))
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
         state = copy.deepcopy(state)
@@ -281,6 +354,10 @@ class ToyGame:
         if len(_active(state)) == 1:
             state["over"], state["reason"] = True, "opponent left"
             events.append(Event(PUBLIC, "over", {}, f"Game over: {self._winner_text(state)}."))
+        elif state.get("pending") is not None and state["pending"]["seat"] == seat:
+            state["pending"] = None  # the guess of a seat that left lapses
+            state["round"] += 1
+            events += self._after_round(state)
         return state, events
 
     def outcome(self, state: State) -> Outcome | None:
@@ -340,7 +417,7 @@ class RandomGuesser:
         self.seen.append(event)
 
     def act(self, request: Request, view: JSON) -> str:
-        if request.kind == "pick":  # the opt-in hand: the protocol's random pick of cards
+        if request.kind in ("pick", "block"):  # the protocol's random pick of the choices
             return RandomAgent(self.seat, self.rng).act(request, view)
         return str(self.rng.randint(0, view["max"]))
 

@@ -25,15 +25,17 @@ from games.floral_extract.spellbook import parse_spellbook
 from games.protocol import Accepted, ConfigError, Refused, Setup
 from games.text import EXCERPT_CHARS
 from games.warlocks_brew.options import parse_variants
+from tests.games import cases
 
 DATA = Path(__file__).parents[1] / "data"
 FLORAL_EXAMPLES = json.loads((DATA / "floral-extract-examples.json").read_text())["examples"]
 BREW_SCENARIOS = json.loads((DATA / "warlocks-brew" / "scenarios.json").read_text())
+GAMES = registry.names()
 SCRIPTS = {
     "floral-extract": FLORAL_EXAMPLES,
     "warlocks-brew": [scenario["script"] for scenario in BREW_SCENARIOS],
 }
-GAMES = registry.names()
+SCRIPTS |= {name: cases.example_scripts(name) for name in GAMES if name not in SCRIPTS}
 # A refusal or error may explain at length, but never grows with the input.
 MAX_MESSAGE = 400
 
@@ -322,6 +324,7 @@ MATCH_CONFIGS: dict[str, list[dict[str, Any]]] = {
         {"no_unique": "rebid", "utter_darkness": True, "two_players": False},
     ],
 }
+MATCH_CONFIGS |= {name: cases.match_configs(name) for name in GAMES if name not in MATCH_CONFIGS}
 
 
 @pytest.mark.parametrize("game", GAMES)

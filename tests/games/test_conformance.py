@@ -19,7 +19,6 @@ host. A new property is one more test over ``CASES``.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -57,6 +56,7 @@ from games.protocol import (
 )
 from games.registry import GameInfo
 from tests.bot.conftest import CHANNEL, GUILD, HostEnv, env, no_errors_logged  # noqa: F401
+from tests.games import cases
 
 TOY = "tests.bot.toy_game"
 
@@ -132,6 +132,7 @@ def toy_configs(draw: st.DrawFn) -> dict[str, JSON]:
                 "close": st.sampled_from(["all", "first", "ready"]),
                 "ready_at": st.integers(0, 12),
                 "actions": st.integers(1, 3),
+                "blocks": st.booleans(),  # a reaction window after each guess
             },
         )
     )
@@ -156,20 +157,15 @@ def _cases() -> dict[str, GameCase]:
         "warlocks-brew": (brew_configs(), _brew_bound, brew_configs(host=True)),
         TOY: (
             toy_configs(),
-            lambda config, seats: int(config["rounds"]) * int(config.get("actions", 1)),
+            lambda config, seats: (
+                int(config["rounds"]) * (int(config.get("actions", 1)) + bool(config.get("blocks")))
+            ),
             st.fixed_dictionaries({"rounds": st.integers(1, 3)}),
         ),
     }
-    for name, package in registry.discover().items():
+    for name in registry.names():
         if name not in known:  # a game's own tests/games/<package>/conformance.py
-            module = f"tests.games.{package.rsplit('.', 1)[-1]}.conformance"
-            try:
-                known[name] = importlib.import_module(module).CONFORMANCE_CASE
-            except ModuleNotFoundError:
-                raise AssertionError(
-                    f"give the conformance suite a case for {name}: CONFORMANCE_CASE = "
-                    f"(configs, window_bound, host_configs) in {module}"
-                ) from None
+            known[name] = cases.declared(name, "CONFORMANCE_CASE")
     return {name: GameCase(load_game_info(name), *known[name]) for name in [*registry.names(), TOY]}
 
 

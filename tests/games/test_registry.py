@@ -43,7 +43,7 @@ def fake_game() -> Iterator[None]:
 
 
 def test_both_games_declare_their_fields() -> None:
-    assert registry.names() == ["floral-extract", "warlocks-brew"]
+    assert {"floral-extract", "warlocks-brew"} <= set(registry.names())
     floral, brew = registry.get("floral-extract"), registry.get("warlocks-brew")
     assert isinstance(floral.game, FloralExtract) and floral.title == "Floral Extract"
     assert floral.agents == {"random": RandomAgent, "gardener": Gardener}
@@ -54,7 +54,8 @@ def test_both_games_declare_their_fields() -> None:
     assert brew.agents == {"random": brew_agents.RandomAgent, "bidder": brew_agents.BidderAgent}
     assert brew.default_agent == "bidder"
     assert (brew.cog, brew.timers) == ("cogs.warlocks_brew", {"turn": 45.0})
-    assert registry.cogs() == ["cogs.floral_extract", "cogs.warlocks_brew"]
+    cogs = [info.cog for info in map(registry.get, registry.names()) if info.cog is not None]
+    assert registry.cogs() == cogs and {"cogs.floral_extract", "cogs.warlocks_brew"} <= set(cogs)
 
 
 def test_a_game_is_named_by_what_it_declares() -> None:
@@ -90,7 +91,7 @@ def test_a_module_path_still_loads_an_unregistered_game() -> None:
 async def test_a_third_game_package_is_found_everywhere_without_a_bot_change(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert registry.names() == ["fake-game", "floral-extract", "warlocks-brew"]
+    assert "fake-game" in registry.names()
     with pytest.raises(SystemExit):
         build_parser().parse_args(["simulate", "--help"])
     assert "  fake-game: random (default)" in capsys.readouterr().out

@@ -40,3 +40,6 @@ CONFIGS = st.fixed_dictionaries(
 HOST_CONFIGS = st.fixed_dictionaries({"max_turns": st.integers(1, 2)})
 
 CONFORMANCE_CASE = (CONFIGS, window_bound, HOST_CONFIGS)
+
+# tests/games/test_bad_input.py: configs to start matches with (its scripts: the examples)
+MATCH_CONFIGS = [{"max_turns": 20}, {"max_turns": 20, "potion_set": "all18", "max_actions": 5}]
