@@ -100,7 +100,10 @@ class AlchemistAgent:
         health, coins, ap = me["health"], me["coins"], view["ap"]
         if verb == "end":
             return 0.0
+        flask_ready = "acid_flask" not in hand and "acid_flask" not in me["used"]
         if verb == "take":
+            if coins < 2 and flask_ready and int(words[1]) == 1:
+                return 77.0
             return 5.0 + int(words[1])
         if verb == "use":
             return self.score_use(words, view, hand, health, coins)
@@ -121,7 +124,7 @@ class AlchemistAgent:
             card = cards[0]
             ing = self.cards.ingredients.get(card)
             if ing is not None and ing.effect == "damage":
-                return 8.0 if coins >= 5 and "acid_flask" not in hand else -1.0
+                return 76.0 if flask_ready and self.weakest(view) is not None else -1.0
             if card in hand:
                 return -1.0
             return 30.0 if len(types) < 4 else 2.0
@@ -136,7 +139,7 @@ class AlchemistAgent:
             return -5.0
         effect = ing.effect
         if effect == "heal":
-            return 90.0 if health <= 10 - ing.amount else -1.0
+            return 95.0 if health <= 10 - ing.amount or health <= 4 else -1.0
         if effect == "coins":
             return 55.0 if coins < 8 else -1.0
         if effect == "boost":
@@ -154,15 +157,14 @@ class AlchemistAgent:
         for m in view["monsters"]:
             if m["id"] == target:
                 if m["owner"] == view["you"]["seat"] and m["hp"] <= ing.amount:
-                    return 70.0
+                    return 88.0
                 return -1.0
         rival = self.rival(view, target)
         if rival is None:
             return -1.0
         if rival["health"] <= ing.amount:
-            return 85.0
-        leader = self.leader(view)
-        return 40.0 if target == leader else 15.0
+            return 87.0
+        return 85.0 if target == self.weakest(view) else 15.0
 
     def rival(self, view: Mapping[str, Any], handle: str) -> dict[str, Any] | None:
         names = list(view["players"])
@@ -176,6 +178,19 @@ class AlchemistAgent:
                 entry = view["players"][names[index]]
                 return entry
         return None
+
+    def weakest(self, view: Mapping[str, Any]) -> str | None:
+        """The handle of the living rival with the least Health (the most cards on a tie)."""
+        me = view["you"]["seat"]
+        best, key = None, (99, 0)
+        for index, (name, p) in enumerate(view["players"].items()):
+            if name == me or not p["alive"]:
+                continue
+            this = (p["health"], -p["hand_size"])
+            if this < key:
+                handle = name if view["you"]["handle"] == me else f"P{index + 1}"
+                best, key = handle, this
+        return best
 
     def leader(self, view: Mapping[str, Any]) -> str | None:
         me = view["you"]["seat"]
@@ -203,6 +218,8 @@ class AlchemistAgent:
         levels = [self.level(c) for c in cards]
         lvl, value = max(levels), sum(levels) + view["boost"]
         if lvl == 3 and value < 8:
+            return -1.0
+        if lvl >= 2 and health <= 4:
             return -1.0
         base: float = 50.0 + 12 * lvl + 2 * value
         m = self.cards.methods.get(method)
