@@ -75,7 +75,7 @@ async def game_match(interaction: discord.Interaction, match: str, game: str) ->
     record = (await floral_bot(interaction).host.status(match_id_option(match))).match
     guild_only_match(interaction, record)
     if record.game != game:
-        title = registry.get(game).game.title
+        title = registry.load(game).game.title
         raise HostError(f"Match {match_name(record.id)} is not a {title} match.")
     return record
 

@@ -21,6 +21,7 @@ from cogs.common import (
     respond,
     warn_log_channel_readers,
 )
+from games import registry
 from games.protocol import JSON, ConfigError
 
 log = logging.getLogger(__name__)
@@ -39,10 +40,12 @@ def timer_lengths(**options: int | None) -> dict[str, float]:
 
 
 def timers_text(record: MatchRecord, names: Mapping[str, str]) -> str:
-    """``"Turns: 60 s; reactions: 20 s."``: the match's window length of each kind named."""
-    parts = [
-        f"{names[kind]}: {seconds:g} s" for kind, seconds in record.timers.items() if kind in names
-    ]
+    """``"Turns: 60 s; Reactions: 20 s."``: the match's window length of each kind named (the
+    turn's is ``window_s``, else the game's declared default)."""
+    lengths = {**registry.load(record.game).timers, **record.timers}
+    if record.window_s is not None:
+        lengths["turn"] = record.window_s
+    parts = [f"{label}: {lengths[kind]:g} s" for kind, label in names.items() if kind in lengths]
     return f"{'; '.join(parts)}." if parts else ""
 
 

@@ -31,9 +31,12 @@ class Fault:
     headers: dict[str, str]
     times: int | None  # None: forever
     hits: int = 0
+    until: float | None = None  # time.monotonic() after which it answers normally
 
     def matches(self, method: str, route: str, params: Mapping[str, str]) -> bool:
         if self.times is not None and self.hits >= self.times:
+            return False
+        if self.until is not None and time.monotonic() >= self.until:
             return False
         if (method, route) != (self.method, self.route):
             return False
@@ -73,8 +76,10 @@ class FaultInjection:
         where: Mapping[str, object] | None = None,
         headers: Mapping[str, str] | None = None,
         body: JSON | None = None,
+        seconds: float | None = None,
     ) -> Fault:
-        """The next ``times`` requests to ``"METHOD /template"`` answer ``status``."""
+        """The next ``times`` requests to ``"METHOD /template"`` answer ``status``; with
+        ``seconds`` (and ``times=None``), every request for that long from now (an outage)."""
         self.rest.check_route(route)
         method = route.split(" ", 1)[0]
         cond = params_of(where or {})
@@ -88,6 +93,7 @@ class FaultInjection:
             body if body is not None else {"message": message, "code": code},
             dict(headers or {}),
             times,
+            until=None if seconds is None else time.monotonic() + seconds,
         )
         self.faults.append(fault)
         return fault
