@@ -276,18 +276,13 @@ def requests(state: State) -> list[Request]:
     if kind == "ward":
         frame = g["stack"][-1]
         amount = frame["amt"][seat]
-        ward = next(
-            (
-                c
-                for c in sorted(g["players"][seat]["hand"])
-                if state.cards.ingredients[c].effect == "ward"
-            ),
-            "ward card",
-        )
-        prompt = (
-            f"{head}\n{frame['src']} would cost you {amount} Health. "
-            f"Ward with your {state.cards.ingredients[ward].name if ward in state.cards.ingredients else ward}?"
-        )
+        wards = [
+            c
+            for c in sorted(g["players"][seat]["hand"])
+            if state.cards.ingredients[c].effect == "ward"
+        ]
+        ward = state.cards.ingredients[wards[0]].name if wards else "ward card"
+        prompt = f"{head}\n{frame['src']} would cost you {amount} Health. Ward with your {ward}?"
         choices = [Choice("ward", "Ward (lose nothing)", "ward"), Choice("pass", "Pass", "ward")]
         return [
             Request(
