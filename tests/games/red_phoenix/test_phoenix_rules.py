@@ -875,3 +875,106 @@ def test_script_errors_name_the_field(change: dict[str, Any], field: str) -> Non
     with pytest.raises(ConfigError) as error:
         trace(data)
     assert error.value.field == field
+
+
+# --- more of §8 and §9 ---------------------------------------------------------------------------
+
+
+def test_ambiguity_23_ward_windows_clockwise_from_the_start_then_losses_together() -> None:
+    data = script(
+        [
+            ("P2", ["fast simple_decoction aether elixir greek_fire"]),
+            ("P3", ["pass"]),
+            ("P1", ["ward"]),
+        ],
+        players=("P1", "P2", "P3"),
+        first="P2",
+        decks={**decks(), "III": level3("inferno")},
+        preset={
+            "players": {
+                "P1": {"hand": ["aether"]},
+                "P2": {"hand": ["aether", "elixir", "greek_fire"]},
+                "P3": {"hand": ["aether"]},
+            }
+        },
+    )
+    checkpoints = trace(data)
+    assert checkpoints[0]["pending"]["seat"] == "P3"  # P2 used its Aether as an ingredient
+    assert checkpoints[1]["pending"]["seat"] == "P1"
+    assert checkpoints[1]["players"]["P3"]["health"] == 10  # nothing applied yet
+    health = {s: p["health"] for s, p in checkpoints[2]["players"].items()}
+    assert health == {"P1": 10, "P2": 7, "P3": 9}
+
+
+def test_s9_2_a_formula_outlives_its_eliminated_creator_without_creator_or_licence() -> None:
+    data = script(
+        [
+            *FORMULA_STEPS,
+            ("P1", ["license F1 2"]),
+            ("P1", ["trade P2 give F1"]),
+            ("P2", ["accept"]),
+            ("P1", ["end"]),
+            ("P2", ["use greek_fire P1"]),
+        ],
+        players=("P1", "P2", "P3"),
+        decks=decks(I=["hooch@3"]),
+        preset={
+            "players": {
+                "P1": {"health": 3, "hand": ["salt", "lead", "cinnabar"]},
+                "P2": {"hand": ["greek_fire"]},
+            }
+        },
+    )
+    checkpoint = last(data)
+    assert not checkpoint["players"]["P1"]["alive"]
+    (formula,) = checkpoint["formulas"]
+    assert (formula["creator"], formula["license"], formula["knowers"]) == (None, None, ["P2"])
+
+
+def test_s9_2_a_formula_nobody_knows_any_more_is_discarded() -> None:
+    data = script(
+        [*FORMULA_STEPS, ("P1", ["end"]), ("P2", ["use greek_fire P1"])],
+        players=("P1", "P2", "P3"),
+        decks=decks(I=["hooch@3"]),
+        preset={
+            "players": {
+                "P1": {"health": 3, "hand": ["salt", "lead", "cinnabar"]},
+                "P2": {"hand": ["greek_fire"]},
+            }
+        },
+    )
+    checkpoint = last(data)
+    assert checkpoint["formulas"] == [] and checkpoint["discards"]["I"] == ["hooch@3"]
+    assert checkpoint["market"]["salt"] == 6
+
+
+def test_s3_4_an_active_seat_killed_by_its_own_monster_ends_its_turn_and_the_monster_goes() -> None:
+    data = script(
+        [
+            ("P1", ["fast simple_decoction salt lead cinnabar"]),
+            ("P1", ["end"]),
+            ("P1", []),
+            ("P2", ["end"]),
+            ("P3", ["end"]),
+            ("P1", ["end"]),
+        ],
+        players=("P1", "P2", "P3"),
+        config={"hand_limit": 1},
+        decks=decks(I=["homunculus"]),
+        preset={
+            "players": {
+                "P1": {"health": 2, "hand": ["salt", "lead", "cinnabar", "hooch", "elixir"]}
+            }
+        },
+    )
+    checkpoints = trace(data)
+    assert checkpoints[0]["players"]["P1"]["health"] == 1
+    assert checkpoints[1]["pending"]["kind"] == "discard"  # the end-of-turn discard of turn 1
+    end = checkpoints[-1]
+    assert not end["players"]["P1"]["alive"] and end["monsters"] == []
+    assert end["active"] == "P2" and end["pending"] == {
+        "seat": "P2",
+        "kind": "action",
+        "deadline_s": 60,
+    }
+    assert end["discards"]["I"] == ["homunculus"]
