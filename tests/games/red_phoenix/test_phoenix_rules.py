@@ -978,3 +978,46 @@ def test_s3_4_an_active_seat_killed_by_its_own_monster_ends_its_turn_and_the_mon
         "deadline_s": 60,
     }
     assert end["discards"]["I"] == ["homunculus"]
+
+
+def test_ambiguity_3_an_empty_supply_produces_nothing_and_consoles() -> None:
+    data = script(
+        [("P1", ["fast simple_decoction salt lead cinnabar"])],
+        decks=decks(I=["hooch@3"]),
+        preset={
+            "players": {"P1": {"hand": ["salt", "lead", "cinnabar"]}, "P2": {"hand": ["hooch"] * 5}}
+        },
+    )
+    checkpoint = last(data)
+    assert checkpoint["supply"]["hooch"] == 0 and checkpoint["formulas"][0]["products"] == ["hooch"]
+    assert hand(checkpoint, "P1") == ["aqua_regia"]
+
+
+def test_ambiguity_2_only_the_acid_flask_item_is_sold() -> None:
+    first = trace(script([("P1", ["buy hooch", "buy aether", "buy acid_flask"])]))[0]
+    assert first["rejected"] == ["buy hooch", "buy aether"]
+    assert set(first["market"]) == {
+        "salt",
+        "brimstone",
+        "quicksilver",
+        "vitriol",
+        "saltpeter",
+        "lead",
+        "cinnabar",
+        "acid_flask",
+    }
+
+
+def test_ambiguity_5_each_action_is_a_window_on_the_turns_clock() -> None:
+    from games.red_phoenix import GAME
+
+    from .helpers import states
+
+    data = script([("P1", ["take 1"]), ("P1", ["end"])])
+    first, second = states(data)
+    (one,) = GAME.requests(first)
+    (two,) = GAME.requests(second)
+    assert (one.kind, one.seat, one.clock) == ("action", 0, "turn:1")
+    assert (two.kind, two.seat, two.clock) == ("action", 1, "turn:2")
+    values = {c.value for c in one.choices}
+    assert {"take 1", "take 2", "end"} <= values and "take 3" not in values
