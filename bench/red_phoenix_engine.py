@@ -74,10 +74,15 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def play(seed: int, seats: int, resolve_ms: list[float], decide_ms: list[float]) -> dict[str, Any]:
+def play(
+    seed: int, seats: int, resolve_ms: list[float], decide_ms: list[float], mirror: bool = False
+) -> dict[str, Any]:
+    """One match: the alchemist against random players (``mirror``: alchemists in every seat)."""
     strong = seed % seats
     agents: list[Agent] = [
-        AGENTS[DEFAULT_AGENT if seat == strong else "random"](seat, derive_rng(seed, "agent", seat))
+        AGENTS[DEFAULT_AGENT if seat == strong or mirror else "random"](
+            seat, derive_rng(seed, "agent", seat)
+        )
         for seat in range(seats)
     ]
     state, events = GAME.new_match(Setup(GAME.parse_config({}, seats), seats, seed))
@@ -135,6 +140,26 @@ def live_memory(seats: int, matches: int) -> dict[str, int]:
     return {"state_bytes_max": largest, "dump_json_bytes_max": largest_json}
 
 
+def rounds_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    rounds = [float(r["rounds"]) for r in results]
+    endings = Counter(r["reason"] for r in results)
+    return {
+        "p10": quantile(rounds, 0.1),
+        "p25": quantile(rounds, 0.25),
+        "median": quantile(rounds, 0.5),
+        "p75": quantile(rounds, 0.75),
+        "p90": quantile(rounds, 0.9),
+        "mean": round(statistics.mean(rounds), 1),
+        "in_15_30": round(sum(15 <= r <= 30 for r in rounds) / len(rounds), 2),
+        "endings": {k: round(v / len(results), 2) for k, v in sorted(endings.items())},
+    }
+
+
+def mirror_rounds(matches: int, seats: int) -> dict[str, Any]:
+    """Match length with the alchemist in every seat: the nearest to §15.2's one-bot table."""
+    return rounds_summary([play(seed, seats, [], [], mirror=True) for seed in range(matches)])
+
+
 def main() -> None:
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     seats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -186,6 +211,7 @@ def main() -> None:
                     ),
                 },
                 "endings": {k: round(v / matches, 2) for k, v in sorted(endings.items())},
+                "all_alchemists": mirror_rounds(matches, seats),
                 "page_balance_15_2": PAGE_BALANCE.get(seats),
                 "seconds": round(elapsed, 1),
             }

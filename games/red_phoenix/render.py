@@ -203,6 +203,7 @@ def requests(state: State) -> list[Request]:
     seat, kind = pending["seat"], pending["kind"]
     reaction = pending["timer"] == "reaction"
     timeout = float(state.config["reaction_window_s" if reaction else "window_s"])
+    # the action and keep windows of a turn run on one turn clock; the others start afresh
     clock = None if reaction else f"turn:{g['turn']}"
     occasion = f"turn {g['turn']}"
     head = status_line(state, seat)
@@ -343,8 +344,7 @@ def requests(state: State) -> list[Request]:
             min_choices=n,
             max_choices=n,
             timer="reaction" if reaction else "turn",
-            clock=clock,
-        )
+        )  # its own deadline (§11), even after the turn clock ran out
     ]
 
 

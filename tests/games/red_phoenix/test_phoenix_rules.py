@@ -1021,3 +1021,36 @@ def test_ambiguity_5_each_action_is_a_window_on_the_turns_clock() -> None:
     assert (two.kind, two.seat, two.clock) == ("action", 1, "turn:2")
     values = {c.value for c in one.choices}
     assert {"take 1", "take 2", "end"} <= values and "take 3" not in values
+
+
+def test_s12_1_keep_shares_the_turn_clock_and_reaction_windows_do_not() -> None:
+    from games.red_phoenix import GAME
+
+    from .helpers import states
+
+    data = script(
+        [
+            ("P1", ["fast gold_standard salt lead cinnabar"]),
+            ("P1", ["keep 1"]),
+            ("P1", ["use acid_flask P2"]),
+            ("P2", ["pass"]),
+            ("P1", ["end"]),
+        ],
+        config={"hand_limit": 1},
+        decks=decks(I=["hooch@3", "fail:salt"]),
+        preset={
+            "players": {
+                "P1": {"hand": ["salt", "lead", "cinnabar", "acid_flask", "elixir"]},
+                "P2": {"hand": ["aether"]},
+            }
+        },
+    )
+    requests = [GAME.requests(state)[0] for state in states(data)]
+    kinds = [(r.kind, r.timer, r.clock, r.timeout_s) for r in requests]
+    assert kinds == [
+        ("keep", "turn", "turn:1", 60),
+        ("action", "turn", "turn:1", 60),
+        ("ward", "reaction", None, 30),
+        ("action", "turn", "turn:1", 60),
+        ("discard", "turn", None, 60),
+    ]
