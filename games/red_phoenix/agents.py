@@ -120,6 +120,8 @@ class AlchemistAgent:
                 c for c in hand if self.level(c) == 1 and self.cards.ingredients[c].effect is None
             }
             if len(cards) > 1:
+                if ap >= 2 and self.formula_set(view, hand, cards):
+                    return 74.0
                 return 45.0 if len(types) < 3 else 20.0
             card = cards[0]
             ing = self.cards.ingredients.get(card)
@@ -178,6 +180,17 @@ class AlchemistAgent:
                 entry = view["players"][names[index]]
                 return entry
         return None
+
+    def formula_set(self, view: Mapping[str, Any], hand: list[str], cards: list[str]) -> bool:
+        """Whether ``cards`` are the missing ingredients of a formula it may reproduce."""
+        me = view["you"]["seat"]
+        for f in view["formulas"]:
+            if me not in f["knowers"] and f["license"] is None:
+                continue
+            missing = sorted(c for c in f["ingredients"] if c not in hand)
+            if missing == sorted(cards):
+                return True
+        return False
 
     def weakest(self, view: Mapping[str, Any]) -> str | None:
         """The handle of the living rival with the least Health (the most cards on a tie)."""

@@ -399,6 +399,7 @@ def action_choices(state: State, seat: int) -> list[Choice]:
         if len(missing) >= 2:
             text = "buy " + " ".join(sorted(missing))
             out.append(Choice(text, text, "buy"))
+        out += ingredient_choices(state, seat, {c.value for c in out})
     out += experiment_choices(state, seat)
     for f in g["formulas"]:
         if reproduce_problem(state, seat, f) is None:
@@ -443,6 +444,30 @@ def action_choices(state: State, seat: int) -> list[Choice]:
                     )
                 )
     out.append(Choice("end", "End the turn", "end"))
+    return out
+
+
+def ingredient_choices(state: State, seat: int, offered: set[str]) -> list[Choice]:
+    """``buy`` the missing ingredients of each formula the seat may reproduce, when the market
+    has them and the seat can pay."""
+    g = state.g
+    cs = state.cards
+    p = g["players"][seat]
+    out = []
+    for f in g["formulas"]:
+        usable = f["id"] in p["knows"] or (f["license"] is not None and f["creator"] is not None)
+        missing = [c for c in f["ingredients"] if p["hand"].get(c, 0) < 1]
+        if not usable or not missing or f["created"] == g["turn"]:
+            continue
+        if any(cs.ingredients[c].cost is None or g["market"][c] < 1 for c in missing):
+            continue
+        if sum(cs.ingredients[c].cost or 0 for c in missing) > p["coins"]:
+            continue
+        text = "buy " + " ".join(sorted(missing))
+        if text not in offered:
+            offered.add(text)
+            label = cut(f"Buy the ingredients of {f['id']}: {text[4:]}", 80)
+            out.append(Choice(text, label, "buy"))
     return out
 
 
