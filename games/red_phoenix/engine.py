@@ -86,6 +86,7 @@ def setup_game(
         "end_reason": None,
         "chance": chance,
         "drawn": [],
+        "private": [],
     }
 
 
@@ -139,6 +140,10 @@ def start(state: State) -> list[Event]:
 
 def events_of(run: Run, before: Sequence[str]) -> list[Event]:
     state = run.state
+    # the private results of this step (steals, trade details): secrets of their seats now
+    state.g["private"] = [
+        [seat, line] for seat, texts in sorted(run.private.items()) for line in texts
+    ]
     lines = [*before, *run.log]
     events = [Event.lazy(PUBLIC, "step", render.public_event, lines, render.table(state))]
     for seat, texts in sorted(run.private.items()):
@@ -241,9 +246,10 @@ class RedPhoenix:
 
     def secrets(self, state: State, seat: int) -> list[Secret]:
         hand = hand_list(state.g["players"][seat]["hand"])
-        if not hand:
-            return []
-        return [Secret(texts=(render.hand_text(hand),), data=({"hand": hand},))]
+        secrets = [Secret(texts=(line,)) for owner, line in state.g["private"] if owner == seat]
+        if hand:
+            secrets.append(Secret(texts=(render.hand_text(hand),), data=({"hand": hand},)))
+        return secrets
 
     def dump(self, state: State) -> JSON:
         return state.dump()

@@ -413,3 +413,21 @@ def test_secrets_are_the_hand_and_views_hide_other_hands() -> None:
     assert "Your hand: [hooch, salt]" in GAME.describe(state, 1)
     assert "Your hand" not in GAME.describe(state, None)
     assert GAME.secrets(state, 0) == []
+
+
+def test_s13_stolen_cards_are_private_results_of_thief_and_victim() -> None:
+    data = script(
+        [("P1", ["use aqua_fortis P2"])],
+        players=("P1", "P2", "P3"),
+        picks=["lead"],
+        preset={"players": {"P1": {"hand": ["aqua_fortis"]}, "P2": {"hand": ["lead", "salt"]}}},
+    )
+    (step,) = list(replay_script(data))
+    thief = [s.texts for s in GAME.secrets(step.state, 0)]
+    victim = [s.texts for s in GAME.secrets(step.state, 1)]
+    assert ("You stole lead from P2.",) in thief and ("P1 stole lead from you.",) in victim
+    public = [e for e in step.events if e.audience.kind == "public"]
+    assert public and all("stole lead" not in e.text for e in public)
+    assert "steals 1 card(s) from P2" in public[0].text
+    seat3 = [e.text for e in step.events if e.audience.reaches(2)]
+    assert all("lead" not in text.split("Market")[0] for text in seat3 if "stole" in text)
