@@ -1054,3 +1054,36 @@ def test_s12_1_keep_shares_the_turn_clock_and_reaction_windows_do_not() -> None:
         ("action", "turn", "turn:1", 60),
         ("discard", "turn", None, 60),
     ]
+
+
+def test_s5_5_a_method_keeping_one_to_two_opens_a_multi_select_keep() -> None:
+    from games.red_phoenix import GAME
+
+    from .helpers import states
+
+    raw = json_house()
+    raw["methods"].append(
+        {
+            "id": "twin_retort",
+            "name": "Twin Retort",
+            "draw": 3,
+            "keep_min": 1,
+            "keep_max": 2,
+            "coins": 0,
+            "health": 0,
+        }
+    )
+    data = script(
+        [("P1", ["fast twin_retort salt lead cinnabar"]), ("P1", ["keep 1 2 3", "3,1"])],
+        card_set=raw,
+        decks=decks(I=["hooch@3", "fail:lead", "incense@4"]),
+        preset={"players": {"P1": {"hand": ["salt", "lead", "cinnabar", "vitriol"]}}},
+    )
+    first = states(data)[0]
+    (request,) = GAME.requests(first)
+    assert (request.kind, request.min_choices, request.max_choices) == ("keep", 1, 2)
+    assert [c.value for c in request.choices] == ["1", "2", "3"]
+    checkpoint = last(data)
+    assert checkpoint["rejected"] == ["keep 1 2 3"] and checkpoint["move"] == "3,1"
+    assert hand(checkpoint, "P1") == ["hooch", "vitriol"]
+    assert checkpoint["discards"]["I"] == ["fail:lead", "incense@4"]  # unmet incense@4 (value 3)
