@@ -393,11 +393,10 @@ class Run:
                 if taken
                 else f"{card}: success, but no {result.product} is left."
             )
+            exp["met"].append(card)
             if self.cs.ingredients[result.product].wins:
                 self.say(f"{who} has made {self.cs.ingredients[result.product].name} and wins!")
                 self.finish([seat], "gold")
-                return
-            exp["met"].append(card)
         elif result.kind == "simple":
             self.discard_result(level, card)
             gain = result.gain

@@ -431,3 +431,73 @@ def test_s13_stolen_cards_are_private_results_of_thief_and_victim() -> None:
     assert "steals 1 card(s) from P2" in public[0].text
     seat3 = [e.text for e in step.events if e.audience.reaches(2)]
     assert all("lead" not in text.split("Market")[0] for text in seat3 if "stole" in text)
+
+
+def conservation(state: Any) -> tuple[dict[str, int], dict[str, int]]:
+    """Every ingredient card (market, supply, hands, labs, formulas) and every result card
+    (decks, discard piles, formulas, monsters, labs) counted by type and by level."""
+    g = state.g
+    cards: dict[str, int] = {}
+    results = {
+        level: len(g["decks"][level]) + len(g["discards"][level]) for level in ("I", "II", "III")
+    }
+
+    def add(card: str, n: int = 1) -> None:
+        cards[card] = cards.get(card, 0) + n
+
+    for pile in ("market", "supply"):
+        for card, n in g[pile].items():
+            add(card, n)
+    roman = {1: "I", 2: "II", 3: "III"}
+    for player in g["players"]:
+        for card, n in player["hand"].items():
+            add(card, n)
+        for exp in player["lab"]:
+            for card in exp["cards"]:
+                add(card)
+            held = (
+                exp["drawn"] if exp["status"] == "keep" else exp["met"] + exp["kept"][exp["pos"] :]
+            )
+            results[roman[exp["level"]]] += len(held)
+    for f in g["formulas"]:
+        for card in f["ingredients"]:
+            add(card)
+        results[roman[f["level"]]] += len(f["results"])
+    for m in g["monsters"]:
+        results[m["level"]] += 1
+    return cards, results
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    seats=st.integers(2, 5),
+    config=st.fixed_dictionaries(
+        {"max_rounds": st.integers(3, 25)},
+        optional={
+            "hand_limit": st.integers(1, 7),
+            "starting_health": st.integers(2, 10),
+            "monster_attacks": st.integers(0, 3),
+            "starting_coins": st.integers(0, 10),
+        },
+    ),
+)
+def test_s4_every_card_is_somewhere_at_every_window(
+    seed: int, seats: int, config: dict[str, Any]
+) -> None:
+    state = new(seats, seed, **config)
+    start = conservation(state)
+    agents = [
+        AGENTS["random" if s % 2 else "alchemist"](s, random.Random(seed + s)) for s in range(seats)
+    ]
+    while GAME.requests(state):
+        (request,) = GAME.requests(state)
+        verdict = GAME.submit(
+            state, request.seat, agents[request.seat].act(request, GAME.view(state, request.seat))
+        )
+        assert isinstance(verdict, Accepted)
+        state, _ = GAME.resolve(state, {request.seat: verdict.move})
+        assert conservation(state) == start
+        for player in state.g["players"]:
+            assert player["coins"] >= 0 and player["health"] <= int(state.config["starting_health"])
+            assert min(player["hand"].values(), default=1) > 0
