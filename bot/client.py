@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 
 # View Channels, Send Messages, Attach Files (for /match export): 35840, see docs/running.md
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
-SHARED_EXTENSIONS = ("cogs.prompts", "cogs.matches")  # every game's prompts and /match
+# every game's prompts, /match and /submit, /help and /rules
+SHARED_EXTENSIONS = ("cogs.prompts", "cogs.matches", "cogs.help")
 
 
 def extensions() -> list[str]:

@@ -53,7 +53,16 @@ def moderator_only() -> Callable[[T], T]:
             return True
         raise NotModerator()
 
+    setattr(predicate, MODERATOR_MARK, True)  # /help tells moderators' commands apart
     return app_commands.check(predicate)
+
+
+MODERATOR_MARK = "floral_moderator_only"
+
+
+def for_moderators(command: app_commands.Command[Any, ..., Any]) -> bool:
+    """Whether ``command`` has the ``moderator_only`` check."""
+    return any(getattr(check, MODERATOR_MARK, False) for check in command.checks)
 
 
 def people_only(members: list[discord.Member]) -> None:
