@@ -59,6 +59,7 @@ class Lifecycle:
         names: Sequence[str] | None,
         window_s: float | None,
         timers: Mapping[str, float] | None = None,
+        practice: bool = False,
     ) -> MatchRecord:
         key, engine = self._matches.resolve(game)
         players = tuple(players)
@@ -81,6 +82,7 @@ class Lifecycle:
             seed,
             window_s,
             lengths,
+            practice,
         )
         hellos = notices.hellos(engine, names)
         store = self._matches.store
@@ -149,6 +151,7 @@ class Lifecycle:
                 notices.prompts(live, window, now),
                 "start",
                 header,
+                notices.how_to_answer(live),
             )
             change = Change(
                 match_id,

@@ -31,6 +31,16 @@ def hello_text(game: Game[Any], names: tuple[str, ...], seat: int) -> str:
     )
 
 
+def how_to_answer(live: Live) -> str:
+    """The one-screen card that opens each player's first message of a match."""
+    return (
+        f"🃏 **How to play match {live.id}.** Answer each prompt with its buttons or menu, or"
+        " type the answer here, or use `/submit` in the match channel. A prompt shows its"
+        " deadline and what happens if you let it pass. `/look` shows what only you know,"
+        f" `/rules game:{live.record.game}` the rules, `/match leave` leaves the match."
+    )
+
+
 def prompts(live: Live, window: Window | None, now: float) -> dict[int, Prompt]:
     if window is None:
         return {}

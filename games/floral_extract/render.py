@@ -77,23 +77,31 @@ RULE_OPTIONS = (
 
 
 def rules_text(config: dict[str, JSON]) -> str:
-    """The rule options in force, which both players are entitled to know."""
-    limit = config["max_turns"]
-    parts = [
-        f"initial weather {config['initial_weather']}",
-        f"Azalea shrink {config['azalea_shrink_mode']}",
-        f"guess cost by the {config['guess_cost_mode']}",
-        "a declaration without a charge is "
-        + ("refused" if config["declaration_without_charge"] == "reject" else "a dud"),
-        "a valid submission "
-        + ("can be changed" if config["allow_resubmit_after_valid"] else "is final"),
-        "opponent reports "
-        + (
-            "show empty pots" if config["opponent_report_shows_empty_pots"] else "list flowers only"
-        ),
-        "no turn limit" if limit is None else f"turn limit {limit}",
+    """The rule options in force, which both players are entitled to know, in plain
+    sentences (``/rules floral-extract`` explains each)."""
+    limit, weather = config["max_turns"], config["initial_weather"]
+    sentences = [
+        "The first turn's weather is drawn at random."
+        if weather == "random"
+        else f"The first turn is {weather}.",
+        "An Azalea shrinks every turn it does not grow, from the second."
+        if config["azalea_shrink_mode"] == "sliding"
+        else "An Azalea shrinks every second turn it does not grow.",
+        "After a correct guess, the next one needs 6 minus your points different runes in a row."
+        if config["guess_cost_mode"] == "formula"
+        else "After a correct guess, the next one needs 5 different runes in a row again.",
+        "A declaration without a guess charge is refused."
+        if config["declaration_without_charge"] == "reject"
+        else "A declaration without a guess charge is a wasted turn.",
+        "You may change your answer until the window closes."
+        if config["allow_resubmit_after_valid"]
+        else "Your first valid answer is final.",
+        "Reports of the opponent's garden show empty pots."
+        if config["opponent_report_shows_empty_pots"]
+        else "Reports of the opponent's garden list the flowers' stages only.",
+        "There is no turn limit." if limit is None else f"The match ends after turn {limit}.",
     ]
-    return "; ".join(parts) + "."
+    return " ".join(sentences)
 
 
 def start_events(state: State) -> list[Event]:
@@ -109,7 +117,7 @@ def start_events(state: State) -> list[Event]:
         f"P1 casts {alphabets['P1'][0]}–{alphabets['P1'][-1]}, "
         f"P2 casts {alphabets['P2'][0]}–{alphabets['P2'][-1]}.\n"
         f"Spellbook:\n{spellbook_text(book)}\n"
-        f"Rules: {rules_text(state.config)}",
+        f"Rules: {rules_text(state.config)} (`/rules floral-extract` explains them.)",
     )
     events = [public]
     for seat, player in enumerate(state.players):

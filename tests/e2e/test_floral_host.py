@@ -529,7 +529,8 @@ async def test_setup_takes_rules_options_and_warns_the_moderator_alone(
     start = await fake.wait_for_message(
         lambda m: "Floral Extract begins" in m.content, channel=world.channel
     )
-    assert "Azalea shrink reset" in start.content and "turn limit 2" in start.content
+    assert "An Azalea shrinks every second turn it does not grow." in start.content
+    assert "The match ends after turn 2." in start.content
 
 
 def rune_map(fake: FakeDiscord, user: User) -> dict[str, int]:

@@ -103,7 +103,8 @@ def test_players_are_told_the_rule_options_in_force() -> None:
     )
     start = next(e for e in events if e.kind == "match_start")
     assert start.data["rules"]["max_turns"] == 40
-    assert "turn limit 40" in start.text and "guess cost by the prose" in start.text
+    assert "The match ends after turn 40." in start.text
+    assert "the next one needs 5 different runes in a row again" in start.text
 
 
 def test_no_report_between_fifth_turns() -> None:
