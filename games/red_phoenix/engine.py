@@ -8,6 +8,7 @@ windows of a turn share the turn's clock; the ward, trade answer and a trade's d
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -261,6 +262,4 @@ class RedPhoenix:
 
 
 def _copy(value: Any) -> Any:
-    import marshal
-
     return marshal.loads(marshal.dumps(value))

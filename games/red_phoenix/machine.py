@@ -19,7 +19,7 @@ from typing import Any
 
 from games.protocol import ConfigError, derive_rng
 
-from .cards import LEVEL_OF, LEVELS, CardSet
+from .cards import CardSet
 from .state import Game, State, add, hand_list, remove
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -606,15 +606,3 @@ class Run:
         g["over"], g["winners"], g["end_reason"] = True, sorted(winners), reason
         g["pending"] = None
         g["stack"] = []
-
-
-def level_name(level: int) -> str:
-    return ROMAN[level]
-
-
-def all_levels() -> tuple[str, ...]:
-    return LEVELS
-
-
-def level_number(name: str) -> int:
-    return LEVEL_OF[name]

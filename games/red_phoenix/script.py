@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from games.moves import play_window
-from games.protocol import JSON, ConfigError, Event, Move
+from games.protocol import JSON, Accepted, ConfigError, Setup
 from games.scripts import (
     CLOSED,
     Attempt,
@@ -143,7 +143,7 @@ def _attempts(
                 f"{where}.attempts[{i}]", "the window closed at the accepted attempt before it"
             )
         verdict = _GAME.submit(state, pending["seat"], attempt)
-        accepted = hasattr(verdict, "move")
+        accepted = isinstance(verdict, Accepted)
     return attempts
 
 
@@ -359,8 +359,6 @@ def export_script(
     random outcome the match drew."""
     players = list(names)
     parsed = _GAME.parse_config(config, len(players))
-    from games.protocol import Setup
-
     state, _ = _GAME.new_match(Setup(parsed, len(players), seed, players))
     first, decks = seeded_setup(parsed, len(players), seed)
     steps: list[JSON] = []
@@ -396,12 +394,3 @@ def export_script(
     if parsed["card_set"] != "house":
         script["card_set"] = parsed["card_set"]
     return script
-
-
-def collect(state: State, attempts: Sequence[Attempt]) -> tuple[Move | None, list[Event]]:
-    """The move a list of attempts gives in the open window (for tests)."""
-    seat = state.g["pending"]["seat"]
-    window = play_window(
-        _GAME.requests(state), {seat: list(attempts)}, partial(_GAME.submit, state)
-    )
-    return window.moves[seat], []

@@ -4,6 +4,7 @@ game dict of plain JSON values (copied whole by ``clone``)."""
 from __future__ import annotations
 
 import marshal
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,8 +55,6 @@ def seat_handles(names: Sequence[str]) -> list[str]:
 
 
 def valid_seat_name(name: str) -> bool:
-    import re
-
     return bool(
         re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,31}", name)
         and not re.fullmatch(r"[FfMm][0-9]+", name)
