@@ -169,11 +169,13 @@ class Host:
         names: Sequence[str] | None = None,
         window_s: float | None = None,
         timers: Mapping[str, float] | None = None,
+        practice: bool = False,
     ) -> MatchRecord:
         """A new match in setup. Raises ConfigError (bad config) or HostError (bad seats or
         timers). Each player gets a hello by DM, which also shows whether their DMs are open.
         ``window_s`` is the ``turn`` length; ``timers`` sets the length of any kind the game
-        declares (``{"reaction": 10}``); kinds left out keep the game's default."""
+        declares (``{"reaction": 10}``); kinds left out keep the game's default. A ``practice``
+        match (against the AI) is never rated."""
         return await self._lifecycle.create(
             game,
             guild_id=guild_id,
@@ -185,6 +187,7 @@ class Host:
             names=names,
             window_s=window_s,
             timers=timers,
+            practice=practice,
         )
 
     async def configure(

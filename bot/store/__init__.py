@@ -8,7 +8,7 @@ A write that fails for a passing reason raises ``WriteFailed`` and writes nothin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -39,6 +39,7 @@ class NewMatch:
     window_s: float | None  # overrides every turn request's timeout_s when set
     # the length of each other timer kind ("reaction": 20.0); "turn" is window_s
     timers: dict[str, float] = field(default_factory=dict)
+    practice: bool = False  # against the AI: never rated
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ class MatchRecord:
     outcome: JSON
     created_at: float
     timers: dict[str, float] = field(default_factory=dict)  # as NewMatch's ({} in old matches)
+    practice: bool = False
+    ended_at: float | None = None  # as stored: when it finished or was aborted
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +166,28 @@ class Change:
     outbox: tuple[OutboxMessage, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's rating in one guild and game, folded from that guild's finished matches."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    matches: int = 0
+    wins: int = 0
+    losses: int = 0  # matches - wins - losses: matches nobody won
+    updated_at: float = 0.0  # when the latest match folded in ended
+
+
+# A finished match and its seats' ratings before it (None: not rated yet) -> the seats' ratings
+# after it, or None when it cannot be rated (it is then folded in as nothing). Pure: the store
+# calls it inside the transaction that writes its result.
+Rater = Callable[[MatchRecord, Sequence[Rating | None]], Sequence[Rating] | None]
+
+
 class Store(Protocol):
     async def close(self) -> None: ...
 
@@ -187,6 +212,26 @@ class Store(Protocol):
     async def list_matches(
         self, guild_id: int | None = None, statuses: Sequence[MatchStatus] | None = None
     ) -> list[MatchRecord]: ...
+
+    async def finished_matches(
+        self, guild_id: int, user_id: int | None = None, *, offset: int = 0, limit: int = 15
+    ) -> tuple[list[MatchRecord], int]:
+        """The guild's finished matches (of ``user_id``'s seats when given), the most recently
+        ended first, from ``offset``; and how many there are in all."""
+
+    async def fold_ratings(
+        self, rate: Rater, *, limit: int | None = 1, rebuild: bool = False
+    ) -> int:
+        """Fold the next finished matches not folded yet (not practice), in the order they
+        ended (then by id), at most ``limit`` (None: all), into the ratings, in one
+        transaction; how many were folded. A match is folded once, whatever runs at the same
+        time. With ``rebuild``, or when a match not folded yet ended before the last one
+        folded, the ratings are cleared and every match is folded again in that transaction."""
+
+    async def ratings(
+        self, guild_id: int | None, game: str | None = None, user_id: int | None = None
+    ) -> list[Rating]:
+        """The stored ratings (of every guild when ``guild_id`` is None)."""
 
     async def open_window(self, match_id: int) -> WindowRecord | None: ...
 

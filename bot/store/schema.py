@@ -114,6 +114,43 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         ALTER TABLE matches ADD COLUMN timers TEXT;
         """,
     ),
+    (
+        3,
+        """
+        -- a practice match against the AI: never rated
+        ALTER TABLE matches ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
+        -- when the match finished or was aborted (epoch seconds): ratings fold matches in this
+        -- order; matches over before this migration take their last update
+        ALTER TABLE matches ADD COLUMN ended_at REAL;
+        UPDATE matches SET ended_at = updated_at WHERE status IN ('finished', 'aborted');
+        CREATE INDEX matches_ended ON matches (ended_at, id)
+            WHERE status = 'finished' AND practice = 0;
+
+        -- each player's rating per guild and game, folded from the finished matches' results
+        -- (bot/ratings.py); always rebuildable from them
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,          -- the name in the player's latest rated match
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            matches INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            losses INTEGER NOT NULL,
+            updated_at REAL NOT NULL,    -- the ended_at of the latest match folded in
+            PRIMARY KEY (guild_id, game, user_id)
+        ) WITHOUT ROWID;
+
+        -- the finished matches folded into the ratings (rated or found unratable), once each
+        CREATE TABLE rated_matches (
+            match_id INTEGER PRIMARY KEY,
+            ended_at REAL NOT NULL,
+            rated INTEGER NOT NULL       -- 0: folded in as nothing (no outcome, a repeated player)
+        );
+        CREATE INDEX rated_matches_order ON rated_matches (ended_at, match_id);
+        """,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

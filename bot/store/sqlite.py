@@ -35,6 +35,8 @@ from bot.store import (
     NewMatch,
     OutboxMessage,
     OutboxRow,
+    Rater,
+    Rating,
     Retry,
     StepRecord,
     WindowRecord,
@@ -54,8 +56,9 @@ WAL_RESTART_FRAMES = 1000  # SQLite's own checkpoint threshold
 
 _MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, players, names, moderators, config, seed, window_s,"
-    " status, step, outcome, created_at, timers"
+    " status, step, outcome, created_at, timers, practice, ended_at"
 )
+_RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, matches, wins, losses, updated_at"
 _OUTBOX_SELECT = (
     "SELECT o.id, o.match_id, o.audience, o.text, o.payload, o.status, o.tries, o.next_try,"
     " m.guild_id, m.channel_id, m.players, m.moderators, o.created_at"
@@ -337,6 +340,46 @@ class SqliteStore:
         )
         return [_match(row) for row in rows]
 
+    async def finished_matches(
+        self, guild_id: int, user_id: int | None = None, *, offset: int = 0, limit: int = 15
+    ) -> tuple[list[MatchRecord], int]:
+        where = "guild_id = ? AND status = 'finished'"
+        params: list[Any] = [guild_id]
+        if user_id is not None:
+            where += " AND EXISTS (SELECT 1 FROM json_each(players) WHERE value = ?)"
+            params.append(user_id)
+
+        def read(db: sqlite3.Connection) -> tuple[list[MatchRecord], int]:
+            total = db.execute(f"SELECT count(*) FROM matches WHERE {where}", params).fetchone()
+            rows = db.execute(
+                f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}"
+                " ORDER BY ended_at DESC, id DESC LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            ).fetchall()
+            return [_match(row) for row in rows], int(total[0])
+
+        return await self._read(read)
+
+    async def fold_ratings(
+        self, rate: Rater, *, limit: int | None = 1, rebuild: bool = False
+    ) -> int:
+        return await self._save(lambda db: _fold_ratings(db, rate, limit, rebuild))
+
+    async def ratings(
+        self, guild_id: int | None, game: str | None = None, user_id: int | None = None
+    ) -> list[Rating]:
+        where, params = ["1 = 1"], []  # type: tuple[list[str], list[Any]]
+        for column, value in (("guild_id", guild_id), ("game", game), ("user_id", user_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE {' AND '.join(where)}"
+            " ORDER BY guild_id, game, user_id",
+            params,
+        )
+        return [Rating(*row) for row in rows]
+
     async def open_window(self, match_id: int) -> WindowRecord | None:
         rows = list(
             await self._fetch(
@@ -536,8 +579,8 @@ def _create_match(
 ) -> int:
     cursor = db.execute(
         "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
-        " seed, window_s, status, step, created_at, updated_at, timers)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 0, ?, ?, ?)",
+        " seed, window_s, status, step, created_at, updated_at, timers, practice)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'setup', 0, ?, ?, ?, ?)",
         (
             new.game,
             new.guild_id,
@@ -551,6 +594,7 @@ def _create_match(
             at,
             at,
             dumps(new.timers),
+            int(new.practice),
         ),
     )
     match_id = cursor.lastrowid
@@ -640,6 +684,8 @@ def _apply(db: sqlite3.Connection, change: Change) -> None:
             "UPDATE matches SET status = ?, outcome = ? WHERE id = ?",
             (change.status, dumps(change.outcome), match_id),
         )
+        if change.status in ("finished", "aborted"):
+            db.execute("UPDATE matches SET ended_at = ? WHERE id = ?", (at, match_id))
     db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (at, match_id))
     _insert_log(db, match_id, change.log, at)
     _insert_outbox(db, change.outbox, at)
@@ -709,6 +755,82 @@ def _settle(
     )
 
 
+# the finished matches ratings fold in, in the order they are folded (the index matches_ended)
+_RATED_KIND = "status = 'finished' AND practice = 0"
+_FOLD_BATCH = 500
+
+
+def _fold_ratings(db: sqlite3.Connection, rate: Rater, limit: int | None, rebuild: bool) -> int:
+    last = db.execute(
+        "SELECT ended_at, match_id FROM rated_matches ORDER BY ended_at DESC, match_id DESC LIMIT 1"
+    ).fetchone()
+    if not rebuild and last is not None:
+        # a match not folded yet that ended before the last one folded: fold all again in order
+        behind = db.execute(
+            f"SELECT 1 FROM matches m WHERE {_RATED_KIND} AND (ended_at, id) <= (?, ?)"
+            " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) LIMIT 1",
+            tuple(last),
+        ).fetchone()
+        rebuild = behind is not None
+    if rebuild:
+        db.execute("DELETE FROM ratings")
+        db.execute("DELETE FROM rated_matches")
+        last, limit = None, None
+    after = (float("-inf"), 0) if last is None else tuple(last)
+    folded = 0
+    while limit is None or folded < limit:
+        batch = _FOLD_BATCH if limit is None else min(_FOLD_BATCH, limit - folded)
+        rows = db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {_RATED_KIND} AND (ended_at, id) > (?, ?)"
+            " ORDER BY ended_at, id LIMIT ?",
+            (*after, batch),
+        ).fetchall()
+        for row in rows:
+            _fold_match(db, _match(row), rate)
+        folded += len(rows)
+        if len(rows) < batch:
+            break
+        record = _match(rows[-1])
+        after = (record.ended_at or 0.0, record.id)
+    return folded
+
+
+def _fold_match(db: sqlite3.Connection, record: MatchRecord, rate: Rater) -> None:
+    before = []
+    for user_id in record.players:
+        row = db.execute(
+            f"SELECT {_RATING_COLUMNS} FROM ratings"
+            " WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (record.guild_id, record.game, user_id),
+        ).fetchone()
+        before.append(None if row is None else Rating(*row))
+    after = rate(record, before)
+    db.execute(
+        "INSERT INTO rated_matches (match_id, ended_at, rated) VALUES (?, ?, ?)",
+        (record.id, record.ended_at or 0.0, int(after is not None)),
+    )
+    if after is None:
+        return
+    db.executemany(
+        f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                r.guild_id,
+                r.game,
+                r.user_id,
+                r.name,
+                r.mu,
+                r.sigma,
+                r.matches,
+                r.wins,
+                r.losses,
+                r.updated_at,
+            )
+            for r in after
+        ],
+    )
+
+
 class _WindowClosed(Exception):
     """Raised inside a transaction to roll it back: a guarded window is no longer open."""
 
@@ -734,6 +856,8 @@ def _match(row: Any) -> MatchRecord:
         outcome,
         created_at,
         timers,
+        practice,
+        ended_at,
     ) = row
     return MatchRecord(
         id=id_,
@@ -751,6 +875,8 @@ def _match(row: Any) -> MatchRecord:
         outcome=_loads(outcome),
         created_at=created_at,
         timers=json.loads(timers) if timers is not None else {},
+        practice=bool(practice),
+        ended_at=ended_at,
     )
 
 

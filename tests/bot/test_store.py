@@ -22,10 +22,10 @@ def new_match() -> NewMatch:
 
 async def test_schema_is_versioned_and_migrated_once(tmp_path: Path) -> None:
     store = await SqliteStore.open(tmp_path / "sub" / "h.db")
-    assert await store.schema_version() == LATEST_VERSION == 2
+    assert await store.schema_version() == LATEST_VERSION == 3
     await store.close()
     store = await SqliteStore.open(tmp_path / "sub" / "h.db")  # reopening migrates nothing
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == 3
     pragmas = [await store._fetch(f"PRAGMA {name}") for name in ("journal_mode", "synchronous")]
     assert [next(iter(rows))[0] for rows in pragmas] == ["wal", 1]  # 1: NORMAL
     await store.close()
@@ -53,6 +53,43 @@ async def test_a_version_1_database_gains_timer_kinds_and_reads_old_matches_as_b
     new = dataclasses.replace(new_match(), timers={"reaction": 20.0})
     record = await store.get_match(await store.create_match(new, {"s": 0}, 2.0, []))
     assert record is not None and (record.window_s, record.timers) == (None, {"reaction": 20.0})
+    await store.close()
+
+
+async def test_a_version_2_database_gains_practice_and_ratings_keeping_when_matches_ended(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "h.db"
+    with sqlite3.connect(path) as db:  # as floral-host wrote it before ratings
+        for _, sql in MIGRATIONS[:2]:
+            db.executescript(sql)
+        db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT)")
+        db.execute("INSERT INTO schema_migrations VALUES (1, 'before'), (2, 'before')")
+        for status, updated in (("finished", 50.0), ("aborted", 60.0), ("running", 70.0)):
+            db.execute(
+                "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators,"
+                " config, seed, window_s, status, step, outcome, created_at, updated_at, timers)"
+                " VALUES ('toy', 1, 2, '[11,12]', '[\"A\",\"B\"]', '[9]', '{}', 5, 30.0, ?, 3,"
+                " '{\"winners\":[1]}', 1.0, ?, '{}')",
+                (status, updated),
+            )
+    db.close()
+    store = await SqliteStore.open(path)
+    assert await store.schema_version() == LATEST_VERSION
+    old = [await store.get_match(match_id) for match_id in (1, 2, 3)]
+    assert [(r.status, r.practice, r.ended_at) for r in old if r is not None] == [
+        ("finished", False, 50.0),
+        ("aborted", False, 60.0),
+        ("running", False, None),
+    ]
+    assert old[0] is not None and old[0].outcome == {"winners": [1]}
+    assert await store.ratings(None) == []
+    practice = dataclasses.replace(new_match(), practice=True)
+    record = await store.get_match(await store.create_match(practice, {"s": 0}, 80.0, []))
+    assert record is not None and (record.practice, record.ended_at) == (True, None)
+    assert await store.apply(Change(record.id, 90.0, status="finished", outcome={"winners": []}))
+    record = await store.get_match(record.id)
+    assert record is not None and (record.status, record.ended_at) == ("finished", 90.0)
     await store.close()
 
 
