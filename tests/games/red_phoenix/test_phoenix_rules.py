@@ -54,7 +54,7 @@ def test_s2_first_seat_from_the_script() -> None:
 # --- §3 turns ------------------------------------------------------------------------------------
 
 
-def test_s3_1_round_limit_ends_before_a_turn_and_living_seats_share() -> None:
+def test_s3_1_s9_4_ambiguity_30_round_limit_living_seats_share() -> None:
     end = last(script([("P1", ["end"]), ("P2", ["end"])], config={"max_rounds": 1}))
     assert end["game_over"] and end["end_reason"] == "round_limit"
     assert end["winners"] == ["P1", "P2"] and end["pending"] is None
@@ -139,7 +139,7 @@ def test_s5_1_ingredients_must_be_three_or_four_different_held_cards_of_level_on
     assert checkpoint["players"]["P1"]["lab"][0]["cards"] == ["cinnabar", "lead", "salt"]
 
 
-def test_s5_1_fast_needs_two_ap() -> None:
+def test_s5_1_s5_3_fast_needs_two_ap() -> None:
     data = script(
         [
             ("P1", ["take 2"]),
@@ -189,7 +189,7 @@ def test_ambiguity_8_health_cost_must_leave_one_health_and_is_not_damage() -> No
     assert checkpoint["players"]["P1"]["health"] == 1
 
 
-def test_ambiguity_16_no_free_marker_no_experiment() -> None:
+def test_s6_1_ambiguity_16_no_free_marker_no_experiment() -> None:
     data = script(
         [("P1", ["slow simple_decoction salt lead cinnabar"])],
         config={"formula_markers": 1},
@@ -221,7 +221,7 @@ def test_s5_2_value_is_level_sum_plus_pending_boost_and_a_boost_ingredient_count
     assert checkpoint["players"]["P1"]["lab"][0]["level"] == 3 and checkpoint["boost"] == 0
 
 
-def test_ambiguity_7_unused_boost_is_lost_at_the_end_of_the_turn() -> None:
+def test_s7_3_ambiguity_7_unused_boost_is_lost_at_the_end_of_the_turn() -> None:
     data = script(
         [("P1", ["use incense"]), ("P1", ["end"])],
         preset={"players": {"P1": {"hand": ["incense"]}}},
@@ -323,7 +323,7 @@ def json_house() -> dict[str, Any]:
     return data
 
 
-def test_s5_5_keep_timeout_keeps_the_best_ranked_card() -> None:
+def test_s5_5_ambiguity_9_keep_timeout_keeps_the_best_ranked_card() -> None:
     data = script(
         [
             ("P1", ["fast gold_standard salt lead cinnabar"]),
@@ -375,7 +375,7 @@ def test_ambiguity_11_simple_failure_nothing_option() -> None:
     assert hand(last(data), "P1") == ["aqua_regia"]  # nothing gained: consolation
 
 
-def test_ambiguity_12_consolation_when_no_card_reached_the_hand() -> None:
+def test_s5_7_ambiguity_10_12_unmet_success_discarded_and_consolation() -> None:
     data = script(
         [("P1", ["fast simple_decoction salt lead cinnabar"])],
         decks=decks(I=["fools_gold@6"]),
@@ -436,7 +436,7 @@ def test_s8_1_catastrophe_most_cards_hits_all_tied_rivals() -> None:
     assert health == {"P1": 8, "P2": 8, "P3": 8, "P4": 10}
 
 
-def test_s9_1_gold_ends_the_game_at_once_and_later_cards_are_not_played() -> None:
+def test_s9_1_ambiguity_25_gold_ends_the_game_at_once() -> None:
     data = script(
         [("P1", ["fast hasty_fusion aether elixir greek_fire"])],
         decks={
@@ -469,7 +469,7 @@ def level3(*top: str) -> list[str]:
     return list(top) + _without(decks()["III"], list(top))
 
 
-def test_s9_2_elimination_during_own_experiment_ends_the_turn_and_returns_the_cards() -> None:
+def test_s9_2_ambiguity_26_elimination_in_own_experiment_returns_the_cards() -> None:
     data = script(
         [("P1", ["fast hasty_fusion aether elixir greek_fire"])],
         decks={**decks(), "III": level3("collapse", "gold@8")},
@@ -499,7 +499,7 @@ def test_s9_2_elimination_during_own_experiment_ends_the_turn_and_returns_the_ca
     assert checkpoint["discards"]["III"] == ["collapse", "gold@8"]
 
 
-def test_ambiguity_24_everyone_dies_at_once_and_shares_the_win() -> None:
+def test_s9_3_s9_5_ambiguity_24_everyone_dies_at_once_and_shares() -> None:
     data = script(
         [("P1", ["fast simple_decoction aether elixir greek_fire"])],
         decks={**decks(), "III": level3("inferno")},
@@ -547,7 +547,7 @@ FORMULA_SETUP = {
 }
 
 
-def test_ambiguity_14_reproduce_not_in_the_creation_turn_and_once_per_turn() -> None:
+def test_s6_2_ambiguity_14_reproduce_not_in_creation_turn_once_per_turn() -> None:
     data = script(
         [
             *FORMULA_STEPS,
@@ -566,7 +566,7 @@ def test_ambiguity_14_reproduce_not_in_the_creation_turn_and_once_per_turn() -> 
     assert checkpoints[4]["rejected"] == ["reproduce F1", "reproduce F2"]
 
 
-def test_ambiguity_14_reproduce_refused_when_no_product_is_left() -> None:
+def test_s6_2_ambiguity_14_reproduce_refused_when_no_product_is_left() -> None:
     data = script(
         [*FORMULA_STEPS, ("P1", ["end"]), ("P2", ["end"]), ("P1", ["reproduce F1", "end"])],
         decks=decks(I=["hooch@3"]),
@@ -580,7 +580,7 @@ def test_ambiguity_14_reproduce_refused_when_no_product_is_left() -> None:
     assert last(data)["rejected"] == ["reproduce F1"]
 
 
-def test_ambiguity_18_dissolve_keep_returns_cards_to_hand_and_markers_back() -> None:
+def test_s6_3_ambiguity_18_dissolve_keep_returns_cards_and_markers() -> None:
     data = script(
         [
             *FORMULA_STEPS,
@@ -598,7 +598,7 @@ def test_ambiguity_18_dissolve_keep_returns_cards_to_hand_and_markers_back() -> 
     assert end["discards"]["I"] == ["hooch@3"]
 
 
-def test_ambiguity_17_licence_fee_paid_to_creator_and_one_change_per_turn() -> None:
+def test_s6_4_ambiguity_17_licence_fee_to_creator_one_change_per_turn() -> None:
     data = script(
         [
             *FORMULA_STEPS,
@@ -631,7 +631,7 @@ def test_ambiguity_31_healing_is_capped_at_starting_health() -> None:
     assert last(data)["players"]["P1"]["health"] == 10
 
 
-def test_s7_1_coins_item_and_targets() -> None:
+def test_s7_1_ambiguity_21_coins_item_and_targets() -> None:
     data = script(
         [
             ("P1", ["use fools_gold P2", "use fools_gold"]),
@@ -648,7 +648,7 @@ def test_s7_1_coins_item_and_targets() -> None:
     assert second["players"]["P2"]["health"] == 7
 
 
-def test_ambiguity_19_ward_is_not_usable_on_ones_turn() -> None:
+def test_s7_2_ambiguity_19_ward_is_not_usable_on_ones_turn() -> None:
     data = script([("P1", ["use aether", "end"])], preset={"players": {"P1": {"hand": ["aether"]}}})
     assert last(data)["rejected"] == ["use aether"]
 
@@ -712,7 +712,7 @@ def test_s7_1_damage_item_kills_a_monster_for_no_reward() -> None:
 # --- §8.3 monsters ------------------------------------------------------------------------------
 
 
-def test_ambiguity_22_monster_attacks_twice_more_then_is_discarded() -> None:
+def test_s8_3_ambiguity_22_monster_attacks_twice_more_then_is_discarded() -> None:
     steps = [("P1", ["fast simple_decoction salt lead cinnabar"]), ("P1", ["end"])]
     steps += [("P2", ["end"]), ("P1", ["end"])] * 2 + [("P2", ["end"])]
     data = script(
@@ -740,7 +740,7 @@ def test_monster_attacks_option_zero_discards_after_arrival() -> None:
 # --- §10 trade ---------------------------------------------------------------------------------
 
 
-def test_s10_trade_declined_by_timeout_and_the_offer_cap() -> None:
+def test_s10_ambiguity_29_trade_declined_by_timeout_and_the_offer_cap() -> None:
     data = script(
         [
             ("P1", ["trade P2 give 1"]),
@@ -819,7 +819,7 @@ def test_ambiguity_15_only_the_creator_teaches_and_the_receiver_needs_a_marker()
 # --- §11 hand limit -------------------------------------------------------------------------------
 
 
-def test_s11_end_of_turn_discard_default_lowest_level_then_listing_order() -> None:
+def test_s11_ambiguity_28_end_of_turn_discard_default_lowest_level_first() -> None:
     data = script(
         [("P1", ["end"]), ("P1", ["discard salt", "discard hooch hooch", "TIMEOUT"])],
         config={"hand_limit": 2},
