@@ -54,7 +54,7 @@ def window_bound(config: Mapping[str, JSON], seats: int) -> int:
     return int(config["max_rounds"]) * seats * per_turn
 
 
-configs = st.fixed_dictionaries({"max_rounds": st.integers(1, 8)}, optional=OPTIONS)
+configs = st.fixed_dictionaries({"max_rounds": st.integers(3, 8)}, optional=OPTIONS)
 host_configs = st.fixed_dictionaries(
     {"max_rounds": st.integers(1, 2)}, optional={"starting_coins": st.integers(2, 10)}
 )
