@@ -58,7 +58,7 @@ def coin_buttons(message: Message) -> list[str]:
 async def auction_prompt(fake: FakeDiscord, user: User, auction: int) -> Message:
     """The DM that opens ``auction`` for ``user``: their hand and the coin buttons."""
     return await fake.wait_for_message(
-        lambda m: m.content.startswith("Your hand:") and f"\nAuction {auction}: " in m.content,
+        lambda m: "\nYour hand:" in f"\n{m.content}" and f"\nAuction {auction}: " in m.content,
         to=user,
         timeout=10,
     )
@@ -133,7 +133,8 @@ async def test_whole_three_player_match(
     alice = await auction_prompt(fake, world.alice, 1)
     bob = await auction_prompt(fake, world.bob, 1)
     await auction_prompt(fake, world.carol, 1)
-    assert alice.content.startswith("Your hand: 1, 2, 3, 4, 5.")
+    assert alice.content.startswith("🃏 **How to play match 1.**")  # the first message only
+    assert "\nYour hand: 1, 2, 3, 4, 5." in alice.content
     assert coin_buttons(alice) == coin_buttons(bob) == ["1", "2", "3", "4", "5"]
     assert "<t:" in alice.content
     assert (await click_coin(fake, world.alice, alice, 3)).startswith("✅ You bid your 3 coin")
@@ -200,8 +201,9 @@ async def test_whole_three_player_match(
         world.carol: ["1, 2, 3, 4, 5", "1, 2, 4, 5", "1, 2, 4, 5"],
     }
     for user, expected in hands.items():
-        prompts = [m.content for m in fake.dms_to(user) if m.content.startswith("Your hand:")]
-        assert [re.findall(r"^Your hand: ([\d, ]+)\.", p)[0] for p in prompts] == expected
+        prompts = [m.content for m in fake.dms_to(user) if "\nYour hand:" in f"\n{m.content}"]
+        hands_shown = [re.findall(r"^Your hand: ([\d, ]+)\.", p, re.MULTILINE)[0] for p in prompts]
+        assert hands_shown == expected
     assert_reveals_come_last(fake, world, answered)
     await fake.wait_for_message(  # the moderators' log gets the hidden state
         lambda m: m.content.startswith("Deck (top first): Eye of Newt, Eye of Newt"),
