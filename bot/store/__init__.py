@@ -61,6 +61,7 @@ class MatchRecord:
     timers: dict[str, float] = field(default_factory=dict)  # as NewMatch's ({} in old matches)
     practice: bool = False
     ended_at: float | None = None  # as stored: when it finished or was aborted
+    ended_seq: int | None = None  # as stored: the order of the ends (1, 2, ...), for ratings
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,10 +224,9 @@ class Store(Protocol):
         self, rate: Rater, *, limit: int | None = 1, rebuild: bool = False
     ) -> int:
         """Fold the next finished matches not folded yet (not practice), in the order they
-        ended (then by id), at most ``limit`` (None: all), into the ratings, in one
+        ended (``ended_seq``), at most ``limit`` (None: all), into the ratings, in one
         transaction; how many were folded. A match is folded once, whatever runs at the same
-        time. With ``rebuild``, or when a match not folded yet ended before the last one
-        folded, the ratings are cleared and every match is folded again in that transaction."""
+        time. With ``rebuild``, the ratings are first cleared, in the same transaction."""
 
     async def ratings(
         self, guild_id: int | None, game: str | None = None, user_id: int | None = None

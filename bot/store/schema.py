@@ -119,12 +119,18 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         """
         -- a practice match against the AI: never rated
         ALTER TABLE matches ADD COLUMN practice INTEGER NOT NULL DEFAULT 0;
-        -- when the match finished or was aborted (epoch seconds): ratings fold matches in this
-        -- order; matches over before this migration take their last update
+        -- when the match finished or was aborted (epoch seconds, for people), and the order
+        -- of the ends (1, 2, ...: each end takes the next number in the transaction that ends
+        -- the match, so it never depends on a clock); ratings fold matches in that order.
+        -- Matches over before this migration take their last update, in that order.
         ALTER TABLE matches ADD COLUMN ended_at REAL;
+        ALTER TABLE matches ADD COLUMN ended_seq INTEGER;
         UPDATE matches SET ended_at = updated_at WHERE status IN ('finished', 'aborted');
-        CREATE INDEX matches_ended ON matches (ended_at, id)
-            WHERE status = 'finished' AND practice = 0;
+        UPDATE matches SET ended_seq = ordered.seq
+            FROM (SELECT id, row_number() OVER (ORDER BY updated_at, id) AS seq FROM matches
+                  WHERE status IN ('finished', 'aborted')) AS ordered
+            WHERE matches.id = ordered.id;
+        CREATE UNIQUE INDEX matches_ended ON matches (ended_seq);
 
         -- each player's rating per guild and game, folded from the finished matches' results
         -- (bot/ratings.py); always rebuildable from them
@@ -145,10 +151,9 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         -- the finished matches folded into the ratings (rated or found unratable), once each
         CREATE TABLE rated_matches (
             match_id INTEGER PRIMARY KEY,
-            ended_at REAL NOT NULL,
+            ended_seq INTEGER NOT NULL UNIQUE,
             rated INTEGER NOT NULL       -- 0: folded in as nothing (no outcome, a repeated player)
         );
-        CREATE INDEX rated_matches_order ON rated_matches (ended_at, match_id);
         """,
     ),
 )

@@ -56,7 +56,7 @@ WAL_RESTART_FRAMES = 1000  # SQLite's own checkpoint threshold
 
 _MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, players, names, moderators, config, seed, window_s,"
-    " status, step, outcome, created_at, timers, practice, ended_at"
+    " status, step, outcome, created_at, timers, practice, ended_at, ended_seq"
 )
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, matches, wins, losses, updated_at"
 _OUTBOX_SELECT = (
@@ -353,7 +353,7 @@ class SqliteStore:
             total = db.execute(f"SELECT count(*) FROM matches WHERE {where}", params).fetchone()
             rows = db.execute(
                 f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where}"
-                " ORDER BY ended_at DESC, id DESC LIMIT ? OFFSET ?",
+                " ORDER BY ended_seq DESC LIMIT ? OFFSET ?",
                 [*params, limit, offset],
             ).fetchall()
             return [_match(row) for row in rows], int(total[0])
@@ -363,6 +363,8 @@ class SqliteStore:
     async def fold_ratings(
         self, rate: Rater, *, limit: int | None = 1, rebuild: bool = False
     ) -> int:
+        if not rebuild and not await self._read(_unfolded):  # no write when nothing is new
+            return 0
         return await self._save(lambda db: _fold_ratings(db, rate, limit, rebuild))
 
     async def ratings(
@@ -685,7 +687,12 @@ def _apply(db: sqlite3.Connection, change: Change) -> None:
             (change.status, dumps(change.outcome), match_id),
         )
         if change.status in ("finished", "aborted"):
-            db.execute("UPDATE matches SET ended_at = ? WHERE id = ?", (at, match_id))
+            db.execute(
+                "UPDATE matches SET ended_at = ?,"
+                " ended_seq = (SELECT COALESCE(MAX(ended_seq), 0) + 1 FROM matches)"
+                " WHERE id = ? AND ended_seq IS NULL",
+                (at, match_id),
+            )
     db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (at, match_id))
     _insert_log(db, match_id, change.log, at)
     _insert_outbox(db, change.outbox, at)
@@ -755,44 +762,36 @@ def _settle(
     )
 
 
-# the finished matches ratings fold in, in the order they are folded (the index matches_ended)
-_RATED_KIND = "status = 'finished' AND practice = 0"
-_FOLD_BATCH = 500
+# the matches ratings fold in (the unary + keeps SQLite off the status index: the range of
+# ended_seq after the last one folded is the short one)
+_RATED_KIND = "+status = 'finished' AND practice = 0"
+
+
+def _unfolded(db: sqlite3.Connection) -> bool:
+    """Whether a match waits to be folded into the ratings."""
+    last = db.execute("SELECT MAX(ended_seq) FROM rated_matches").fetchone()[0] or 0
+    found = db.execute(
+        f"SELECT 1 FROM matches WHERE ended_seq > ? AND {_RATED_KIND} LIMIT 1", (last,)
+    ).fetchone()
+    return found is not None
 
 
 def _fold_ratings(db: sqlite3.Connection, rate: Rater, limit: int | None, rebuild: bool) -> int:
-    last = db.execute(
-        "SELECT ended_at, match_id FROM rated_matches ORDER BY ended_at DESC, match_id DESC LIMIT 1"
-    ).fetchone()
-    if not rebuild and last is not None:
-        # a match not folded yet that ended before the last one folded: fold all again in order
-        behind = db.execute(
-            f"SELECT 1 FROM matches m WHERE {_RATED_KIND} AND (ended_at, id) <= (?, ?)"
-            " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) LIMIT 1",
-            tuple(last),
-        ).fetchone()
-        rebuild = behind is not None
+    """Each end takes the next ``ended_seq`` in the transaction that ends the match, so a match
+    not folded yet always comes after the last one folded: folding from there, in order, is
+    the same as folding everything again."""
     if rebuild:
         db.execute("DELETE FROM ratings")
         db.execute("DELETE FROM rated_matches")
-        last, limit = None, None
-    after = (float("-inf"), 0) if last is None else tuple(last)
-    folded = 0
-    while limit is None or folded < limit:
-        batch = _FOLD_BATCH if limit is None else min(_FOLD_BATCH, limit - folded)
-        rows = db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {_RATED_KIND} AND (ended_at, id) > (?, ?)"
-            " ORDER BY ended_at, id LIMIT ?",
-            (*after, batch),
-        ).fetchall()
-        for row in rows:
-            _fold_match(db, _match(row), rate)
-        folded += len(rows)
-        if len(rows) < batch:
-            break
-        record = _match(rows[-1])
-        after = (record.ended_at or 0.0, record.id)
-    return folded
+    last = db.execute("SELECT MAX(ended_seq) FROM rated_matches").fetchone()[0] or 0
+    rows = db.execute(
+        f"SELECT {_MATCH_COLUMNS} FROM matches WHERE ended_seq > ? AND {_RATED_KIND}"
+        " ORDER BY ended_seq LIMIT ?",
+        (last, -1 if limit is None else limit),
+    ).fetchall()
+    for row in rows:
+        _fold_match(db, _match(row), rate)
+    return len(rows)
 
 
 def _fold_match(db: sqlite3.Connection, record: MatchRecord, rate: Rater) -> None:
@@ -806,8 +805,8 @@ def _fold_match(db: sqlite3.Connection, record: MatchRecord, rate: Rater) -> Non
         before.append(None if row is None else Rating(*row))
     after = rate(record, before)
     db.execute(
-        "INSERT INTO rated_matches (match_id, ended_at, rated) VALUES (?, ?, ?)",
-        (record.id, record.ended_at or 0.0, int(after is not None)),
+        "INSERT INTO rated_matches (match_id, ended_seq, rated) VALUES (?, ?, ?)",
+        (record.id, record.ended_seq, int(after is not None)),
     )
     if after is None:
         return
@@ -858,6 +857,7 @@ def _match(row: Any) -> MatchRecord:
         timers,
         practice,
         ended_at,
+        ended_seq,
     ) = row
     return MatchRecord(
         id=id_,
@@ -877,6 +877,7 @@ def _match(row: Any) -> MatchRecord:
         timers=json.loads(timers) if timers is not None else {},
         practice=bool(practice),
         ended_at=ended_at,
+        ended_seq=ended_seq,
     )
 
 

@@ -65,7 +65,7 @@ async def test_a_version_2_database_gains_practice_and_ratings_keeping_when_matc
             db.executescript(sql)
         db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT)")
         db.execute("INSERT INTO schema_migrations VALUES (1, 'before'), (2, 'before')")
-        for status, updated in (("finished", 50.0), ("aborted", 60.0), ("running", 70.0)):
+        for status, updated in (("finished", 50.0), ("aborted", 40.0), ("running", 70.0)):
             db.execute(
                 "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators,"
                 " config, seed, window_s, status, step, outcome, created_at, updated_at, timers)"
@@ -77,10 +77,10 @@ async def test_a_version_2_database_gains_practice_and_ratings_keeping_when_matc
     store = await SqliteStore.open(path)
     assert await store.schema_version() == LATEST_VERSION
     old = [await store.get_match(match_id) for match_id in (1, 2, 3)]
-    assert [(r.status, r.practice, r.ended_at) for r in old if r is not None] == [
-        ("finished", False, 50.0),
-        ("aborted", False, 60.0),
-        ("running", False, None),
+    assert [(r.status, r.practice, r.ended_at, r.ended_seq) for r in old if r] == [
+        ("finished", False, 50.0, 2),  # ends numbered in the order of their last update
+        ("aborted", False, 40.0, 1),
+        ("running", False, None, None),
     ]
     assert old[0] is not None and old[0].outcome == {"winners": [1]}
     assert await store.ratings(None) == []
@@ -90,6 +90,7 @@ async def test_a_version_2_database_gains_practice_and_ratings_keeping_when_matc
     assert await store.apply(Change(record.id, 90.0, status="finished", outcome={"winners": []}))
     record = await store.get_match(record.id)
     assert record is not None and (record.status, record.ended_at) == ("finished", 90.0)
+    assert record.ended_seq == 3
     await store.close()
 
 
