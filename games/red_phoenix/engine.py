@@ -1,8 +1,8 @@
 """Red Phoenix of the Alchemists: the game protocol over the state and the rules machine.
 
 One window = one ``Request`` of the seat whose decision is open (``pending``): ``action``,
-``keep``, ``ward``, ``trade_response`` or ``discard`` (rules page §12.1). The action and keep
-windows of a turn share the turn's clock; the ward, trade answer and a trade's discard are
+``keep``, ``ward``, ``trade_response`` or ``discard`` (rules page §12.1). Each window has its
+own deadline (AMBIGUITY 5: no turn clock); the ward, trade answer and a trade's discard are
 ``reaction`` windows.
 """
 

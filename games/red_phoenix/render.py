@@ -203,8 +203,7 @@ def requests(state: State) -> list[Request]:
     seat, kind = pending["seat"], pending["kind"]
     reaction = pending["timer"] == "reaction"
     timeout = float(state.config["reaction_window_s" if reaction else "window_s"])
-    # the action and keep windows of a turn run on one turn clock; the others start afresh
-    clock = None if reaction else f"turn:{g['turn']}"
+    # AMBIGUITY 5: one action per window, each with its own window_s deadline (no turn clock)
     occasion = f"turn {g['turn']}"
     head = status_line(state, seat)
     if kind == "action":
@@ -225,8 +224,7 @@ def requests(state: State) -> list[Request]:
                 timeout,
                 occasion=occasion,
                 presentation=MENU,
-                clock=clock,
-            )
+                            )
         ]
     if kind == "keep":
         exp = next(e for e in g["players"][seat]["lab"] if e["status"] == "keep")
@@ -256,8 +254,7 @@ def requests(state: State) -> list[Request]:
                     "keep the best-ranked card",
                     timeout,
                     occasion=occasion,
-                    clock=clock,
-                )
+                                    )
             ]
         choices = [Choice(str(i + 1), cut(lines[i], 80), "keep") for i in range(len(exp["drawn"]))]
         return [
@@ -271,8 +268,7 @@ def requests(state: State) -> list[Request]:
                 occasion=occasion,
                 min_choices=lo,
                 max_choices=hi,
-                clock=clock,
-            )
+                            )
         ]
     if kind == "ward":
         frame = g["stack"][-1]
@@ -344,7 +340,7 @@ def requests(state: State) -> list[Request]:
             min_choices=n,
             max_choices=n,
             timer="reaction" if reaction else "turn",
-        )  # its own deadline (§11), even after the turn clock ran out
+        )  # its own deadline (§11)
     ]
 
 

@@ -1008,7 +1008,7 @@ def test_ambiguity_2_only_the_acid_flask_item_is_sold() -> None:
     }
 
 
-def test_ambiguity_5_each_action_is_a_window_on_the_turns_clock() -> None:
+def test_ambiguity_5_each_action_is_a_window_with_its_own_deadline() -> None:
     from games.red_phoenix import GAME
 
     from .helpers import states
@@ -1017,13 +1017,13 @@ def test_ambiguity_5_each_action_is_a_window_on_the_turns_clock() -> None:
     first, second = states(data)
     (one,) = GAME.requests(first)
     (two,) = GAME.requests(second)
-    assert (one.kind, one.seat, one.clock) == ("action", 0, "turn:1")
-    assert (two.kind, two.seat, two.clock) == ("action", 1, "turn:2")
+    assert (one.kind, one.seat, one.clock, one.timeout_s) == ("action", 0, None, 60)
+    assert (two.kind, two.seat, two.clock, two.timeout_s) == ("action", 1, None, 60)
     values = {c.value for c in one.choices}
     assert {"take 1", "take 2", "end"} <= values and "take 3" not in values
 
 
-def test_s12_1_keep_shares_the_turn_clock_and_reaction_windows_do_not() -> None:
+def test_s12_1_every_window_has_its_own_deadline_of_its_timer_kind() -> None:
     from games.red_phoenix import GAME
 
     from .helpers import states
@@ -1048,10 +1048,10 @@ def test_s12_1_keep_shares_the_turn_clock_and_reaction_windows_do_not() -> None:
     requests = [GAME.requests(state)[0] for state in states(data)]
     kinds = [(r.kind, r.timer, r.clock, r.timeout_s) for r in requests]
     assert kinds == [
-        ("keep", "turn", "turn:1", 60),
-        ("action", "turn", "turn:1", 60),
+        ("keep", "turn", None, 60),
+        ("action", "turn", None, 60),
         ("ward", "reaction", None, 30),
-        ("action", "turn", "turn:1", 60),
+        ("action", "turn", None, 60),
         ("discard", "turn", None, 60),
     ]
 
