@@ -31,6 +31,7 @@ _HANDLERS = {
     "audit": "bot.audit",
     "backup": "bot.backup",
     "list": "bot.listing",
+    "ratings": "bot.ratings_command",
 }
 
 
@@ -93,7 +94,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = sub.add_parser("list", help="the stored matches with their status")
     listing.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+
+    rated = sub.add_parser("ratings", help="the players' ratings as JSON lines")
+    rated.add_argument(
+        "--rebuild", action="store_true", help="clear the stored ratings and fold every match again"
+    )
+    rated.add_argument("--guild", type=_guild_id, default=None, help="only this server (its id)")
+    rated.add_argument("--game", default=None, help="only this game")
+    rated.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
     return parser
+
+
+def _guild_id(text: str) -> int:
+    """A Discord server id: its digits."""
+    text = text.strip()
+    digits = text.isascii() and text.isdigit() and len(text) <= 19
+    if not (digits and 0 < int(text) <= arguments.MAX_SEED):
+        raise argparse.ArgumentTypeError(
+            f"expected a server id (digits), got {arguments.excerpt(text)}"
+        )
+    return int(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
