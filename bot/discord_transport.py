@@ -6,18 +6,29 @@ Rate limits (429) are handled inside discord.py, which waits and tries again.
 
 Long texts are split into several messages under Discord's 2000-character limit; the parts
 already sent are remembered per outbox message, so a retry does not post them twice.
+
+Pictures (``pictures/``): the end post of a finished match carries its end card, and a seat's
+turn DM the game's picture of its seat when the game draws one (Floral Extract: the garden),
+as an attachment whose description is the picture's text alternative. The text they illustrate
+is sent unchanged. They are rendered in a worker thread from the stored steps, within a time
+budget; a render that fails or runs late sends the text alone (a warning is logged).
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, cast
 
 import aiohttp
 import discord
 
+from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
+from games import registry
+from pictures import Picture, hooks
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +40,96 @@ ViewFactory = Callable[[Mapping[str, Any]], discord.ui.View | None]
 
 LogChannelFinder = Callable[[Delivery], int | None]
 """The moderator log channel of a delivery's match, if there is one."""
+
+
+PictureFinder = Callable[[Delivery], Awaitable[Picture | None]]
+"""The picture a delivery carries, if any."""
+
+RENDER_BUDGET_S = 2.0  # a picture not ready by then is left out: a prompt never waits longer
+SEAT_PICTURE_KINDS = ("start", "turn")  # the seat messages that show the seat's picture
+
+
+class StoredPictures:
+    """Finds and renders the picture of a delivery from the match's stored steps."""
+
+    def __init__(
+        self, store: Callable[[], Store | None], budget_s: float = RENDER_BUDGET_S
+    ) -> None:
+        self._store = store
+        self._budget_s = budget_s
+
+    async def __call__(self, delivery: Delivery) -> Picture | None:
+        try:
+            async with asyncio.timeout(self._budget_s):
+                return await self._find(delivery)
+        except TimeoutError:
+            log.warning(
+                "picture for message %d of match %d took over %.1f s; sent without it",
+                delivery.message_id,
+                delivery.match_id,
+                self._budget_s,
+            )
+        except Exception:
+            log.warning(
+                "picture for message %d of match %d failed; sent without it",
+                delivery.message_id,
+                delivery.match_id,
+                exc_info=True,
+            )
+        return None
+
+    async def _find(self, delivery: Delivery) -> Picture | None:
+        store = self._store()
+        payload = delivery.payload
+        kind, step = payload.get("kind"), payload.get("step")
+        audience = delivery.audience
+        if store is None or not isinstance(step, int):
+            return None
+        if audience.kind == "public" and kind == "turn":
+            return await self._end_card(store, delivery.match_id, step)
+        if audience.seat is not None and kind in SEAT_PICTURE_KINDS:
+            return await self._seat_picture(store, delivery.match_id, step, audience.seat)
+        return None
+
+    async def _end_card(self, store: Store, match_id: int, step: int) -> Picture | None:
+        """The end post: the public message of a finished match's last step."""
+        record = await store.get_match(match_id)
+        if record is None or record.status != "finished" or record.step != step:
+            return None
+        info = registry.load(record.game)
+        snapshots = [s.snapshot for s in await store.steps(match_id)]
+        picture = await asyncio.to_thread(
+            hooks.end_card, info, record.names, record.outcome, snapshots, f"Match {match_id}"
+        )
+        return Picture(picture.png, picture.description, f"match-{match_id}-end.png")
+
+    async def _seat_picture(
+        self, store: Store, match_id: int, step: int, seat: int
+    ) -> Picture | None:
+        record = await store.get_match(match_id)
+        if record is None:
+            return None
+        info = registry.load(record.game)
+        if not hooks.has_seat_picture(info):
+            return None
+        latest = await store.latest_step(match_id)
+        if latest.step == step:
+            snapshot = latest.snapshot
+        else:
+            found = [s for s in await store.steps(match_id) if s.step == step]
+            if not found:
+                return None
+            snapshot = found[0].snapshot
+        return await asyncio.to_thread(hooks.seat_picture, info, snapshot, seat, record.names)
+
+
+def client_store(client: discord.Client) -> Store | None:
+    """The store of the host the client runs (``FloralBot.host``), once it has started."""
+    try:
+        host = getattr(client, "host", None)
+    except AssertionError:  # FloralBot before setup_hook
+        return None
+    return cast("Store | None", getattr(host, "store", None))
 
 
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -72,13 +173,25 @@ class DiscordTransport:
         client: discord.Client,
         view_factory: ViewFactory,
         log_channel: LogChannelFinder,
+        pictures: PictureFinder | None = None,
     ) -> None:
+        """``pictures``: the picture of a delivery; by default rendered from the store of the
+        client's host (none for a client without one)."""
         self._client = client
         self._view_factory = view_factory
         self._log_channel = log_channel
+        self._pictures = pictures or StoredPictures(lambda: client_store(client))
         self._parts_sent: dict[int, int] = {}
+        self._rendered: dict[int, Picture | None] = {}  # kept across a retry of the message
 
     async def send(self, delivery: Delivery) -> None:
+        try:
+            await self._send_mapped(delivery)
+        except PermanentError:
+            self._rendered.pop(delivery.message_id, None)  # never sent again
+            raise
+
+    async def _send_mapped(self, delivery: Delivery) -> None:
         try:
             await self._send(delivery)
         except discord.Forbidden as error:
@@ -129,18 +242,32 @@ class DiscordTransport:
             text = f"{text}\n{prompt_suffix(request)}"
         parts = split_text(text)
         done = self._parts_sent.get(delivery.message_id, 0)
+        picture = await self._picture(delivery) if delivery.audience.kind != "moderators" else None
         for index in range(done, len(parts)):
             last = index == len(parts) - 1
-            view = self._view_factory(request) if last and request is not None else None
+            kwargs: dict[str, Any] = {}
+            if last and request is not None:
+                view = self._view_factory(request)
+                if view is not None:
+                    kwargs["view"] = view
+            if last and picture is not None:
+                kwargs["file"] = discord.File(
+                    io.BytesIO(picture.png),
+                    filename=picture.filename,
+                    description=picture.description,
+                )
             # The nonce makes Discord drop a resend of a part it already posted: after a crash
             # between posting and marking the outbox row delivered, nobody sees it twice.
             nonce = f"fh{delivery.message_id}.{index}"
-            if view is not None:
-                await channel.send(parts[index], view=view, nonce=nonce)
-            else:
-                await channel.send(parts[index], nonce=nonce)
+            await channel.send(parts[index], nonce=nonce, **kwargs)
             self._parts_sent[delivery.message_id] = index + 1
         self._parts_sent.pop(delivery.message_id, None)
+        self._rendered.pop(delivery.message_id, None)
+
+    async def _picture(self, delivery: Delivery) -> Picture | None:
+        if delivery.message_id not in self._rendered:
+            self._rendered[delivery.message_id] = await self._pictures(delivery)
+        return self._rendered[delivery.message_id]
 
 
 def _describe(error: discord.HTTPException) -> str:

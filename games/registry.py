@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -29,6 +29,23 @@ AgentFactory = Callable[[int, random.Random], Agent]
 """Builds the agent for a seat, with its own RNG."""
 
 DEFAULT_TIMERS: Mapping[str, float] = {"turn": 60.0}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PictureHooks:
+    """What a game gives the pictures (``pictures/``) beyond the generic end card, which shows
+    the title and the winners for every game. All optional, all pure: no Pillow in ``games/``.
+
+    ``scores(state)``: one number per seat, public at the end of the match (points, the lead):
+    the end card charts it over the match's stored steps. ``turn(state)``: the turn a state
+    follows, so steps within one turn (a planting phase) count once; None: every step counts.
+    ``module``: a module outside ``games/`` (it may draw with Pillow) with the game's own
+    pictures, see ``pictures.hooks``."""
+
+    scores: Callable[[Any], Sequence[float]] | None = None
+    score_label: str = "points"
+    turn: Callable[[Any], int] | None = None
+    module: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,6 +67,8 @@ class GameInfo:
     cog: str | None = None
     # timer kind -> default window length in seconds; protocol v2 adds kinds beyond "turn"
     timers: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TIMERS))
+    # what the pictures may draw of this game (PictureHooks); None: the generic end card only
+    pictures: PictureHooks | None = None
 
     @property
     def name(self) -> str:
@@ -82,6 +101,14 @@ def discover() -> dict[str, str]:
 
 def _packages() -> dict[str, str]:
     return _found if _found is not None else discover()
+
+
+def add(module: str) -> GameInfo:
+    """Register the game a module outside ``games`` declares (a plugin, the tests' toy game)
+    under its name, as if it were found there; KeyError if it declares none."""
+    info = from_module(importlib.import_module(module))
+    _packages()[info.name] = module
+    return info
 
 
 def names() -> list[str]:

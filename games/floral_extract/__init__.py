@@ -4,12 +4,28 @@ from games.floral_extract.agents import Gardener
 from games.floral_extract.config import DEFAULT_TIMEOUT_S
 from games.floral_extract.engine import FloralExtract
 from games.floral_extract.script import SCRIPT_FORMATS, export_script, replay_script, run_script
+from games.floral_extract.state import State
 from games.protocol import RandomAgent
-from games.registry import AgentFactory, GameInfo
+from games.registry import AgentFactory, GameInfo, PictureHooks
 
 GAME = FloralExtract()
 AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "gardener": Gardener}
 DEFAULT_AGENT = "gardener"
+
+
+def _points(state: State) -> list[int]:
+    """Each seat's points (public every turn): the end card's chart."""
+    return [player.points for player in state.players]
+
+
+def _turn(state: State) -> int:
+    return state.turns_completed
+
+
+# the garden and the rune maps are drawn by pictures/floral_extract.py (Pillow stays out of games/)
+PICTURES = PictureHooks(
+    scores=_points, score_label="points", turn=_turn, module="pictures.floral_extract"
+)
 
 GAME_INFO = GameInfo(
     game=GAME,
@@ -21,6 +37,7 @@ GAME_INFO = GameInfo(
     script_formats=SCRIPT_FORMATS,
     cog="cogs.floral_extract",
     timers={"turn": DEFAULT_TIMEOUT_S},
+    pictures=PICTURES,
 )
 
 __all__ = [

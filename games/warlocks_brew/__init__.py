@@ -5,8 +5,10 @@ Rules as the bot plays them: ``docs/warlocks-brew.md``.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from games.protocol import Game
-from games.registry import GameInfo
+from games.registry import GameInfo, PictureHooks
 
 from .agents import AGENTS, DEFAULT_AGENT
 from .config import DEFAULT_WINDOW_S
@@ -15,6 +17,19 @@ from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from .state import State
 
 GAME: Game[State] = WarlocksBrew()  # the annotation makes mypy check the protocol
+
+
+def _largest_set(state: State) -> list[int]:
+    """Each seat's most copies of one ingredient (public: every auction shows every brew); three
+    of a kind wins, so the end card charts the race to three."""
+    return [max(Counter(seat.brew).values(), default=0) for seat in state.seats]
+
+
+def _auction(state: State) -> int:
+    return state.auction  # a rebid is the same auction
+
+
+PICTURES = PictureHooks(scores=_largest_set, score_label="most of one ingredient", turn=_auction)
 
 GAME_INFO = GameInfo(
     game=GAME,
@@ -26,6 +41,7 @@ GAME_INFO = GameInfo(
     script_formats=SCRIPT_FORMATS,
     cog="cogs.warlocks_brew",
     timers={"turn": float(DEFAULT_WINDOW_S)},
+    pictures=PICTURES,
 )
 
 __all__ = [

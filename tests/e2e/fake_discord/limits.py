@@ -159,9 +159,35 @@ def validate_message(
     if len(content) > 2000:
         errors.append(("content", f"Must be 2000 or fewer in length ({len(content)} characters)."))
     errors += embed_errors(embeds)
+    errors += attachment_errors(body.get("attachments") or [], files)
     if not (body.get("flags") or 0) & MsgFlag.COMPONENTS_V2:
         errors += component_errors(components)
     raise_form_errors(errors)
+
+
+ATTACHMENTS_MAX = 10
+DESCRIPTION_MAX = 1024
+FILENAME_MAX = 1024
+
+
+def attachment_errors(described: Sequence[JSON], files: Sequence[UploadedFile]) -> list[FormError]:
+    """Discord's limits on a message's files: at most 10, each with a file name and a
+    description of at most 1,024 characters."""
+    errors: list[FormError] = []
+    if len(files) > ATTACHMENTS_MAX or len(described) > ATTACHMENTS_MAX:
+        count = max(len(files), len(described))
+        errors.append(("attachments", f"Must be {ATTACHMENTS_MAX} or fewer in length ({count})."))
+    for n, meta in enumerate(described):
+        if not isinstance(meta, dict):
+            errors.append((f"attachments.{n}", "Must be an object."))
+            continue
+        where = f"attachments.{n}"
+        errors += _too_long(f"{where}.description", meta.get("description"), DESCRIPTION_MAX)
+        errors += _too_long(f"{where}.filename", meta.get("filename"), FILENAME_MAX)
+    for name, filename, _, _ in files:
+        if not filename:
+            errors.append((f"attachments.{name}", "A file needs a file name."))
+    return errors
 
 
 def raise_form_errors(errors: Sequence[FormError]) -> None:
