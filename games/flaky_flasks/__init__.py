@@ -1,0 +1,47 @@
+"""Flaky Flasks: a deck-building brewing game for 2-4 players (the fifth game of the seeds).
+
+Rules as the bot plays them: ``docs/flaky-flasks.md``.
+"""
+
+from __future__ import annotations
+
+from games.protocol import Game
+from games.registry import GameInfo
+
+from .agents import AGENTS, DEFAULT_AGENT
+from .config import DEFAULTS
+from .engine import FlakyFlasks, State
+from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
+
+GAME: Game[State] = FlakyFlasks()  # the annotation makes mypy check the protocol
+# "turn": every window but counter; each request carries its own length from the config
+# (window_s, or work_window_s for work) unless the match sets the turn length for all of them.
+TIMERS = {
+    "turn": float(DEFAULTS["window_s"]),
+    "reaction": float(DEFAULTS["reaction_window_s"]),  # counter
+}
+
+GAME_INFO = GameInfo(
+    game=GAME,
+    agents=AGENTS,
+    default_agent=DEFAULT_AGENT,
+    run_script=run_script,
+    export_script=export_script,
+    replay_script=replay_script,
+    script_formats=SCRIPT_FORMATS,
+    cog=None,  # the Discord cog comes later
+    timers=TIMERS,
+)
+
+__all__ = [
+    "GAME_INFO",
+    "AGENTS",
+    "DEFAULT_AGENT",
+    "GAME",
+    "SCRIPT_FORMATS",
+    "TIMERS",
+    "FlakyFlasks",
+    "export_script",
+    "replay_script",
+    "run_script",
+]

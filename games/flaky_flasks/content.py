@@ -1,0 +1,427 @@
+"""Content sets (rules page §11): the house set (``house.json``, Appendix A) and a group's own
+set in the same JSON shape, read through one checked reader that names the first bad field.
+
+Symbols are kept as their canonical text (``T3R``); ``sym_key`` gives the canonical order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from games.protocol import JSON, ConfigError
+from games.text import excerpt, field_name
+
+SHAPES, COLOURS = "TSP", "RGB"
+MIN_VALUE, MAX_VALUE = 1, 12
+_SYMBOL = re.compile(r"([TSP])(\d{1,2})([RGB])")
+_ID = re.compile(r"[a-z0-9_-]+")
+TRAITS = ("spoils", "fractured")
+DOMINANCE = ("light", "dark", "balanced")
+TILE_OPS = ("none", "add", "mul", "colour", "shape", "split", "echo", "charge")
+SETTINGS = {"colour": COLOURS, "shape": SHAPES}
+ACTIONS = ("draw", "charge", "fume", "swap_fumes", "discard_last", "jam")
+SELF_ACTIONS = ("draw", "charge")
+COUNTER_ACTIONS = ("draw", "charge", "fume", "swap_fumes")
+WHEN_INT = ("min", "max", "max_identical", "sum", "min_sum", "max_sum", "has_value")
+WHEN_BOOL = ("one_shape", "one_colour", "all_shapes", "all_colours", "distinct_values")
+MAX_ITEMS = 500  # entries per list of a content set: plenty, and bounded work
+MAX_NUMBER = 10**6
+
+
+def parse_symbol(text: str) -> str | None:
+    """The canonical text of a symbol (case-insensitive input), or None."""
+    match = _SYMBOL.fullmatch(text.upper()) if text.isascii() else None
+    if match is None or match.group(2).startswith("0"):
+        return None
+    value = int(match.group(2))
+    if not MIN_VALUE <= value <= MAX_VALUE:
+        return None
+    return f"{match.group(1)}{value}{match.group(3)}"
+
+
+def sym_parts(symbol: str) -> tuple[str, int, str]:
+    return symbol[0], int(symbol[1:-1]), symbol[-1]
+
+
+def make_symbol(shape: str, value: int, colour: str) -> str:
+    return f"{shape}{min(MAX_VALUE, max(MIN_VALUE, value))}{colour}"
+
+
+def sym_key(symbol: str) -> tuple[int, int, int]:
+    return SHAPES.index(symbol[0]), int(symbol[1:-1]), COLOURS.index(symbol[-1])
+
+
+def canonical(symbols: Sequence[str]) -> list[str]:
+    return sorted(symbols, key=sym_key)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: str
+    name: str
+    tier: int
+    cost: int
+    copies: int
+    coin: int | None
+    symbols: tuple[str, ...]
+    traits: frozenset[str]
+    bonus: tuple[int, str] | None
+    manifest: tuple[Mapping[str, Any], ...]
+    charm: tuple[Mapping[str, Any], ...]
+    hex: Mapping[str, Any] | None
+    counter: Mapping[str, Any] | None
+
+    def counter_charge(self) -> int:
+        """The Charge a Counter costs (0: it costs discarding the card)."""
+        assert self.counter is not None
+        cost = self.counter["cost"]
+        return int(cost["charge"]) if isinstance(cost, Mapping) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    id: str
+    name: str
+    tier: int
+    cost: int
+    copies: int
+    op: str
+    n: int
+    if_shape: str | None
+    if_colour: str | None
+
+    @property
+    def settings(self) -> str:
+        return SETTINGS.get(self.op, "")
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    id: str
+    name: str
+    tier: int
+    when: Mapping[str, Any]
+    coins: tuple[int, int, int]
+    fame: tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    name: str
+    starter_cards: tuple[str, ...]
+    starter_tiles: tuple[str, ...]
+    cards: Mapping[str, Card]
+    tiles: Mapping[str, Tile]
+    panels: Mapping[str, Panel]
+    card_rank: Mapping[str, int]  # catalogue order
+    tile_rank: Mapping[str, int]
+    panel_rank: Mapping[str, int]
+
+    def market_deck(self, kind: str, tier: int) -> list[str]:
+        """A tier's card (``river``) or tile (``tableau``) deck in catalogue order."""
+        items = self.cards if kind == "river" else self.tiles
+        return [i for i, item in items.items() if item.tier == tier for _ in range(item.copies)]
+
+    def pool(self, tier: int) -> list[str]:
+        return [p for p, panel in self.panels.items() if panel.tier == tier]
+
+    def cat(self, ids: list[str]) -> list[str]:
+        """Card ids in catalogue order."""
+        return sorted(ids, key=self.card_rank.__getitem__)
+
+    def tcat(self, ids: list[str]) -> list[str]:
+        return sorted(ids, key=self.tile_rank.__getitem__)
+
+
+class _Reader:
+    """Checks one JSON document field by field; every error names the field."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def fail(self, where: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.prefix}.{where}" if where else self.prefix, message)
+
+    def obj(
+        self, value: JSON, where: str, keys: Sequence[str], optional: Sequence[str] = ()
+    ) -> Mapping[str, JSON]:
+        if not isinstance(value, Mapping):
+            raise self.fail(where, f"must be an object, got {excerpt(value)}")
+        for key in value:
+            if key not in keys and key not in optional:
+                raise self.fail(
+                    f"{where}.{field_name(key)}" if where else field_name(key), "unknown key"
+                )
+        for key in keys:
+            if key not in value:
+                raise self.fail(f"{where}.{key}" if where else key, "is required")
+        return value
+
+    def integer(self, value: JSON, where: str, low: int, high: int = MAX_NUMBER) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(where, f"must be a whole number {low}..{high}, got {excerpt(value)}")
+        return value
+
+    def text(self, value: JSON, where: str) -> str:
+        if not isinstance(value, str) or not value.strip() or len(value) > 100:
+            raise self.fail(
+                where, f"must be a non-empty text of at most 100 characters, got {excerpt(value)}"
+            )
+        return value
+
+    def flag(self, value: JSON, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(where, f"must be true or false, got {excerpt(value)}")
+        return value
+
+    def items(self, value: JSON, where: str, empty: bool = True) -> list[JSON]:
+        if not isinstance(value, list) or len(value) > MAX_ITEMS or (not empty and not value):
+            size = "" if empty else "non-empty "
+            raise self.fail(where, f"must be a {size}list of at most {MAX_ITEMS} entries")
+        return value
+
+    def choice(self, value: JSON, where: str, allowed: Sequence[str]) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            raise self.fail(where, f"must be one of {', '.join(allowed)}, got {excerpt(value)}")
+        return value
+
+    def ident(self, value: JSON, where: str) -> str:
+        if not isinstance(value, str) or len(value) > 40 or not _ID.fullmatch(value):
+            raise self.fail(where, f"must be an id of a-z, 0-9, _ and -, got {excerpt(value)}")
+        return value
+
+    def symbol(self, value: JSON, where: str) -> str:
+        symbol = parse_symbol(value) if isinstance(value, str) else None
+        if symbol is None:
+            raise self.fail(where, f"must be a symbol like T3R (value 1-12), got {excerpt(value)}")
+        return symbol
+
+    def actions(
+        self, value: JSON, where: str, allowed: Sequence[str], target: bool
+    ) -> tuple[Mapping[str, Any], ...]:
+        out = []
+        for i, raw in enumerate(self.items(value, where)):
+            at = f"{where}[{i}]"
+            if not isinstance(raw, Mapping) or "do" not in raw:
+                raise self.fail(at, "must be an action object with a 'do' key")
+            do = self.choice(raw["do"], f"{at}.do", allowed)
+            if do in ("draw", "charge"):
+                self.obj(raw, at, ("do", "n"))
+                out.append({"do": do, "n": self.integer(raw["n"], f"{at}.n", 0, 99)})
+            elif do == "fume":
+                self.obj(raw, at, ("do", "kind", "n"))
+                kind = self.choice(raw["kind"], f"{at}.kind", ("light", "dark"))
+                out.append({"do": do, "kind": kind, "n": self.integer(raw["n"], f"{at}.n", 0, 99)})
+            elif do == "swap_fumes":
+                self.obj(raw, at, ("do",))
+                out.append({"do": do})
+            else:
+                self.obj(raw, at, ("do", "who"))
+                who = self.choice(raw["who"], f"{at}.who", ("target", "others"))
+                if who == "target" and not target:
+                    raise self.fail(f"{at}.who", "'target' needs a Hex with \"target\": true")
+                out.append({"do": do, "who": who})
+        return tuple(out)
+
+    def formula(self, value: JSON, where: str) -> tuple[int, int, int]:
+        raw = self.obj(value, where, (), ("sum", "count", "flat"))
+        return tuple(
+            self.integer(raw.get(k, 0), f"{where}.{k}", -MAX_NUMBER)
+            for k in ("sum", "count", "flat")
+        )  # type: ignore[return-value]
+
+
+def read_content(raw: JSON, prefix: str = "content_set") -> Content:
+    """A content set checked against the §11 schema; ConfigError names the first bad field."""
+    r = _Reader(prefix)
+    top = r.obj(raw, "", ("name", "starter", "cards", "tiles", "panels"))
+    name = r.text(top["name"], "name")
+    seen: set[str] = set()
+
+    def unique(value: JSON, where: str) -> str:
+        ident = r.ident(value, where)
+        if ident in seen:
+            raise r.fail(
+                where, f"id {ident!r} is used twice (ids are unique across cards, tiles and panels)"
+            )
+        seen.add(ident)
+        return ident
+
+    cards: dict[str, Card] = {}
+    for i, entry in enumerate(r.items(top["cards"], "cards", empty=False)):
+        at = f"cards[{i}]"
+        common = ("id", "name", "tier", "cost", "copies")
+        if not isinstance(entry, Mapping):
+            raise r.fail(at, "must be an object")
+        has = [k for k in ("coin", "symbols") if k in entry]
+        if len(has) != 1:
+            raise r.fail(at, "must have exactly one of 'coin' and 'symbols'")
+        effects = ("traits", "bonus", "manifest", "charm", "hex", "counter")
+        if has == ["coin"]:
+            r.obj(entry, at, (*common, "coin"))
+        else:
+            r.obj(entry, at, (*common, "symbols"), effects)
+        ident = unique(entry["id"], f"{at}.id")
+        hex_, counter = None, None
+        symbols: tuple[str, ...] = ()
+        traits: frozenset[str] = frozenset()
+        bonus = None
+        manifest: tuple[Mapping[str, Any], ...] = ()
+        charm: tuple[Mapping[str, Any], ...] = ()
+        coin = None
+        if has == ["coin"]:
+            coin = r.integer(entry["coin"], f"{at}.coin", 0)
+        else:
+            raw_symbols = r.items(entry["symbols"], f"{at}.symbols", empty=False)
+            symbols = tuple(r.symbol(s, f"{at}.symbols[{k}]") for k, s in enumerate(raw_symbols))
+            if "traits" in entry:
+                raw_traits = r.items(entry["traits"], f"{at}.traits")
+                traits = frozenset(
+                    r.choice(t, f"{at}.traits[{k}]", TRAITS) for k, t in enumerate(raw_traits)
+                )
+            if "bonus" in entry:
+                b = r.obj(entry["bonus"], f"{at}.bonus", ("n", "if"))
+                bonus = (
+                    r.integer(b["n"], f"{at}.bonus.n", -99, 99),
+                    r.choice(b["if"], f"{at}.bonus.if", DOMINANCE),
+                )
+            if "manifest" in entry:
+                manifest = r.actions(entry["manifest"], f"{at}.manifest", SELF_ACTIONS, False)
+            if "charm" in entry:
+                charm = r.actions(entry["charm"], f"{at}.charm", SELF_ACTIONS, False)
+            if "hex" in entry:
+                h = r.obj(entry["hex"], f"{at}.hex", ("target", "do"))
+                target = r.flag(h["target"], f"{at}.hex.target")
+                hex_ = {"target": target, "do": r.actions(h["do"], f"{at}.hex.do", ACTIONS, target)}
+            if "counter" in entry:
+                c = r.obj(entry["counter"], f"{at}.counter", ("cost", "do"))
+                cost = c["cost"]
+                if cost != "discard":
+                    cost_obj = (
+                        r.obj(cost, f"{at}.counter.cost", ("charge",))
+                        if isinstance(cost, Mapping)
+                        else None
+                    )
+                    if cost_obj is None:
+                        raise r.fail(
+                            f"{at}.counter.cost",
+                            f'must be "discard" or {{"charge": n}}, got {excerpt(cost)}',
+                        )
+                    cost = {
+                        "charge": r.integer(cost_obj["charge"], f"{at}.counter.cost.charge", 1, 99)
+                    }
+                counter = {
+                    "cost": cost,
+                    "do": r.actions(c["do"], f"{at}.counter.do", COUNTER_ACTIONS, False),
+                }
+        cards[ident] = Card(
+            ident,
+            r.text(entry["name"], f"{at}.name"),
+            r.integer(entry["tier"], f"{at}.tier", 0, 3),
+            r.integer(entry["cost"], f"{at}.cost", 0),
+            r.integer(entry["copies"], f"{at}.copies", 0, 50),
+            coin,
+            symbols,
+            traits,
+            bonus,
+            manifest,
+            charm,
+            hex_,
+            counter,
+        )
+    tiles: dict[str, Tile] = {}
+    for i, entry in enumerate(r.items(top["tiles"], "tiles")):
+        at = f"tiles[{i}]"
+        base = ("id", "name", "tier", "cost", "copies", "op")
+        if not isinstance(entry, Mapping):
+            raise r.fail(at, "must be an object")
+        op = r.choice(entry.get("op"), f"{at}.op", TILE_OPS)
+        needs_n = op in ("add", "mul", "charge")
+        r.obj(entry, at, (*base, "n") if needs_n else base, ("if_shape", "if_colour"))
+        ident = unique(entry["id"], f"{at}.id")
+        tiles[ident] = Tile(
+            ident,
+            r.text(entry["name"], f"{at}.name"),
+            r.integer(entry["tier"], f"{at}.tier", 0, 3),
+            r.integer(entry["cost"], f"{at}.cost", 0),
+            r.integer(entry["copies"], f"{at}.copies", 0, 50),
+            op,
+            r.integer(entry["n"], f"{at}.n", 0, 99) if needs_n else 0,
+            r.choice(entry["if_shape"], f"{at}.if_shape", tuple(SHAPES))
+            if "if_shape" in entry
+            else None,
+            r.choice(entry["if_colour"], f"{at}.if_colour", tuple(COLOURS))
+            if "if_colour" in entry
+            else None,
+        )
+    panels: dict[str, Panel] = {}
+    for i, entry in enumerate(r.items(top["panels"], "panels", empty=False)):
+        at = f"panels[{i}]"
+        r.obj(entry, at, ("id", "name", "tier", "when", "coins", "fame"))
+        ident = unique(entry["id"], f"{at}.id")
+        when = r.obj(
+            entry["when"],
+            f"{at}.when",
+            (),
+            (*WHEN_INT, *WHEN_BOOL, "shapes", "colours", "dominance"),
+        )
+        checked: dict[str, Any] = {}
+        for key, value in when.items():
+            w = f"{at}.when.{key}"
+            if key in WHEN_INT:
+                checked[key] = r.integer(value, w, 0)
+            elif key in WHEN_BOOL:
+                checked[key] = r.flag(value, w)
+            elif key == "dominance":
+                checked[key] = r.choice(value, w, DOMINANCE)
+            else:
+                letters = SHAPES if key == "shapes" else COLOURS
+                checked[key] = [
+                    r.choice(v, f"{w}[{k}]", tuple(letters))
+                    for k, v in enumerate(r.items(value, w))
+                ]
+        panels[ident] = Panel(
+            ident,
+            r.text(entry["name"], f"{at}.name"),
+            r.integer(entry["tier"], f"{at}.tier", 1, 3),
+            checked,
+            r.formula(entry["coins"], f"{at}.coins"),
+            r.formula(entry["fame"], f"{at}.fame"),
+        )
+    if not any(p.tier == 1 for p in panels.values()):
+        raise r.fail("panels", "must hold at least one Tier 1 panel")
+    starter = r.obj(top["starter"], "starter", ("cards", "tiles"))
+    starter_cards = []
+    for k, c in enumerate(r.items(starter["cards"], "starter.cards")):
+        if c not in cards:
+            raise r.fail(f"starter.cards[{k}]", f"{excerpt(c)} is not a card id")
+        starter_cards.append(str(c))
+    starter_tiles = []
+    for k, t in enumerate(r.items(starter["tiles"], "starter.tiles")):
+        if t not in tiles:
+            raise r.fail(f"starter.tiles[{k}]", f"{excerpt(t)} is not a tile id")
+        starter_tiles.append(str(t))
+    return Content(
+        name,
+        tuple(starter_cards),
+        tuple(starter_tiles),
+        cards,
+        tiles,
+        panels,
+        {c: k for k, c in enumerate(cards)},
+        {t: k for k, t in enumerate(tiles)},
+        {p: k for k, p in enumerate(panels)},
+    )
+
+
+def _house_json() -> JSON:
+    return json.loads(resources.files(__package__).joinpath("house.json").read_text("utf-8"))
+
+
+HOUSE_JSON: JSON = _house_json()
+HOUSE = read_content(HOUSE_JSON)
