@@ -29,6 +29,7 @@ from discord.ext import commands
 
 from bot.discord_transport import DiscordTransport, fit
 from bot.host import Host, HostError
+from bot.practice import Practice
 from bot.settings import Settings
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
@@ -40,7 +41,7 @@ log = logging.getLogger(__name__)
 # View Channels, Send Messages, Attach Files (for /match export): 35840, see docs/running.md
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
 # every game's prompts, /match and /submit, /help and /rules
-SHARED_EXTENSIONS = ("cogs.prompts", "cogs.matches", "cogs.help")
+SHARED_EXTENSIONS = ("cogs.prompts", "cogs.matches", "cogs.help", "cogs.practice")
 
 
 def extensions() -> list[str]:
@@ -72,6 +73,7 @@ class FloralBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
         )
         self.views = ViewRegistry()
+        self.practice = Practice()
         self._host: Host | None = None
 
     @property
@@ -87,13 +89,19 @@ class FloralBot(commands.Bot):
         store = await SqliteStore.open(db_path)
         transport = DiscordTransport(self, self.views, self.log_channel_of)
         self._host = Host(
-            store, transport, grace_s=self.settings.grace_s, reminder_s=self.settings.reminder_s
+            store,
+            self.practice.transport(transport),  # AI seats of practice matches answer here
+            grace_s=self.settings.grace_s,
+            reminder_s=self.settings.reminder_s,
         )
+        self.practice.host = self._host
         for extension in extensions():
             await self.load_extension(extension)
         self.tree.error(self.on_app_command_error)
         await self._sync_commands()
+        await self.practice.resume(store)  # before the host re-prompts anyone
         await self._host.start()
+        self.practice.answer_open_windows()
         log.info("host started with %d active matches", len(self._host.active_match_ids()))
 
     async def _sync_commands(self) -> None:
@@ -112,6 +120,7 @@ class FloralBot(commands.Bot):
     async def close(self) -> None:
         if self._host is not None:
             host, self._host = self._host, None
+            await self.practice.stop()
             await host.close()
         await super().close()
 
