@@ -34,10 +34,10 @@ GAME_INFO = GameInfo(
 )
 
 __all__ = [
-    "GAME_INFO",
     "AGENTS",
     "DEFAULT_AGENT",
     "GAME",
+    "GAME_INFO",
     "SCRIPT_FORMATS",
     "TIMERS",
     "FlakyFlasks",
