@@ -46,7 +46,9 @@ def end_card_data(
     seats = len(names)
     turns: list[int] = []
     scores: list[tuple[float, ...]] = []
-    states = [game.load(snapshot) for snapshot in snapshots]
+    charted = hooks is not None and hooks.scores is not None
+    # every state for the chart; else the last alone (a long match loads in no time)
+    states = [game.load(snapshot) for snapshot in (snapshots if charted else snapshots[-1:])]
     if hooks is not None and hooks.scores is not None:
         for index, state in enumerate(states):
             row = [float(v) for v in hooks.scores(state)][:seats]
