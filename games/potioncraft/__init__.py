@@ -22,7 +22,7 @@ GAME_INFO = GameInfo(
     export_script=export_script,
     replay_script=replay_script,
     script_formats=SCRIPT_FORMATS,
-    cog=None,
+    cog="cogs.potioncraft",
     # §16: window_s (draw, main, astral, foresight, discard) and reaction_s (block, pair)
     timers={"turn": float(DEFAULTS["window_s"]), "reaction": float(DEFAULTS["reaction_s"])},
 )

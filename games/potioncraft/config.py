@@ -5,6 +5,11 @@ extension ``max_actions``.
 many actions the main phase ends as if ``end`` were sent. The rules put no bound on a turn
 (Summon from Beyond can take back a spell that takes back the first one, forever), and a hosted
 match must end.
+
+``seed`` [host extension, optional, no default] fixes the match's randomness (the deal, the start
+player, every random card) to this number instead of the host's own seed: a moderator can deal
+the same match again (a tournament, a bug report), and a test can choose its situations. A
+config without it is unchanged; the match still replays bit for bit from its config.
 """
 
 from __future__ import annotations
@@ -49,7 +54,9 @@ INTEGERS: dict[str, tuple[int, int]] = {
     "max_turns": (1, 100_000),
 }
 SECONDS = ("window_s", "reaction_s")
+SEED_BITS = 63
 RULE_KEYS = tuple(DEFAULTS)
+KNOWN_KEYS = (*RULE_KEYS, "seed")
 
 
 def check_seats(seats: int) -> None:
@@ -62,15 +69,27 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
     if not isinstance(raw, Mapping):
         raise ConfigError("config", "must be an object")
     for key in raw:
-        if key not in DEFAULTS:
-            raise ConfigError(field_name(key), f"unknown option; known: {', '.join(RULE_KEYS)}")
+        if key not in KNOWN_KEYS:
+            raise ConfigError(field_name(key), f"unknown option; known: {', '.join(KNOWN_KEYS)}")
     config = dict(DEFAULTS)
     for key, value in raw.items():
         config[key] = _value(str(key), value)
     return config
 
 
+def match_seed(config: Mapping[str, JSON], seed: int) -> int:
+    """The seed a match draws from: the config's ``seed`` when it sets one, else the host's."""
+    value = config.get("seed")
+    return value if isinstance(value, int) and not isinstance(value, bool) else seed
+
+
 def _value(key: str, value: JSON) -> JSON:
+    if key == "seed":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**SEED_BITS:
+            raise ConfigError(
+                key, f"must be a whole number 0 to 2**{SEED_BITS} - 1, got {excerpt(value)}"
+            )
+        return value
     if key in CHOICES:
         if not isinstance(value, str) or value not in CHOICES[key]:
             raise ConfigError(

@@ -26,7 +26,7 @@ from games.protocol import (
 from . import render, rules
 from .cards import CARDS, COPIES, POTION_CATEGORIES, POTIONS, potions_of, sort_cards
 from .choices import window_choices
-from .config import HAND_SIZE, check_seats, parse_config
+from .config import HAND_SIZE, check_seats, match_seed, parse_config
 from .grammar import Act, BadAnswer, canonical, parse
 from .state import Owned, State
 
@@ -48,8 +48,9 @@ class Potioncraft:
         check_seats(setup.seats)
         config = parse_config(setup.config, setup.seats)
         names = seat_names(setup)
-        hands, deck, potion_decks, start = deal(config, setup.seats, setup.seed)
-        return start_match(config, names, hands, deck, potion_decks, start, seed=setup.seed)
+        seed = match_seed(config, setup.seed)
+        hands, deck, potion_decks, start = deal(config, setup.seats, seed)
+        return start_match(config, names, hands, deck, potion_decks, start, seed=seed)
 
     def requests(self, state: State) -> list[Request]:
         pending = state.pending
@@ -96,6 +97,7 @@ class Potioncraft:
         acts, timeouts = window_acts(new, moves)
         events: list[Event] = []
         rules.resolve_window(new, acts, timeouts, events)
+        table_event(new, events)
         events.append(rules.moderator_state(new))
         return new, events
 
@@ -122,6 +124,7 @@ class Potioncraft:
         new.drawn = []
         events: list[Event] = []
         leave(new, seat, events)
+        table_event(new, events)
         events.append(rules.moderator_state(new))
         return new, events
 
@@ -144,6 +147,16 @@ class Potioncraft:
 
     def load(self, data: JSON) -> State:
         return State.load(data)
+
+
+def table_event(state: State, events: list[Event]) -> None:
+    """A turn began in these events: the table as it stands at its draw, for everybody (whose
+    turn, the revealed row, each player's potions, cards in hand and pile top, the deck's size;
+    never a card of a hand), after the turn's other public events."""
+    if state.over or not any(e.audience == PUBLIC and e.kind == "turn" for e in events):
+        return
+    data: dict[str, JSON] = {"turn": state.turn, "active": state.active}
+    events.append(Event(PUBLIC, "table", data, render.table_text(state)))
 
 
 def seat_names(setup: Setup) -> list[str]:
@@ -221,6 +234,7 @@ def start_match(
             events, seat, "hand", render.hand_text(state.hands[seat]), hand=list(state.hands[seat])
         )
     rules.begin_turn(state, start, events)
+    table_event(state, events)
     events.append(rules.moderator_state(state))
     return state, events
 

@@ -40,7 +40,7 @@ from .cards import (
     potions_of,
 )
 from .chance import OutcomeError
-from .config import parse_config
+from .config import match_seed, parse_config
 from .engine import Potioncraft, canonical_moves, deal, start_match
 from .rules import categories, name, table_count
 from .state import State
@@ -432,6 +432,7 @@ def export_script(
     step per resolved window, and ``{"leave": NAME}`` where a player left."""
     players = list(names)
     parsed = _GAME.parse_config(config, len(players))
+    seed = match_seed(parsed, seed)
     hands, deck, potion_decks, first = deal(parsed, len(players), seed)
     state, _ = start_match(parsed, players, hands, deck, potion_decks, first, seed=seed)
     script: dict[str, JSON] = {

@@ -1,0 +1,232 @@
+"""``/potion setup|start``: Potioncraft matches, for moderators.
+
+The rest of a match runs through the generic parts: ``/match ...``, ``/submit``, ``/look``, the
+DM prompts (buttons and menus from the engine's choices: the draw, craft / spell / perk menus
+holding only legal, complete answers, block and pair windows) and the host's posts (each turn's
+table in the channel, the hand in the active player's DMs).
+
+The ``options`` line sets the rules page's options (``docs/potioncraft.md``), separated by commas
+or semicolons::
+
+    potion_set=all18, win_check=end_of_turn, max_turns=40, reaction_wait_full
+
+A bare name switches an on/off option on; ``name=value`` sets it (a whole number, ``true`` /
+``false`` (also yes/no, on/off), a word of the option's choices, ``none`` for no turn limit).
+Names ignore case, spaces and dashes. The timers are the command's own ``window`` (every turn
+window) and ``reaction_window`` (block and pair windows) options. ``seed=<number>`` deals a
+chosen match again.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import FloralBot
+from bot.host import HostError
+from bot.store import MatchRecord
+from cogs.common import match_autocomplete, moderator_only, respond
+from cogs.setup import create_match, players_text, refusal, start_match, timer_lengths, timers_text
+from games.potioncraft.config import BOOLEANS, CHOICES, DEFAULTS, INTEGERS, SECONDS
+from games.protocol import JSON, ConfigError
+from games.text import excerpt
+
+GAME = "potioncraft"
+OPTIONS_FIELD = "options"
+TIMER_OPTION = {"window_s": "window", "reaction_s": "reaction_window"}
+TRUE, FALSE = ("true", "yes", "on"), ("false", "no", "off")
+NONE = ("none", "null", "no_limit", "unlimited")
+OPTION_KEYS = tuple(k for k in DEFAULTS if k not in SECONDS)  # what the options line may set
+TITLES = {
+    "table_limit": "table limit",
+    "potion_set": "potion set",
+    "win_check": "win check",
+    "draw_own_pile": "draw from your own pile",
+    "hand_reset_deal": "Hand reset deals",
+    "request_block_passes": "a blocked Request passes on",
+    "two_player_twist": "Twist of Fate with 2 players",
+    "chain_mode": "chained potions",
+    "max_turns": "turn limit",
+    "foul_elixir_discards": "Foul Elixir discards",
+    "reaction_wait_full": "block windows run their full length",
+    "max_actions": "actions per turn",
+}
+
+
+# --- the options line -----------------------------------------------------------------------
+
+
+def option_key(name: str) -> str:
+    """``"Max Turns"``, ``"max-turns"`` -> ``"max_turns"``."""
+    return re.sub(r"[\s_-]+", "_", name.strip().casefold()).strip("_")
+
+
+def parse_options(text: str) -> dict[str, JSON]:
+    """The config an options line sets; ConfigError names the option (or ``options``)."""
+    config: dict[str, JSON] = {}
+    for part in re.split(r"[,;\n]", text):
+        if not part.strip():
+            continue
+        name, has_value, raw = part.partition("=")
+        key = option_key(name)
+        if key in TIMER_OPTION:
+            raise ConfigError(
+                OPTIONS_FIELD,
+                f"{key} is set by the command's `{TIMER_OPTION[key]}` option, not here",
+            )
+        if key not in (*OPTION_KEYS, "seed"):
+            known = ", ".join((*OPTION_KEYS, "seed"))
+            raise ConfigError(
+                OPTIONS_FIELD, f"{excerpt(name.strip())} is not an option; known: {known}"
+            )
+        if key in config:
+            raise ConfigError(key, "given twice")
+        value = raw.strip()
+        if not has_value:
+            if key not in BOOLEANS:
+                raise ConfigError(key, "needs a value: write it as name=value")
+            config[key] = True
+            continue
+        if not value:
+            raise ConfigError(key, "needs a value after =")
+        config[key] = option_value(key, value)
+    return config
+
+
+def option_value(key: str, value: str) -> JSON:
+    """One option's text as its config value (the engine then checks its range)."""
+    word = option_key(value)
+    if key in BOOLEANS:
+        if word in TRUE:
+            return True
+        if word in FALSE:
+            return False
+        raise ConfigError(key, f"must be true or false, got {excerpt(value)}")
+    if key in CHOICES:
+        if word not in CHOICES[key]:
+            raise ConfigError(
+                key, f"must be one of {', '.join(CHOICES[key])}, got {excerpt(value)}"
+            )
+        return word
+    if key == "max_turns" and word in NONE:
+        return None
+    if not re.fullmatch(r"[0-9]{1,20}", value):
+        low, high = INTEGERS.get(key, (0, 2**63 - 1))
+        raise ConfigError(key, f"must be a whole number {low} to {high}, got {excerpt(value)}")
+    return int(value)
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def options_text(config: dict[str, JSON]) -> str:
+    """The options a parsed config changes from the rules page's defaults, in words."""
+    parts = []
+    for key, title in TITLES.items():
+        value = config.get(key, DEFAULTS[key])
+        if value == DEFAULTS[key]:
+            continue
+        if value is True:
+            parts.append(title)
+        elif value is False:
+            parts.append(f"no {title}" if not title.startswith("a ") else f"not {title}")
+        elif value is None:
+            parts.append(f"no {title}")
+        else:
+            parts.append(f"{title} {str(value).replace('_', ' ')}")
+    return f"Options: {', '.join(parts)}." if parts else "Options: the rules page's defaults."
+
+
+def setup_text(record: MatchRecord, mentions: list[str]) -> str:
+    timers = timers_text(record, {"turn": "Turn windows", "reaction": "Block windows"})
+    seed = " Dealt from a chosen seed." if record.config.get("seed") is not None else ""
+    return (
+        f"🧪 Match **{record.id}**: Potioncraft, {players_text(mentions)}."
+        f" {options_text(record.config)}{seed} {timers} Your hand is shown only in your DMs,"
+        f" where you answer too. Next: `/potion start match:m{record.id}`."
+    )
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+@app_commands.guild_only()
+class PotionCog(commands.GroupCog, group_name="potion", group_description="Potioncraft"):
+    def __init__(self, bot: FloralBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="Create a Potioncraft match (2-6 players) in this channel")
+    @app_commands.describe(
+        player1="The first player (P1)",
+        player2="The second player (P2)",
+        player3="A third player",
+        player4="A fourth player",
+        player5="A fifth player",
+        player6="A sixth player",
+        options="Rules options, e.g. potion_set=all18, max_turns=40, reaction_wait_full",
+        window="Seconds for each draw, action, discard (default 60)",
+        reaction_window="Seconds to block a perk or pick a pair (default 20)",
+    )
+    @moderator_only()
+    async def setup(
+        self,
+        interaction: discord.Interaction,
+        player1: discord.Member,
+        player2: discord.Member,
+        player3: discord.Member | None = None,
+        player4: discord.Member | None = None,
+        player5: discord.Member | None = None,
+        player6: discord.Member | None = None,
+        options: str = "",
+        window: app_commands.Range[int, 1, 3600] | None = None,
+        reaction_window: app_commands.Range[int, 1, 3600] | None = None,
+    ) -> None:
+        members = [m for m in (player1, player2, player3, player4, player5, player6) if m]
+        try:
+            config = setup_config(options, window, reaction_window)
+        except ConfigError as error:
+            await respond(interaction, f"✖ No match created. {explain(error)}")
+            return
+        await create_match(
+            self.bot,
+            interaction,
+            GAME,
+            members,
+            config,
+            setup_text,
+            timers=timer_lengths(window=window, reaction_window=reaction_window),
+            explain=explain,
+        )
+
+    @app_commands.command(description="Start the match: the first turn begins")
+    @app_commands.describe(match="The match")
+    @app_commands.autocomplete(match=match_autocomplete)
+    @moderator_only()
+    async def start(self, interaction: discord.Interaction, match: str) -> None:
+        await start_match(self.bot, interaction, match, GAME)
+
+
+def setup_config(options: str, window: int | None, reaction_window: int | None) -> dict[str, JSON]:
+    """The config of ``/potion setup``: the options line, and the timers as the rules' options
+    (so an exported script says how long the windows were)."""
+    config = parse_options(options)
+    if window is not None:
+        config["window_s"] = window
+    if reaction_window is not None:
+        config["reaction_s"] = reaction_window
+    return config
+
+
+def explain(error: ConfigError | HostError) -> str:
+    if isinstance(error, ConfigError) and error.field == OPTIONS_FIELD:
+        return f"Bad options: {error.message}."
+    return refusal(error)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, FloralBot)
+    await bot.add_cog(PotionCog(bot))

@@ -1,0 +1,512 @@
+"""End to end: Potioncraft through the real ``floral-host run`` process and the fake Discord.
+
+The match is dealt from a chosen seed (the ``seed`` option), so the test computes the whole match
+offline with the engine and the alchemist agents (``build``: every window, who is asked, what
+each answers, where a timeout, the leave and the SIGKILL come) and drives four players through
+it: Alice and Dave click buttons and pick menu options, Bob types in his DMs, Carol's DMs are
+closed and she plays through ``/submit``. Seed 732 with a limit of 13 turns gives, in 52 windows:
+spells (three Crackling Cauldrons, Summon from Beyond, a busted Thief's Gamble, Venom Brew),
+discards of one and of two cards (a multi-select menu), Bob's draw timing out (the turn timer's
+default), crafts, a Petal Ward, Alice's Hand reset whose block window goes to the three others
+(with ``reaction_wait_full``): Bob blocks and Carol passes, the bot is SIGKILLed and comes back
+after the deadline, the window reopens with grace and Dave's answer times out (the block timer's
+default: pass); then Alice's Request for Eye of Newt blocked by Bob, then by Carol (a chain of two
+blocks), Dave leaving, and the turn limit. ``python -m tests.e2e.test_potioncraft 0 4000 30``
+searches seeds for these situations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
+
+from cogs.prompts import choice_keys
+from games.moves import play_window
+from games.potioncraft import GAME
+from games.potioncraft.agents import AlchemistAgent
+from games.potioncraft.cards import POTIONS
+from games.potioncraft.render import hand_text, table_text
+from games.potioncraft.rules import eligible_blocks, order_from
+from games.potioncraft.state import State
+from games.protocol import Event, Move, Request, Setup, derive_rng
+
+from .botproc import BotProcess
+from .fake_discord import FakeDiscord, Message, User, World
+from .players import slash_submit, type_text
+
+LaunchBot = Callable[..., Awaitable[BotProcess]]
+
+SEED, MAX_TURNS = 732, 13  # see the module's docstring for what they give
+WINDOW, REACTION = 8, 5  # seconds: a turn window, a block window
+GRACE = 3
+BOT_ENV = {
+    "FLORAL_GUILD_READY_TIMEOUT": "0.1",
+    "FLORAL_GRACE_SECONDS": str(GRACE),
+    "FLORAL_REMINDER_SECONDS": "2",
+    "FLORAL_LOG_CHANNEL": "mod-log",
+}
+PROMPT_ID = re.compile(r"^fx:(?:[A-Za-z][A-Za-z0-9_-]*:)?(\d+):(\d+)")
+NAMES = ("Alice", "Bob", "Carol", "Dave")
+
+
+# --- the plan: the whole match computed offline ------------------------------------------------
+BASE_OPTIONS = {"reaction_wait_full": True}  # every other player gets the Hand reset window
+
+
+@dataclass
+class Window:
+    """One step of the match: a window answered (``answers``, None: a timeout) or a leave."""
+
+    before: State
+    requests: list[Request]
+    answers: dict[int, str | None] = field(default_factory=dict)
+    leave: int | None = None  # this step is the seat's leave (asked while the window is open)
+    kill: bool = False  # SIGKILL the bot once the answers before ``after_kill`` are in
+    after_kill: tuple[int, ...] = ()  # the seats that answer only after the restart
+    tag: str = ""  # what the test checks here: "chain1", "chain2", "reset", "draw-timeout"
+    after: State | None = None
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    seed: int
+    leaver: int = 3  # Dave leaves once the chain and the reset are done
+    timeout_seat: int = 1  # Bob lets a draw time out
+    windows: list[Window] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+    leave_turn: int | None = None
+
+
+def chain_ask(state: State, seat: int, values: list[str]) -> str | None:
+    """A Request (``perk P ask I``) whose first two holders can both block (so the alchemists
+    pass it down a chain of two blocks)."""
+    for value in values:
+        if not value.startswith("perk ") or " ask " not in value:
+            continue
+        potion, ask = value[5:].split(" ask ", 1)
+        holders = [s for s in order_from(state, seat) if ask in state.hands[s]]
+        if len(holders) >= 2 and all(eligible_blocks(state, s, potion) for s in holders[:2]):
+            return value
+    return None
+
+
+def reset_perk(state: State, seat: int, values: list[str]) -> str | None:
+    for value in values:
+        name = value.removeprefix("perk ")
+        if value.startswith("perk ") and name in POTIONS and POTIONS[name].perk == "hand_reset":
+            return value
+    return None
+
+
+def build(seed: int, max_turns: int | None = None) -> Plan:
+    """The whole match under the plan (the config as ``/potion setup`` gives it)."""
+    plan = Plan(seed)
+    config = GAME.parse_config(config_of(seed, max_turns), len(NAMES))
+    state, _ = GAME.new_match(Setup(config, len(NAMES), 0, NAMES))
+    agents = {s: AlchemistAgent(s, derive_rng(seed, "e2e", s)) for s in range(len(NAMES))}
+    while not state.over:
+        requests = GAME.requests(state)
+        window = Window(state, requests)
+        assert state.pending is not None
+        kind = state.pending["window"]
+        done = {"chain2", "reset"} <= plan.seen
+        leaver_idle = all(r.seat != plan.leaver for r in requests)
+        if done and "leave" not in plan.seen and kind == "draw" and leaver_idle:
+            window.leave, window.tag = plan.leaver, "leave"
+            plan.seen.add("leave")
+            plan.leave_turn = state.turn
+            state, window.events = GAME.leave(state, plan.leaver)
+            window.after = state
+            plan.windows.append(window)
+            continue
+        for request in requests:
+            values = [c.value for c in request.choices]
+            answer: str | None = None
+            if kind == "main" and "chain1" not in plan.seen:
+                answer = chain_ask(state, request.seat, values)
+            if answer is None and kind == "main" and "reset" not in plan.seen:
+                answer = reset_perk(state, request.seat, values)
+            if answer is None:
+                if kind == "main" and "chain1" not in plan.seen:  # keep the Request for a chain
+                    kept = tuple(c for c in request.choices if " ask " not in c.value)
+                    request = replace(request, choices=kept)
+                answer = agents[request.seat].act(request, GAME.view(state, request.seat))
+            window.answers[request.seat] = answer
+        if kind == "block":
+            tag_block(plan, state, window)
+        if (
+            kind == "draw"
+            and "draw-timeout" not in plan.seen
+            and requests[0].seat == plan.timeout_seat
+            and state.turn >= 2
+        ):
+            window.answers[plan.timeout_seat] = None
+            window.tag = "draw-timeout"
+            plan.seen.add("draw-timeout")
+        moves = judged(state, requests, window.answers)
+        state, window.events = GAME.resolve(state, moves)
+        window.after = state
+        plan.windows.append(window)
+    return plan
+
+
+def tag_block(plan: Plan, state: State, window: Window) -> None:
+    pending = state.pending
+    assert pending is not None
+    if pending["perk"] == "hand_reset" and "reset" not in plan.seen:
+        if len(window.requests) == 3:
+            plan.seen.add("reset")
+            window.tag = "reset"
+            window.kill = True
+            blockers = [r for r in window.requests if len(r.choices) > 1]
+            for request in blockers:  # block before the kill: the block must survive it
+                window.answers[request.seat] = request.choices[1].value
+                plan.seen.add("reset-block")
+            late = [r.seat for r in window.requests if r not in blockers] or [blockers[-1].seat]
+            window.after_kill = (late[-1],)
+            window.answers[late[-1]] = None  # times out after the restart: a pass
+        return
+    if pending["perk"] != "request":
+        return
+    answer = next(iter(window.answers.values()))
+    blocked = answer is not None and answer.startswith("block ")
+    if "chain1" not in plan.seen and blocked:
+        plan.seen.add("chain1")
+        window.tag = "chain1"
+    elif "chain1" in plan.seen and "chain2" not in plan.seen and blocked:
+        plan.seen.add("chain2")
+        window.tag = "chain2"
+
+
+def judged(
+    state: State, requests: list[Request], answers: dict[int, str | None]
+) -> dict[int, Move | None]:
+    attempts = {seat: [raw] for seat, raw in answers.items() if raw is not None}
+    return dict(play_window(requests, attempts, partial(GAME.submit, state)).moves)
+
+
+def config_of(seed: int, max_turns: int | None) -> dict[str, object]:
+    config: dict[str, object] = {**BASE_OPTIONS, "seed": seed}
+    if max_turns is not None:
+        config["max_turns"] = max_turns
+    return config
+
+
+def fitness(plan: Plan) -> tuple[bool, int]:
+    """Whether every situation happens, and how many windows the match takes."""
+    need = {"chain1", "chain2", "reset", "reset-block", "leave", "draw-timeout"}
+    return need <= plan.seen, len(plan.windows)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+async def start_bot(launch_bot: LaunchBot) -> BotProcess:
+    bot = await launch_bot(env=BOT_ENV)
+    await bot.wait_for_log("floral-host ready")
+    return bot
+
+
+def add_dave(fake: FakeDiscord, world: World) -> User:
+    """A fourth player, a member of the guild before the bot connects."""
+    dave = fake.add_user("dave")
+    fake.add_member(world.guild, dave)
+    return dave
+
+
+async def moderator(fake: FakeDiscord, world: World, command: str, **options: object) -> Message:
+    ix = await fake.slash(world.mod, command, dict(options), channel=world.channel)
+    return await ix.reply()
+
+
+def prompt_step(message: Message) -> int | None:
+    """The window step a prompt's components answer (None: no prompt components)."""
+    for custom_id in message.custom_ids():
+        found = PROMPT_ID.match(custom_id)
+        if found:
+            return int(found[2])
+    return None
+
+
+async def next_prompt(fake: FakeDiscord, user: User, floor: int, timeout: float = 15) -> Message:
+    """The first DM prompt to ``user`` for a window after step ``floor``."""
+
+    def fits(message: Message) -> bool:
+        step = prompt_step(message)
+        return step is not None and step > floor
+
+    return await fake.wait_for_message(fits, to=user, timeout=timeout)
+
+
+def latest_prompt(fake: FakeDiscord, user: User, step: int) -> Message:
+    """The newest DM to ``user`` with the buttons of window ``step`` (a reopened window's)."""
+    found = [m for m in fake.dms_to(user) if prompt_step(m) == step]
+    assert found, step
+    return found[-1]
+
+
+async def click_answer(
+    fake: FakeDiscord, user: User, prompt: Message, request: Request, answer: str
+) -> str:
+    """Answer by the prompt's components: the button, or the menu option, of each value."""
+    values = [c.value for c in request.choices]
+    keys = choice_keys(values)
+    wanted = [keys[values.index(v)] for v in request.split_answer(answer)]
+    for custom_id in prompt.custom_ids():
+        comp = prompt.component(custom_id)
+        if comp.get("type") == 2 and len(wanted) == 1 and custom_id.endswith(f":{wanted[0]}"):
+            ix = await fake.click(user, prompt, custom_id)
+            break
+        options = [o["value"] for o in comp.get("options") or []]
+        if comp.get("type") == 3 and all(k in options for k in wanted):
+            ix = await fake.select(user, prompt, custom_id, wanted)
+            break
+    else:
+        raise AssertionError(f"no component answers {answer!r}: {prompt.custom_ids()}")
+    reply = await ix.reply()
+    assert reply.ephemeral
+    return reply.content
+
+
+async def submit_when_open(fake: FakeDiscord, user: User, world: World, answer: str) -> str:
+    """``/submit`` until the window that asks for it is open (Carol sees no prompt)."""
+    give_up = time.monotonic() + 20
+    while True:
+        reply = await slash_submit(fake, user, world, answer)
+        if reply.startswith("✅") or time.monotonic() > give_up:
+            return reply
+        await asyncio.sleep(0.2)
+
+
+def hands_of(plan: Plan) -> list[tuple[int, list[str]]]:
+    """Every hand each seat held during the match (the leak scan's source of truth)."""
+    states: list[State] = [w.before for w in plan.windows] + [
+        w.after for w in plan.windows if w.after is not None
+    ]
+    seen = {(seat, tuple(s.hands[seat])) for s in states for seat in range(len(NAMES))}
+    return [(seat, list(hand)) for seat, hand in sorted(seen)]
+
+
+def assert_no_hand_leaks(
+    fake: FakeDiscord, world: World, users: list[User], plan: Plan, revealed: list[str]
+) -> None:
+    """No hand (as its owner's prompt shows it, or as the list of its cards) appears in the
+    channel or in another player's DMs. ``revealed``: a hand the rules made public (a leave)."""
+    public = [
+        t for m in fake.messages_in(world.channel, include_ephemeral=True) for t in m.all_texts()
+    ]
+    dms = {u.id: [t for m in fake.dms_to(u) for t in m.all_texts()] for u in users}
+    checked = 0
+    for seat, hand in hands_of(plan):
+        if len(hand) < 3 or hand == revealed:
+            continue  # a card or two can be on the table by chance
+        needles = (hand_text(hand), ", ".join(hand))
+        others = [t for u in users if u is not users[seat] for t in dms[u.id]]
+        for needle in needles:
+            assert not [t for t in public if needle in t], (NAMES[seat], needle)
+            assert not [t for t in others if needle in t], (NAMES[seat], needle)
+        checked += 1
+    assert checked >= 20, checked
+    for seat, user in enumerate(users):  # every hand a DM shows is its reader's own
+        own = {hand_text(hand) for s, hand in hands_of(plan) if s == seat}
+        shown = {m[0] for t in dms[user.id] for m in re.finditer(r"Your hand: [^.]*\.", t)}
+        assert shown <= own, (NAMES[seat], shown - own)
+
+
+# --- the match --------------------------------------------------------------------------------
+
+
+class Driver:
+    """Plays the plan's windows through Discord and checks what the bot shows on the way."""
+
+    def __init__(
+        self, fake: FakeDiscord, world: World, users: list[User], bot: BotProcess, plan: Plan
+    ) -> None:
+        self.fake, self.world, self.users, self.bot, self.plan = fake, world, users, bot, plan
+        self.floor = 0  # the last window step seen
+        self.tags: dict[str, Window] = {}
+
+    def closed(self, seat: int) -> bool:
+        return self.users[seat] is self.world.carol
+
+    async def prompts(self, window: Window) -> dict[int, Message]:
+        """Each prompted seat's DM prompt (Carol's DMs are closed: she gets none)."""
+        found = {}
+        for request in window.requests:
+            if not self.closed(request.seat):
+                user = self.users[request.seat]
+                found[request.seat] = await next_prompt(self.fake, user, self.floor)
+        steps = {prompt_step(p) for p in found.values()}
+        assert len(steps) <= 1, steps
+        if steps:
+            step = steps.pop()
+            assert step is not None
+            self.floor = step
+        for seat, prompt in found.items():  # the hand, refreshed in each prompt of one's own
+            assert window.before.pending is not None
+            if window.before.pending["window"] in ("draw", "main", "discard"):
+                assert hand_text(window.before.hands[seat]) in prompt.content, prompt.content
+            assert "<t:" in prompt.content  # the countdown
+        return found
+
+    async def answer(self, window: Window, request: Request, prompt: Message | None) -> None:
+        answer = window.answers[request.seat]
+        assert answer is not None
+        user = self.users[request.seat]
+        if self.closed(request.seat):
+            reply = await submit_when_open(self.fake, user, self.world, answer)
+        elif user is self.world.bob and request.kind in ("draw", "block", "main"):
+            reply = await type_text(self.fake, user, answer)  # typed: the choice's text
+        else:
+            assert prompt is not None
+            reply = await click_answer(self.fake, user, prompt, request, answer)
+        assert reply.startswith("✅"), (NAMES[request.seat], answer, reply)
+
+    async def play(self, window: Window) -> None:
+        if window.tag:
+            self.tags[window.tag] = window
+        prompts = await self.prompts(window)
+        if window.leave is not None:
+            user = self.users[window.leave]
+            reply = await (
+                await self.fake.slash(user, "match leave", {}, channel=self.world.channel)
+            ).reply()
+            assert reply.ephemeral, reply.content
+            return
+        late = [r for r in window.requests if r.seat in window.after_kill]
+        for request in window.requests:
+            if window.answers[request.seat] is not None and request not in late:
+                await self.answer(window, request, prompts.get(request.seat))
+        if window.kill:
+            await self.kill_and_reopen(window, prompts)
+
+    async def kill_and_reopen(self, window: Window, prompts: dict[int, Message]) -> None:
+        """SIGKILL with the window open, back after its deadline: it reopens for the grace
+        period, the answers given are kept, the seat still to answer is asked again."""
+        opened = time.time()
+        await self.bot.kill()
+        mark = self.fake.mark()
+        await asyncio.sleep(max(0.0, opened + REACTION + 1 - time.time()))
+        await self.bot.start()
+        await self.bot.wait_for_log("floral-host ready")
+        notice = await self.fake.wait_for_message(
+            lambda m: "restarted while match 1 was waiting" in m.content,
+            channel=self.world.channel,
+            after=mark,
+            timeout=15,
+        )
+        assert re.search(rf"open again for {GRACE}(\.0)? s", notice.content), notice.content
+        for request in window.requests:
+            if self.closed(request.seat):
+                continue
+            user = self.users[request.seat]
+            again = await self.fake.wait_for_message(
+                lambda m: "restarted while match 1" in m.content, to=user, after=mark, timeout=15
+            )
+            kept = "Your answer is kept." in again.content
+            assert kept == (request.seat not in window.after_kill), again.content
+        for seat in window.after_kill:
+            again = latest_prompt(self.fake, self.users[seat], self.floor)
+            assert again.seq > mark and "<t:" in again.content
+
+    async def run(self) -> None:
+        for window in self.plan.windows:
+            await self.play(window)
+
+
+async def test_four_player_match_with_blocks_a_restart_a_leave_and_closed_dms(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    dave = add_dave(fake, world)
+    users = [world.alice, world.bob, world.carol, dave]
+    fake.close_dms(world.carol)
+    bot = await start_bot(launch_bot)
+    plan = build(SEED, MAX_TURNS)
+    assert fitness(plan) == (True, 52)
+
+    options = f"seed={SEED}, max_turns={MAX_TURNS}, reaction wait full"
+    players = {f"player{n}": u for n, u in enumerate(users, start=1)}
+    setup = await moderator(
+        fake,
+        world,
+        "potion setup",
+        **players,
+        options=options,
+        window=WINDOW,
+        reaction_window=REACTION,
+    )
+    assert not setup.ephemeral, setup.content
+    assert "Match **1**: Potioncraft" in setup.content, setup.content
+    assert (
+        "turn limit 13" in setup.content and "block windows run their full length" in setup.content
+    )
+    assert f"Turn windows: {WINDOW} s; Block windows: {REACTION} s." in setup.content
+    assert "is started" in (await moderator(fake, world, "potion start", match="m1")).content
+    unreachable = await fake.wait_for_message(
+        lambda m: "cannot send direct messages" in m.content, channel=world.channel, timeout=15
+    )
+    assert str(world.carol.id) in unreachable.content
+
+    driver = Driver(fake, world, users, bot, plan)
+    await driver.run()
+    final = plan.windows[-1].after
+    assert final is not None and final.over
+    await fake.wait_for_message(
+        lambda m: "The turn limit is reached: Alice wins." in m.content,
+        channel=world.channel,
+        timeout=20,
+    )
+    public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
+
+    # every turn's table, posted once in the channel: whose turn, potions, piles, hand sizes
+    tables = [
+        table_text(w.after)
+        for w in plan.windows
+        if w.after is not None and any(e.kind == "table" for e in w.events)
+    ]
+    assert len(tables) == MAX_TURNS - 1  # turns 2..13 (the first is in the start post)
+    for table in tables:
+        assert public.count(table) == 1, table
+
+    # the situations of the plan, as the channel saw them
+    assert "Alice crafts Silence of the Grave (Coffin Nails, Nightshade, Ghoul Tongue)." in public
+    assert "Bob draws from the deck (timed out)." in public
+    assert "Alice discards Whispering Bark, Moonstone Powder." in public
+    # Bob's block was given before the SIGKILL: it survived it
+    assert "Bob blocks with Hex Seal (Benedicta).\nAlice, Carol, Dave fold and are dealt" in public
+    assert "Alice uses Lover's Whisper: Request, asking for Eye of Newt." in public
+    assert "Bob blocks with Twist of Fate (Fortuna)." in public
+    assert (
+        "Carol blocks with Circle Breaker (Fortuna).\nNobody gives Eye of Newt to Alice." in public
+    )
+    assert "Dave leaves the match." in public
+    # the Hand reset window reached the three others (Carol's through /submit)
+    reset = driver.tags["reset"]
+    assert [r.seat for r in reset.requests] == [1, 2, 3]
+
+    leave = driver.tags["leave"]
+    revealed = list(leave.before.hands[3])
+    assert_no_hand_leaks(fake, world, users, plan, revealed)
+    status = (await moderator(fake, world, "match status", match="m1")).content
+    assert "finished" in status and "Alice" in status, status
+
+
+def search(first: int, last: int, max_turns: int) -> None:
+    for seed in range(first, last):
+        plan = build(seed, max_turns)
+        ok, count = fitness(plan)
+        if ok:
+            assert plan.leave_turn is not None
+            short = build(seed, plan.leave_turn + 1)
+            ok2, count2 = fitness(short)
+            print(seed, plan.leave_turn, count, ok2, count2, flush=True)
+
+
+if __name__ == "__main__":  # python -m tests.e2e.test_potioncraft FIRST LAST [MAX_TURNS]
+    search(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 60)
