@@ -73,8 +73,9 @@ def test_ambiguity_17_the_card_just_bought_may_be_trashed() -> None:
 
 def test_ambiguity_21_one_offer_per_player_and_an_illegal_offer_is_refused() -> None:
     offers = ["offer P2 give card:gold get", "offer P2 give card:ember get card:ember"]
-    steps = [work(P1=["done"], P2=["done"]), work(P1=["done"], P2=["done"]), step("offer", P1=offers),
-             step("reply", P2=["accept"]), step("offer", P2=["pass"])]  # fmt: skip
+    turn = work(P1=["done"], P2=["done"])
+    steps = [turn, turn, step("offer", P1=offers), step("reply", P2=["accept"]),
+             step("offer", P2=["pass"])]  # fmt: skip
     cps = trace(steps)
     assert cps[2]["rejected"]["P1"] == ["offer P2 give card:gold get"]
     assert cps[-1]["next"] == "R2.T1.work"
