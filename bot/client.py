@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 # View Channels, Send Messages, Attach Files (for /match export): 35840, see docs/running.md
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
 # every game's prompts, /match and /submit, /help and /rules
-SHARED_EXTENSIONS = ("cogs.prompts", "cogs.matches", "cogs.help", "cogs.practice")
+SHARED_EXTENSIONS = ("cogs.prompts", "cogs.matches", "cogs.help", "cogs.practice", "cogs.stats")
 
 
 def extensions() -> list[str]:

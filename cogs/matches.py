@@ -83,6 +83,45 @@ def list_page(every: Sequence[MatchRecord], page: int, include_finished: bool) -
     return "\n".join(lines)
 
 
+HISTORY_PAGE = 10
+HISTORY_LINE = 150  # ten lines, the header and the hint stay under 1,700 characters
+
+
+def history_line(record: MatchRecord, title: str) -> str:
+    """``m12 · Floral Extract · Ann vs Ben · won by Ann · <t:…:R>``, cut to fit."""
+    outcome: Any = record.outcome if isinstance(record.outcome, dict) else {}
+    winners = outcome.get("winners") or []
+    seats = range(len(record.names))
+    won = ", ".join(record.names[s] for s in winners if isinstance(s, int) and s in seats)
+    parts = [match_name(record.id), title, " vs ".join(record.names)]
+    parts.append(f"won by {won}" if won else "no winner")
+    if record.practice:
+        parts.append("practice")
+    if record.ended_at is not None:
+        parts.append(f"<t:{int(record.ended_at)}:R>")
+    line = discord.utils.escape_mentions(" · ".join(parts))
+    if len(line) > HISTORY_LINE:  # the names are long: keep the ending time whole
+        tail = parts[-1] if record.ended_at is not None else ""
+        line = line[: HISTORY_LINE - len(tail) - 4] + "… · " + tail
+    return line
+
+
+def history_text(lines: Sequence[str], total: int, page: int, who: str | None) -> str:
+    """One page of finished matches, newest first, and how to see the next."""
+    if who is not None:
+        who = discord.utils.escape_markdown(discord.utils.escape_mentions(who[:40]))
+    whose = f"{who}'s finished matches" if who else "Finished matches"
+    if total == 0:
+        return f"{whose} in this server: none yet." if who else "No finished matches here yet."
+    pages = -(-total // HISTORY_PAGE)
+    head = f"{whose} in this server, newest first (page {page} of {pages}, {total} in all):"
+    more = []
+    if page < pages:
+        same = " with the same player" if who else ""
+        more.append(f"More: `/match history page:{page + 1}`{same}.")
+    return "\n".join([head, *lines, *more])
+
+
 # --- /match ---------------------------------------------------------------------------------
 
 
@@ -214,6 +253,46 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
     ) -> None:
         records = await self.bot.host.list_matches(interaction.guild_id)
         await respond(interaction, list_page(records, page, include_finished))
+
+    @app_commands.command(description="This server's finished matches, newest first")
+    @app_commands.describe(
+        player="Only the matches this player played",
+        page=f"Which page of the list ({HISTORY_PAGE} matches a page)",
+    )
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        page: app_commands.Range[int, 1, 10_000] = 1,
+    ) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await respond(
+                interaction,
+                "Match history belongs to each server: use `/match history` in a server's channel.",
+            )
+            return
+        store = self.bot.host.store
+        user_id = player.id if player is not None else None
+        offset = (page - 1) * HISTORY_PAGE
+        records, total = await store.finished_matches(
+            guild_id, user_id, offset=offset, limit=HISTORY_PAGE
+        )
+        if not records and total:  # past the last page: show the last one
+            page = -(-total // HISTORY_PAGE)
+            offset = (page - 1) * HISTORY_PAGE
+            records, total = await store.finished_matches(
+                guild_id, user_id, offset=offset, limit=HISTORY_PAGE
+            )
+        lines = [history_line(r, self._title(r.game)) for r in records]
+        who = player.display_name if player is not None else None
+        await respond(interaction, history_text(lines, total, page, who))
+
+    def _title(self, game: str) -> str:
+        try:
+            return self.bot.host.game(game).title
+        except KeyError:
+            return game
 
     @app_commands.command(description="The match script, as a file")
     @app_commands.describe(match="The match")
