@@ -76,6 +76,11 @@ class EndCard:
     reveals: tuple[Reveal, ...] = field(default_factory=tuple)
 
 
+def charted(card: EndCard) -> bool:
+    """A chart needs two turns at least; with fewer the card lists the seats and their score."""
+    return len(card.scores) >= 2 and len(card.turns) == len(card.scores)
+
+
 def winners_text(card: EndCard) -> str:
     names = [card.names[s] for s in card.winners if 0 <= s < len(card.names)]
     if not names:
@@ -99,9 +104,14 @@ def description(card: EndCard) -> str:
         scores = ", ".join(
             f"{name} {_number(final[s])}" for s, name in enumerate(card.names) if s < len(final)
         )
-        parts.append(
-            f"Chart of {card.score_label} over {card.turns[-1]} turns; at the end: {scores}."
-        )
+        if charted(card):
+            turns = card.turns[-1] - card.turns[0]
+            parts.append(
+                f"Chart of {card.score_label} over {turns} turn{'s' * (turns != 1)};"
+                f" at the end: {scores}."
+            )
+        else:
+            parts.append(f"{card.score_label.capitalize()} at the end: {scores}.")
         leads = _lead_changes(card)
         if leads:
             parts.append(leads)
@@ -124,20 +134,20 @@ def _lead_changes(card: EndCard) -> str:
 
 
 def render(card: EndCard) -> Picture:
-    chart_h = 270 if card.scores else 0
+    chart_h = 270 if charted(card) else 0
     reveal_rows = (len(card.reveals) + 1) // 2
     reveal_h = 0
     if card.reveals:
         longest = max(len(r.cells) for r in card.reveals)
         reveal_h = reveal_rows * (_reveal_height(longest) + 12) + 8
-    names_h = 0 if card.scores else 36 * ((len(card.names) + 1) // 2) + 8
+    names_h = 0 if chart_h else 36 * ((len(card.names) + 1) // 2) + 8
     height = 64 + 96 + names_h + (chart_h + 16 if chart_h else 0) + reveal_h + PAD
     canvas = Canvas(WIDTH, height)
     _header(canvas, card)
     y: float = 64 + 18
     _winner(canvas, card, y)
     y += 96
-    if card.scores:
+    if chart_h:
         _chart(canvas, card, (PAD, y, WIDTH - PAD, y + chart_h))
         y += chart_h + 16
     else:
@@ -191,8 +201,13 @@ def _name_list(canvas: Canvas, card: EndCard, y: float) -> float:
         won = seat in card.winners
         label = canvas.fit_text(name, 16, col_w - 110)
         canvas.text((cx + 30, cy + 14), label, 16, INK, "lm", bold=won)
+        right = cx + col_w - 24
+        if card.scores:
+            score = _number(card.scores[-1][seat]) if seat < len(card.scores[-1]) else ""
+            canvas.text((right, cy + 14), score, 16, INK, "rm", bold=won)
+            right -= 40
         if won:
-            canvas.text((cx + col_w - 24, cy + 14), "winner", 14, GOLD, "rm", bold=True)
+            canvas.text((right, cy + 14), "winner", 14, GOLD, "rm", bold=True)
     return y + 36 * ((len(card.names) + 1) // 2) + 8
 
 

@@ -67,12 +67,15 @@ def end_card_data(
         reveals = list(end_reveals(views, names))
     found: Mapping[str, Any] = outcome if isinstance(outcome, Mapping) else {}
     winners = tuple(int(s) for s in found.get("winners") or () if isinstance(s, int))
+    reason, detail = str(found.get("reason") or ""), str(found.get("detail") or "")
+    if detail and any(name and name in detail for name in names):
+        reason = detail.rstrip(".")  # written for people ("Ada brewed three Mandrake Root")
     return EndCard(
         game=info.name,
         title=info.title,
         names=tuple(names),
         winners=winners,
-        reason=str(found.get("reason") or ""),
+        reason=reason,
         subtitle=subtitle,
         turns=tuple(turns),
         scores=tuple(scores),

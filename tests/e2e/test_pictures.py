@@ -204,3 +204,30 @@ async def test_the_fake_refuses_attachments_as_discord_does(
     message = await channel.send("ten files", files=ten)
     assert len(message.attachments) == 10
     assert {a.description for a in message.attachments} == {"y" * 1024}
+
+
+async def test_a_match_a_moderator_ends_gets_its_card_in_a_game_without_a_seat_picture(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    """Warlock's Brew charts its scores and draws no seat picture: its DMs carry none."""
+    bot = await start_bot(launch_bot)
+    players = {"player1": world.alice, "player2": world.bob, "player3": world.carol}
+    ix = await fake.slash(world.mod, "brew setup", {**players, "window": 30}, channel=world.channel)
+    assert "Warlock's Brew" in (await ix.reply()).content
+    ix = await fake.slash(world.mod, "brew start", {"match": "m1"}, channel=world.channel)
+    assert "started" in (await ix.reply()).content
+    prompt = await fake.wait_for_message(lambda m: "Your hand:" in m.content, to=world.alice)
+    ix = await fake.slash(world.mod, "match end", {"match": "m1"}, channel=world.channel)
+    assert "ended" in (await ix.reply()).content
+    end = await fake.wait_for_message(
+        lambda m: "ended early" in m.content, channel=world.channel, timeout=10
+    )
+    card = picture(end)
+    assert card.filename == "match-1-end.png"
+    description = card.description or ""
+    assert description.startswith("Warlock's Brew, Match 1: "), description
+    assert "most of one ingredient" in description.lower()
+    assert decoded(card).width == 800
+    assert not prompt.attachments
+    assert all(not m.attachments for m in fake.dms_to(world.alice))
+    no_picture_warnings(bot)

@@ -145,3 +145,27 @@ def test_the_chart_counts_a_turn_once_however_many_steps_it_took() -> None:
         assert dict(reveal.cells) == {s: str(n) for s, n in final.players[seat].identity.items()}
         found_by_other = {s for s, _ in final.players[1 - seat].correct_pairs}
         assert reveal.marked == found_by_other
+
+
+def test_the_reason_is_the_outcome_detail_when_it_names_a_player() -> None:
+    """A detail written for people ("Ada brewed three …") beats a reason code; a detail that
+    names seats by code (Floral Extract's "P2 wins") does not."""
+    info = registry.get("warlocks-brew")
+    recorded = play_recorded(info, 3, seed=2)
+    outcome = {"winners": [0], "reason": "triple", "detail": "Ada brewed three Mandrake Root."}
+    card = hooks.end_card_data(info, recorded.names, outcome, recorded.snapshots)
+    assert card.reason == "Ada brewed three Mandrake Root"
+    coded = {"winners": [1], "reason": "4 points", "detail": "P2 wins (4 points)."}
+    assert hooks.end_card_data(info, recorded.names, coded, recorded.snapshots).reason == (
+        "4 points"
+    )
+
+
+def test_a_match_ended_within_its_first_turn_lists_the_scores_without_a_chart() -> None:
+    one_turn = dataclasses.replace(CARD, turns=(1,), scores=((2.0, 0.0),), reveals=())
+    picture = render(one_turn)
+    assert "Chart of" not in picture.description
+    assert "Points at the end: Ada 2, Basil 0." in picture.description
+    assert image(picture).height < image(render(dataclasses.replace(CARD, reveals=()))).height
+    other = render(dataclasses.replace(one_turn, scores=((0.0, 3.0),)))
+    assert differs(image(picture), image(other), (0, 170, WIDTH, image(picture).height))
