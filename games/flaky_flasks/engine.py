@@ -236,7 +236,9 @@ class FlakyFlasks:
             name = content.cards[item].name if kind == "river" else content.tiles[item].name
             out.append(Choice(f"buy {item}", f"Buy {name} ({cost})"[:80], "buy"))
             if kind == "river":
-                for trash in sorted(set([*mine, item]), key=content.card_rank.__getitem__):
+                # the useful trashes: a starter card, or the card itself (any card may be typed)
+                starters = [c for c in mine if content.cards[c].tier == 0]
+                for trash in sorted({*starters, item}, key=content.card_rank.__getitem__):
                     out.append(
                         Choice(
                             f"buy {item} trash {trash}",

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from games.flaky_flasks import AGENTS, GAME, TIMERS, export_script, replay_script, run_script
+from games.flaky_flasks.content import HOUSE
 from games.moves import play_window
 from games.play import play_match
 from games.protocol import Accepted, Request, Setup, derive_rng
@@ -187,3 +188,32 @@ def test_every_offered_choice_is_accepted_over_a_match() -> None:
         state, events = GAME.resolve(state, moves)
         assert all(len(e.text) <= 1800 for e in events)
     assert seen >= {"setup", "hex", "work", "market", "offer"}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_coins_never_go_below_zero_and_cards_are_conserved(seed: int) -> None:
+    """Every card is somewhere: the players' collections and slots plus the market rows and
+    decks hold the starter decks and every market copy, less the trashed cards."""
+    seats = 2 + seed % 3
+    state, _ = GAME.new_match(Setup(GAME.parse_config({"rounds": 6}, seats), seats, seed))
+    agents = [AGENTS["brewer" if s % 2 else "random"](s, derive_rng(seed, s)) for s in range(seats)]
+    trashed = 0
+    while GAME.requests(state):
+        moves = {}
+        for r in GAME.requests(state):
+            verdict = GAME.submit(state, r.seat, agents[r.seat].act(r, GAME.view(state, r.seat)))
+            assert isinstance(verdict, Accepted)
+            moves[r.seat] = verdict.move
+            trashed += " trash " in verdict.move
+        state, _ = GAME.resolve(state, moves)
+        g = state["g"]
+        owned = 0
+        for p in g["players"]:
+            assert p["coins"] >= 0 and p["temp"] >= 0 and p["charge"] >= 0
+            owned += len(p["deck"]) + len(p["hand"]) + len(p["discard"])
+            owned += sum(slot is not None for slot in p["slots"])
+        market = sum(len([i for i in row if i]) for row in g["rows"]["river"].values())
+        market += sum(len(deck) for deck in g["decks"]["river"].values())
+        unlocked = {int(t) for t in g["rows"]["river"]}
+        copies = sum(c.copies for c in HOUSE.cards.values() if c.tier in unlocked)
+        assert owned + market + trashed == 12 * seats + copies
