@@ -45,7 +45,9 @@ LogChannelFinder = Callable[[Delivery], int | None]
 PictureFinder = Callable[[Delivery], Awaitable[Picture | None]]
 """The picture a delivery carries, if any."""
 
-RENDER_BUDGET_S = 2.0  # a picture not ready by then is left out: a prompt never waits longer
+# a picture not ready by then is left out: a prompt never waits longer (well within the outbox's
+# late allowance, past which a prompt's deadline moves)
+RENDER_BUDGET_S = 1.0
 SEAT_PICTURE_KINDS = ("start", "turn")  # the seat messages that show the seat's picture
 
 

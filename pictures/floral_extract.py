@@ -73,13 +73,19 @@ def garden(view: Mapping[str, Any], name: str = "") -> Picture:
     pots = _pots(view)
     col_w = (WIDTH - 48) / 3
     for i, pot in enumerate(pots):
-        _pot(canvas, 24 + i * col_w, 84, col_w - 12, i + 1, pot)
+        _pot(canvas, 24 + i * col_w, 84, col_w - 12, i + 1, pot, _can_plant(view))
     _footer(canvas, view)
     return Picture(canvas.png(), garden_description(view, name), "garden.png")
 
 
 def _pot(
-    canvas: Canvas, x: float, y: float, w: float, number: int, pot: Mapping[str, Any] | None
+    canvas: Canvas,
+    x: float,
+    y: float,
+    w: float,
+    number: int,
+    pot: Mapping[str, Any] | None,
+    can_plant: bool = True,
 ) -> None:
     h = 232
     canvas.rect((x, y, x + w, y + h), fill=PANEL, outline=PANEL_EDGE, radius=12)
@@ -99,7 +105,9 @@ def _pot(
     name_y = y + h - 16
     if pot is None:
         canvas.text((cx, ground - 44), "empty", 15, MUTED, "mm")
-        canvas.text((cx, name_y), "free to plant", 14, MUTED, "mm")
+        canvas.text(
+            (cx, name_y), "free to plant" if can_plant else "every type used", 14, MUTED, "mm"
+        )
         return
     code = str(pot.get("flower", ""))
     flower, colour = FLOWERS.get(code, (code or "?", ACCENT))
@@ -216,15 +224,26 @@ def _footer(canvas: Canvas, view: Mapping[str, Any]) -> None:
     blooms = int(view.get("blooms", 0))
     charge = bool(view.get("charge"))
     cost = view.get("guess_cost")
-    guess = "guess charge held" if charge else f"guessing spell after {cost} different runes"
-    if cost is None and not charge:
+    points = int((view.get("points") or {}).get(str(view.get("seat", "")), 0))
+    if charge:
+        guess = "guess charge held"
+    elif blooms <= points:
+        guess = "a new bloom opens the guessing spell"
+    elif cost is None:
         guess = "no guess charge"
+    else:
+        guess = f"guessing spell: {cost} different runes in a row"
     canvas.text((24, y), f"Bloomed {blooms}  ·  {guess}", 14, INK)
     runes = _map_text(view)
     if runes:
         canvas.text(
             (24, y + 22), canvas.fit_text(f"Your runes  {runes}", 14, WIDTH - 48), 14, MUTED
         )
+
+
+def _can_plant(view: Mapping[str, Any]) -> bool:
+    """A type never planted is left (five types, each once a match)."""
+    return len(str(view.get("planted") or "")) < len(FLOWERS)
 
 
 def _map_text(view: Mapping[str, Any]) -> str:

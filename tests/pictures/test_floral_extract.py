@@ -117,3 +117,13 @@ def test_a_seats_garden_comes_from_its_own_view_of_a_real_match() -> None:
     first = hooks.seat_picture(info, recorded.snapshots[step], 0, recorded.names)
     second = hooks.seat_picture(info, recorded.snapshots[step], 1, recorded.names)
     assert first is not None and second is not None and first.png != second.png
+
+
+def test_the_footer_says_what_opens_the_guessing_spell_and_empty_pots_what_is_left() -> None:
+    """§ The guessing spell: more blooms than points, then K different runes in a row."""
+    base = image(garden(view()))  # 1 bloom, 1 point: a new bloom first
+    ready = image(garden(view(blooms=2)))  # 2 blooms, 1 point: K runes
+    assert differs(base, ready, (0, 320, WIDTH, 345))
+    used = image(garden(view(planted="ACHWX")))
+    assert differs(base, used, pot_box(1))  # the empty pot says every type is used
+    assert not differs(base, used, pot_box(0))
