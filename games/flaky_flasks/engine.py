@@ -32,7 +32,16 @@ from .answers import Bad, check, hex_options
 from .content import Content
 from .flow import Flow, fresh, market_items
 from .render import board, hand_text, public_player, syms, table
-from .rules import G, active, best_panel, can_counter, collection, funds, sellable
+from .rules import (
+    G,
+    active,
+    best_panel,
+    can_counter,
+    collection,
+    funds,
+    propagate_preview,
+    sellable,
+)
 
 State = dict[str, Any]
 DEFAULTS_TEXT = {
@@ -204,10 +213,19 @@ class FlakyFlasks:
         if len(p["cauldron"]) >= 2:
             out.append(Choice("brew", "Brew the cauldron"))
         out.append(Choice("done", "Done"))
-        prompt = "\n".join(
-            [*board(content, g, seat), hand_text(content, p["hand"]), f"Stage: {p['stage']}"]
-        )
-        return out, prompt
+        previews = []
+        for k, slot in enumerate(p["slots"]):
+            if slot is not None and slot["left"]:
+                got, charge = propagate_preview(content, g, p, k, slot["left"])
+                extra = f" (+{charge} Charge)" if charge else ""
+                previews.append(f"prop {k + 1} → {syms(got) if got else 'voided'}{extra}")
+        empty = [str(k + 1) for k in range(len(p["slots"])) if p["slots"][k] is None]
+        connected = [k for k in empty if p["channels"][int(k) - 1]]
+        lines = [*board(content, g, seat), hand_text(content, p["hand"])]
+        lines.append(f"Stage: {p['stage']}. Free slots: {', '.join(empty) or 'none'}"
+                     f" (connected: {', '.join(connected) or 'none'}).")  # fmt: skip
+        lines += previews
+        return out, "\n".join(lines)
 
     def _market_choices(self, state: State, seat: int) -> tuple[list[Choice], str]:
         g, content = state["g"], content_of(state)
