@@ -45,6 +45,7 @@ class PictureHooks:
     scores: Callable[[Any], Sequence[float]] | None = None
     score_label: str = "points"
     turn: Callable[[Any], int] | None = None
+    turn_label: str = "turn"  # what the chart's x counts ("auction")
     module: str | None = None
 
 

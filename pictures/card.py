@@ -73,6 +73,7 @@ class EndCard:
     turns: tuple[int, ...] = ()  # the x of each point of the chart
     scores: tuple[tuple[float, ...], ...] = ()  # per point, one number per seat
     score_label: str = "points"
+    turn_label: str = "turn"
     reveals: tuple[Reveal, ...] = field(default_factory=tuple)
 
 
@@ -107,7 +108,7 @@ def description(card: EndCard) -> str:
         if charted(card):
             turns = card.turns[-1] - card.turns[0]
             parts.append(
-                f"Chart of {card.score_label} over {turns} turn{'s' * (turns != 1)};"
+                f"Chart of {card.score_label} over {turns} {card.turn_label}{'s' * (turns != 1)};"
                 f" at the end: {scores}."
             )
         else:
@@ -128,7 +129,7 @@ def _lead_changes(card: EndCard) -> str:
         top = [s for s, v in enumerate(row) if v == best]
         now = top[0] if len(top) == 1 else None
         if now is not None and now != leader and now < len(card.names):
-            said.append(f"{card.names[now]} led from turn {turn}")
+            said.append(f"{card.names[now]} led from {card.turn_label} {turn}")
         leader = now if now is not None else leader
     return "; ".join(said) + "." if said else ""
 
@@ -260,7 +261,7 @@ def _chart(canvas: Canvas, card: EndCard, box: tuple[float, float, float, float]
         canvas.text((left - 8, py(tick)), _number(tick), 12, MUTED, "rm")
     for turn in _x_ticks(first, last):
         canvas.text((px(turn), bottom + 8), str(turn), 12, MUTED, "ma")
-    canvas.text((right, bottom + 22), "turn", 12, MUTED, "ra")
+    canvas.text((right, bottom + 22), card.turn_label, 12, MUTED, "ra")
     canvas.text((left - 8, top_y - 16), card.score_label, 12, MUTED, "ls")
     canvas.line([(left, top_y - 4), (left, bottom), (right, bottom)], MUTED, 1)
     # step lines (a score holds until it changes), nudged apart so equal lines stay visible

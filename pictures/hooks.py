@@ -80,6 +80,7 @@ def end_card_data(
         turns=tuple(turns),
         scores=tuple(scores),
         score_label=hooks.score_label if hooks is not None else "points",
+        turn_label=hooks.turn_label if hooks is not None else "turn",
         reveals=tuple(reveals),
     )
 

@@ -29,7 +29,9 @@ def _auction(state: State) -> int:
     return state.auction  # a rebid is the same auction
 
 
-PICTURES = PictureHooks(scores=_largest_set, score_label="most of one ingredient", turn=_auction)
+PICTURES = PictureHooks(
+    scores=_largest_set, score_label="most of one ingredient", turn=_auction, turn_label="auction"
+)
 
 GAME_INFO = GameInfo(
     game=GAME,
