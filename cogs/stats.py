@@ -8,6 +8,8 @@ every finished match.
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -15,10 +17,12 @@ from discord.ext import commands
 from bot import ratings
 from bot.client import FloralBot
 from bot.host import HostError
-from bot.store import Rating
+from bot.store import Rating, WriteFailed
 from cogs.common import respond
 from cogs.help import game_autocomplete
 from games import registry
+
+log = logging.getLogger(__name__)
 
 BOARD_PAGE = 20  # lines of at most ~110 characters: a page stays far under an embed's 4096
 MAX_GAMES_SHOWN = 25  # an embed's fields
@@ -115,7 +119,10 @@ class Stats(commands.Cog):
 
     async def _ratings(self, guild_id: int, game: str | None = None) -> list[Rating]:
         store = self.bot.host.store
-        await ratings.refresh(store)
+        try:
+            await ratings.refresh(store)
+        except WriteFailed as error:  # the database is busy or full: show what is stored
+            log.warning("ratings not refreshed: %s", error)
         return await store.ratings(guild_id, game)
 
     @app_commands.command(description="Wins, losses, matches and rating of a player here")

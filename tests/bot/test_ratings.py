@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot import ratings
 from bot.store import Change, MatchRecord, MatchStatus, NewMatch, Rating
@@ -239,3 +241,59 @@ async def test_the_board_ranks_by_the_conservative_rating() -> None:
     standings = ratings.board([steady, lucky, peer])
     assert [(s.place, s.rating.user_id) for s in standings] == [(1, 3), (2, 1), (3, 2)]
     assert ratings.shown(steady) == pytest.approx(21.0)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10) | st.floats() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    outcome=JSON_VALUES | st.fixed_dictionaries({"winners": JSON_VALUES}),
+    seats=st.integers(0, 7),
+    known=st.lists(st.booleans(), min_size=7, max_size=7),
+)
+def test_any_stored_outcome_is_rated_or_refused_never_raises(
+    outcome: JSON, seats: int, known: list[bool]
+) -> None:
+    players = tuple(range(100, 100 + seats))
+    record = MatchRecord(
+        7,
+        "toy",
+        GUILD,
+        5,
+        players,
+        tuple(map(str, players)),
+        (),
+        {},
+        1,
+        None,
+        "finished",
+        3,
+        outcome,
+        0.0,
+        ended_at=1.0,
+        ended_seq=1,
+    )
+    before = [
+        Rating(GUILD, "toy", p, str(p), 30.0, 4.0, 2, 1, 1) if known[i] else None
+        for i, p in enumerate(players)
+    ]
+    after = ratings.rate(record, before)
+    winners = ratings.winners_of(record)
+    if after is None:
+        assert seats < 2 or winners is None
+        return
+    assert winners is not None and [r.user_id for r in after] == list(players)
+    for seat, (old, new) in enumerate(zip(before, after, strict=True)):
+        assert new.matches == (old.matches if old else 0) + 1
+        assert new.wins == (old.wins if old else 0) + (seat in winners)
+        if winners and seat in winners and len(winners) < seats:
+            assert new.mu > (old.mu if old else ratings.MODEL.mu)
+        if winners and seat not in winners:
+            assert new.mu < (old.mu if old else ratings.MODEL.mu)
