@@ -397,9 +397,9 @@ def _preset(raw: JSON, config: dict[str, Any], players: list[str]) -> Any:
                 ):
                     raise ConfigError(f"{at}.collection", "must be a list of card ids")
                 p["deck"] = content.cat(list(cards))
-            if "channels" in entry or "spare" in entry:
+            if "channels" in entry:
                 p["channels"] = [[] for _ in range(config["slots"])]
-                chans = entry.get("channels", [])
+                chans = entry["channels"]
                 if not isinstance(chans, list) or len(chans) > config["slots"]:
                     raise ConfigError(
                         f"{at}.channels", f"must be at most {config['slots']} lists of tile specs"
@@ -411,18 +411,21 @@ def _preset(raw: JSON, config: dict[str, Any], players: list[str]) -> Any:
                             f"must be a list of at most {config['channel_length']} tile specs",
                         )
                     for spec in ch:
-                        tile, _, setting = (
+                        tile, at_sign, setting = (
                             spec.partition("@") if isinstance(spec, str) else ("", "", "")
                         )
+                        settings = content.tiles[tile].settings if tile in content.tiles else ""
                         if tile not in content.tiles or (
-                            setting not in content.tiles[tile].settings
-                            or bool(setting) != bool(content.tiles[tile].settings)
+                            (len(setting) != 1 or setting not in settings)
+                            if settings
+                            else bool(at_sign)
                         ):
                             raise ConfigError(
                                 f"{at}.channels[{k}]", f"{excerpt(spec)} is not a tile spec"
                             )
                     p["channels"][k] = list(ch)
-                spare = entry.get("spare", [])
+            if "spare" in entry:
+                spare = entry["spare"]
                 if not isinstance(spare, list) or not all(
                     isinstance(t, str) and t in content.tiles for t in spare
                 ):

@@ -330,3 +330,19 @@ def test_a_group_content_set_plays() -> None:
     )
     checkpoint = run_script(base)["checkpoints"][0]
     assert checkpoint["players"]["P1"]["potions"] == [{"n": 1, "symbols": ["T5R", "T5R"]}]
+
+
+@pytest.mark.parametrize("spec", ["prism", "prism@RG", "pipe@R", "kiln@", "gem", 3])
+def test_a_start_preset_refuses_a_bad_tile_spec(spec: Any) -> None:
+    base = script([], start={"players": {"P1": {"channels": [[spec]]}}})
+    with pytest.raises(ConfigError) as error:
+        run_script(base)
+    assert error.value.field == "start.players.P1.channels[0]"
+
+
+def test_a_start_preset_with_only_spare_keeps_the_starter_channels() -> None:
+    base = script([{"window": "setup", "attempts": {"P1": ["keep"]}}],
+                  start={"players": {"P1": {"spare": ["kiln"]}}})  # fmt: skip
+    checkpoint = run_script(base)["checkpoints"][0]
+    assert checkpoint["players"]["P1"]["channels"] == [["pipe"], [], [], []]
+    assert checkpoint["players"]["P1"]["spare"] == ["kiln"]
