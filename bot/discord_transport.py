@@ -48,6 +48,7 @@ PictureFinder = Callable[[Delivery], Awaitable[Picture | None]]
 # a picture not ready by then is left out: a prompt never waits longer (well within the outbox's
 # late allowance, past which a prompt's deadline moves)
 RENDER_BUDGET_S = 1.0
+RENDERED_KEPT = 64  # pictures kept for messages waiting to be retried
 SEAT_PICTURE_KINDS = ("start", "turn")  # the seat messages that show the seat's picture
 
 
@@ -268,7 +269,10 @@ class DiscordTransport:
 
     async def _picture(self, delivery: Delivery) -> Picture | None:
         if delivery.message_id not in self._rendered:
-            self._rendered[delivery.message_id] = await self._pictures(delivery)
+            picture = await self._pictures(delivery)
+            while len(self._rendered) >= RENDERED_KEPT:  # messages the worker gave up on
+                self._rendered.pop(next(iter(self._rendered)))
+            self._rendered[delivery.message_id] = picture
         return self._rendered[delivery.message_id]
 
 
