@@ -10,7 +10,7 @@ from itertools import permutations
 
 from games.protocol import Choice
 
-from .cards import CATEGORY_NAMES, INGREDIENTS, POTIONS, SPELL_TYPE, potion_label
+from .cards import CATEGORY_NAMES, INGREDIENTS, POTIONS, SPELL_TYPE, WILD, potion_label
 from .crafting import from_hand, needs
 from .rules import eligible_blocks, name, order_from, ready
 from .state import State
@@ -26,8 +26,21 @@ def _choice(value: str, group: str, text: str | None = None) -> Choice:
     return Choice(value, label(text or value), group)
 
 
+WAYS_PER_POTION = 6  # card lists offered per revealed potion (others may be typed)
+
+
 def crafts(state: State, seat: int) -> list[str]:
-    """One legal craft per revealed potion and way of using a perk, as canonical text."""
+    """The legal crafts as canonical text: per revealed potion, the first way found, then others
+    (up to ``WAYS_PER_POTION`` in all): fewest cards first, the wild and perks last."""
+    return [text for ways in craft_ways(state, seat) for text in ways]
+
+
+def first_crafts(state: State, seat: int) -> list[str]:
+    """One craft per revealed potion the hand can make."""
+    return [ways[0] for ways in craft_ways(state, seat)]
+
+
+def craft_ways(state: State, seat: int) -> tuple[tuple[str, ...], ...]:
     perks: list[tuple[str | None, str | None]] = [(None, None)]
     for owned in state.potions[seat]:
         kind = POTIONS[owned.name].perk
@@ -36,16 +49,14 @@ def crafts(state: State, seat: int) -> list[str]:
                 perks.append((owned.name, None))
             else:
                 perks += [(owned.name, x) for x in state.mimic_log]
-    return list(
-        _crafts(
-            tuple(state.hands[seat]),
-            tuple(p for p in state.revealed.values() if p is not None),
-            state.seal,
-            tuple(state.chained),
-            str(state.config["chain_mode"]),
-            tuple(state.mimic_log),
-            tuple(perks),
-        )
+    return _crafts(
+        tuple(state.hands[seat]),
+        tuple(p for p in state.revealed.values() if p is not None),
+        state.seal,
+        tuple(state.chained),
+        str(state.config["chain_mode"]),
+        tuple(state.mimic_log),
+        tuple(perks),
     )
 
 
@@ -58,10 +69,11 @@ def _crafts(
     chain_mode: str,
     mimic_log: tuple[str, ...],
     perks: tuple[tuple[str | None, str | None], ...],
-) -> tuple[str, ...]:
+) -> tuple[tuple[str, ...], ...]:
     hand = Counter(hand_cards)
     found = []
     for potion in revealed:
+        ways: dict[str, None] = {}
         for using, mimic_as in perks:
             if mimic_as is not None and mimic_as not in POTIONS[potion].recipe:
                 continue
@@ -77,20 +89,30 @@ def _crafts(
                 hand=hand,
             ):
                 cards = from_hand(hand, need, seal)
-                if cards is not None:
-                    text = f"craft {potion} with {', '.join(cards)}"
-                    if using:
-                        text += f" using {using}" + (f" as {mimic_as}" if mimic_as else "")
-                    found.append(text)
-                    break
+                if cards is None:
+                    continue
+                text = f"craft {potion} with {', '.join(cards)}"
+                if using:
+                    text += f" using {using}" + (f" as {mimic_as}" if mimic_as else "")
+                ways[text] = None
+        if ways:
+            first, *rest = ways
+            rest.sort(key=lambda text: (WILD in text, " using " in text, text.count(",")))
+            found.append((first, *rest[: WAYS_PER_POTION - 1]))
     return tuple(found)
 
 
+def craft_label(text: str) -> str:
+    """``craft X with a, b, c`` as a menu option: ``X: a, b, c`` (a potion named like a spell
+    is marked as the potion)."""
+    potion, _, rest = text.removeprefix("craft ").partition(" with ")
+    if potion == "Twist of Fate":
+        potion = "Twist of Fate (potion)"
+    return f"{potion}: {rest}"
+
+
 def main_choices(state: State, seat: int) -> list[Choice]:
-    choices = [
-        _choice(text, "craft", text.replace("Twist of Fate with", "Twist of Fate (potion) with"))
-        for text in crafts(state, seat)
-    ]
+    choices = [_choice(text, "craft", craft_label(text)) for text in crafts(state, seat)]
     hand = state.hands[seat]
     others = order_from(state, seat)
     first_of: dict[str, str] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.protocol import JSON, Secret
 
 from .cards import BLOCKED_BY, PERK_TEXT, POTION_CATEGORIES, POTIONS, potion_label
-from .choices import crafts
+from .choices import first_crafts
 from .rules import categories, eligible_blocks, limit, name, ready, table_count
 from .state import State
 
@@ -143,7 +143,7 @@ def prompt(state: State, seat: int) -> str:
             for o in state.potions[seat]
             if ready(state, o)
         ]
-        found = crafts(state, seat)
+        found = first_crafts(state, seat)
         text = f"Turn {state.turn}: your move. {hand}"
         if ready_perks:
             text += " Ready perks: " + ", ".join(ready_perks) + "."
