@@ -20,14 +20,13 @@ from .rules import (
     apply_actions,
     best_panel,
     can_counter,
-    collection,
     deal_tier,
-    dominance,
     draw,
     funds,
     hex_cards,
     place_tile,
     propagate,
+    remove_card,
     resolve_chain,
     reveal,
     sellable,
@@ -36,16 +35,6 @@ from .rules import (
     turn_order,
     unlocks_after,
 )
-
-FINAL = {
-    "setup": None,  # every answer is final
-    "hex": None,
-    "counter": None,
-    "offer": None,
-    "reply": None,
-    "work": ("brew", "done"),
-    "market": ("buy", "pass"),
-}
 
 
 def new_player(content: Content, cards: Sequence[str], slots: int) -> P:
@@ -556,8 +545,6 @@ class Flow:
                 p["deck"] = c.cat([*p["deck"], item])
                 self.say(f"{self.name(seat)} buys {c.cards[item].name} for {cost}")
                 if len(words) > 3:
-                    from .rules import remove_card
-
                     remove_card(p, words[3])
                     self.say(f"{self.name(seat)} trashes {c.cards[words[3]].name}")
             else:
@@ -679,11 +666,3 @@ def market_items(g: G, content: Content) -> list[tuple[str, str, int]]:
                     cost = content.cards[item].cost if kind == "river" else content.tiles[item].cost
                     seen[item] = (kind, item, cost)
     return list(seen.values())
-
-
-def all_collection(p: P) -> list[str]:
-    return collection(p)
-
-
-def dominant(g: G) -> str:
-    return dominance(g)
