@@ -148,6 +148,8 @@ async def test_stats_and_leaderboard_after_three_matches_show_this_server_only(
         await fake.slash(world.mod, "leaderboard", {"game": "warlocks-brew"}, channel=world.channel)
     ).reply()
     assert empty.content == "Nobody has finished a Warlock's Brew match in this server yet."
+    in_dm = await (await fake.slash(world.bob, "leaderboard", {"game": GAME})).reply()
+    assert in_dm.content.startswith("Ratings belong to each server: use `/leaderboard`")
 
 
 async def test_match_history_lists_this_servers_finished_matches_newest_first(
