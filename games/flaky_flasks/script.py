@@ -125,7 +125,7 @@ def _window(
             f"{where}.window",
             f"the next window is {win['kind']} ({win['label']}), not {step['window']}",
         )
-    prompted = list(win["prompted"])
+    prompted = [s for s in win["prompted"] if s not in g["out"]]
     if "seats" in step:
         seats = step["seats"]
         if not isinstance(seats, list) or sorted(map(str, seats)) != sorted(
@@ -217,7 +217,9 @@ def checkpoint_of(
         "rejected": {names[s]: list(rejected.get(s, [])) for s in range(len(names))},
         "timeouts": [names[s] for s in sorted(timeouts)],
         "next": None if g["over"] or win is None else win["label"],
-        "next_prompted": [] if g["over"] or win is None else [names[s] for s in win["prompted"]],
+        "next_prompted": []
+        if g["over"] or win is None
+        else [names[s] for s in win["prompted"] if s not in g["out"]],
         "round": g["round"],
         "first_player": names[g["first"]],
         "fumes": {"light": light, "dark": dark},

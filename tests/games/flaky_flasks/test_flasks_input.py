@@ -346,3 +346,32 @@ def test_a_start_preset_with_only_spare_keeps_the_starter_channels() -> None:
     checkpoint = run_script(base)["checkpoints"][0]
     assert checkpoint["players"]["P1"]["channels"] == [["pipe"], [], [], []]
     assert checkpoint["players"]["P1"]["spare"] == ["kiln"]
+
+
+def test_a_leave_step_and_a_v2_null_close_the_window() -> None:
+    steps: list[Any] = [
+        {
+            "window": "work",
+            "attempts": {"P1": ["play ember 1", None, "brew"], "P2": ["done"], "P3": []},
+        },
+        {"leave": "P3"},
+        {"window": "work", "attempts": {"P1": ["done"], "P2": ["done"]}},
+    ]
+    base = script(steps, players=("P1", "P2", "P3"), decks={"1": {"P1": ["ember"]}})
+    base["format"] = "flaky-flasks-script/2"
+    cps = run_script(base)["checkpoints"]
+    assert cps[0]["timeouts"] == ["P1", "P3"] and cps[0]["rejected"]["P1"] == ["brew"]
+    assert cps[1]["left"] == "P3" and cps[1]["next_prompted"] == ["P1", "P2"]
+    assert cps[2]["prompted"] == ["P1", "P2"]
+
+
+def test_a_continues_step_is_one_command_per_seat() -> None:
+    steps = [
+        {"window": "work", "attempts": {"P1": ["play ember 1"], "P2": ["done"]}, "continues": True},
+        {"window": "work", "attempts": {"P1": ["prop 1", "brew"]}, "continues": True},
+        {"window": "work", "attempts": {"P1": ["brew"]}},
+    ]
+    cps = run_script(script(steps, decks={"1": {"P1": ["ember"]}}))["checkpoints"]
+    assert [c["next"] for c in cps] == ["R1.T1.work", "R1.T1.work", "R1.T2.work"]
+    assert cps[1]["rejected"]["P1"] == ["brew"]  # a second command in one host window
+    assert cps[2]["players"]["P1"]["potions"][0]["symbols"] == ["T1R", "T1R"]
