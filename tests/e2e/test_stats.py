@@ -251,3 +251,7 @@ async def test_a_big_server_pages_its_board_and_history_within_discords_limits(
     head, *lines = last.content.splitlines()
     assert head.startswith("Finished matches in this server, newest first (page 7 of 7, 61 in all)")
     assert [line.split(" · ")[0] for line in lines] == ["m1"]
+    none = await (
+        await fake.slash(world.bob, "match history", {"player": world.mod}, channel=world.channel)
+    ).reply()
+    assert none.content == "Mod's finished matches in this server: none yet."
