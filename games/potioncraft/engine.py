@@ -97,6 +97,7 @@ class Potioncraft:
         acts, timeouts = window_acts(new, moves)
         events: list[Event] = []
         rules.resolve_window(new, acts, timeouts, events)
+        hand_notices(state, new, events)
         table_event(new, events)
         events.append(rules.moderator_state(new))
         return new, events
@@ -124,6 +125,7 @@ class Potioncraft:
         new.drawn = []
         events: list[Event] = []
         leave(new, seat, events)
+        hand_notices(state, new, events)
         table_event(new, events)
         events.append(rules.moderator_state(new))
         return new, events
@@ -147,6 +149,23 @@ class Potioncraft:
 
     def load(self, data: JSON) -> State:
         return State.load(data)
+
+
+HAND_PROMPTS = ("draw", "main", "discard")  # windows whose prompt shows the hand
+
+
+def hand_notices(old: State, new: State, events: list[Event]) -> None:
+    """§14 (a player's own hand, always current): a seat whose hand changed in this step, and
+    whose next prompt will not show it, is told its hand (a Venom Brew, a Request given, a Foul
+    Elixir, a Hand reset, its own end-of-turn discard)."""
+    pending = new.pending
+    for seat in range(new.seats):
+        hand = new.hands[seat]
+        if new.out[seat] or hand == old.hands[seat]:
+            continue
+        if pending is not None and pending["window"] in HAND_PROMPTS and seat in pending["seats"]:
+            continue
+        rules.private(events, seat, "hand", render.hand_text(hand), hand=list(hand))
 
 
 def table_event(state: State, events: list[Event]) -> None:

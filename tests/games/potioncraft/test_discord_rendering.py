@@ -11,7 +11,7 @@ from games.potioncraft.choices import WAYS_PER_POTION, crafts
 from games.potioncraft.render import hand_text, table_text
 from games.protocol import PUBLIC, ConfigError, Setup, derive_rng
 
-from .helpers import DRAW, accepted, state_after, step
+from .helpers import DRAW, accepted, script, state_after, step
 
 NAMES = ["Ann", "Ben", "Cy", "Di"]
 
@@ -170,3 +170,37 @@ def test_s13_4_a_main_window_fits_discord_rows() -> None:
     groups = {c.group for c in request.choices}
     assert groups <= {"craft", "spell", "perk", "turn"}
     assert all(request.presentation.get(g) == "menu" for g in groups - {"turn"})
+
+
+# --- §14: each player's own hand, always current -----------------------------------------------
+
+
+def test_s14_a_hand_changed_by_another_player_is_sent_to_its_owner_only() -> None:
+    steps = list(
+        replay_script(
+            script(
+                hands={"P1": ["Venom Brew (Benedicta)"], "P2": ["Amethyst", "Bat Wing"]},
+                steps=[
+                    DRAW,
+                    step("main", P1=["play Venom Brew (Benedicta) on P2"], random=["Bat Wing"]),
+                ],
+            )
+        )
+    )
+    draw, venom = steps
+    assert not [e for e in draw.events if e.kind == "hand"]  # P1's main prompt shows it
+    notices = [e for e in venom.events if e.kind == "hand"]
+    assert [(e.audience.seat, e.text) for e in notices] == [(1, "Your hand: Amethyst.")]
+    assert all(e.audience.kind == "seat" for e in notices)
+
+
+def test_s14_the_next_prompt_showing_the_hand_replaces_the_notice() -> None:
+    hand = ["Coffin Nails", "Coffin Nails", "Eye of Newt", "Amethyst", "Bat Wing", "Starflower",
+            "Nightshade", "Spider Silk", "White Sage"]  # fmt: skip
+    state = state_after(hands={"P1": hand}, steps=[DRAW, step("main", P1=["end"])])
+    (request,) = GAME.requests(state)
+    assert request.kind == "discard" and hand_text(state.hands[0]) in request.prompt
+    after, events = GAME.resolve(state, {0: accepted(state, 0, "discard Amethyst")})
+    assert after.active == 1  # the turn passed: P1 hears of its hand, P2's draw prompt shows its
+    mine = [e for e in events if e.kind == "hand"]
+    assert [(e.audience.seat, e.text) for e in mine] == [(0, hand_text(after.hands[0]))]
