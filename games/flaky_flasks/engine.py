@@ -76,7 +76,7 @@ class FlakyFlasks:
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         names = list(setup.names) or [f"P{s + 1}" for s in range(setup.seats)]
-        config = dict(setup.config)
+        config = options.parse_config(setup.config, setup.seats)  # defaults for a raw config
         first = derive_rng(setup.seed, "first").randrange(setup.seats)
         return start(config, names, {"seed": setup.seed}, first, None)
 
