@@ -510,3 +510,55 @@ def search(first: int, last: int, max_turns: int) -> None:
 
 if __name__ == "__main__":  # python -m tests.e2e.test_potioncraft FIRST LAST [MAX_TURNS]
     search(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 60)
+
+
+async def test_bad_setups_are_refused_and_each_player_looks_at_their_own_hand(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_bot(launch_bot)
+    names = [option["name"] for option in fake.command("potion setup")["options"]]
+    assert names == [*(f"player{i}" for i in range(1, 7)), "options", "window", "reaction_window"]
+    two = {"player1": world.alice, "player2": world.bob}
+    cases = {
+        "colour=red": "Bad options: 'colour' is not an option; known: table_limit,",
+        "window_s=5": "Bad options: window_s is set by the command's `window` option",
+        "max_turns=0": "Bad option `max_turns`: must be a whole number 1 to 100000 or null, got 0.",
+        "potion_set=all": "Bad option `potion_set`: must be one of standard, all18",
+    }
+    for options, expected in cases.items():
+        reply = await moderator(fake, world, "potion setup", **two, options=options)
+        assert reply.ephemeral and reply.content.startswith(f"✖ No match created. {expected}"), (
+            reply.content
+        )
+    twice = {"player1": world.alice, "player2": world.alice}
+    reply = await moderator(fake, world, "potion setup", **twice)
+    assert reply.ephemeral and "A player cannot take two seats" in reply.content, reply.content
+    ix = await fake.slash(world.carol, "potion setup", two, channel=world.channel)
+    reply = await ix.reply()
+    assert reply.ephemeral and "Only moderators" in reply.content, reply.content
+    assert "No matches" in (await moderator(fake, world, "match list")).content
+
+    # a two-player match dealt from seed 11: each player's /look shows their own hand only
+    reply = await moderator(fake, world, "potion setup", **two, options="seed=11", window=60)
+    assert not reply.ephemeral and "Options: the rules page's defaults." in reply.content
+    config = GAME.parse_config({"seed": 11}, 2)
+    state, _ = GAME.new_match(Setup(config, 2, 0, ("Alice", "Bob")))
+    assert "is started" in (await moderator(fake, world, "potion start", match="m1")).content
+    for seat, user in enumerate((world.alice, world.bob)):
+        ix = await fake.slash(user, "look", {}, channel=world.channel)
+        look = await ix.reply()
+        assert look.ephemeral and hand_text(state.hands[seat]) in look.content, look.content
+        assert hand_text(state.hands[1 - seat]) not in look.content
+        assert table_text(state).splitlines()[1] in look.content  # the revealed row
+    # answers in the grammar: /submit in the channel, a choice typed in DMs
+    active = (world.alice, world.bob)[state.active]
+    draw = await next_prompt(fake, active, 0)
+    assert hand_text(state.hands[state.active]) in draw.content
+    assert (await slash_submit(fake, active, world, "DECK")).startswith("✅")
+    main = await next_prompt(fake, active, prompt_step(draw) or 0)
+    assert "Send `play …`, `craft …`, `perk …` or `end`." in main.content
+    refused = await slash_submit(fake, active, world, "craft Nothing with Bat Wing")
+    assert refused.startswith("✖"), refused
+    assert (await type_text(fake, active, "end")).startswith("✅")
+    status = (await moderator(fake, world, "match status", match="m1")).content
+    assert "Your hand" not in status and "running" in status, status
