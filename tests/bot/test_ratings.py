@@ -16,6 +16,7 @@ from bot import ratings
 from bot.store import Change, MatchRecord, MatchStatus, NewMatch, Rating
 from bot.store.sqlite import SqliteStore
 from games.protocol import JSON
+from tests.bot.conftest import HostEnv
 
 GUILD, OTHER_GUILD = 1, 2
 ANN, BEN, CAT, DAN = 11, 12, 13, 14
@@ -297,3 +298,25 @@ def test_any_stored_outcome_is_rated_or_refused_never_raises(
             assert new.mu > (old.mu if old else ratings.MODEL.mu)
         if winners and seat not in winners:
             assert new.mu < (old.mu if old else ratings.MODEL.mu)
+
+
+async def test_through_the_host_practice_and_aborted_matches_do_not_count(env: HostEnv) -> None:
+    practice = await env.new_match(practice=True)
+    rated = await env.new_match()
+    aborted = await env.new_match()
+    await env.host.end(practice.id)
+    await env.host.end(rated.id)
+    await env.host.abort(aborted.id)
+    store = env.host.store
+    records = {r.id: r for r in await store.list_matches()}
+    assert records[practice.id].practice and not records[rated.id].practice
+    assert [records[m].status for m in (practice.id, rated.id, aborted.id)] == [
+        "finished",
+        "finished",
+        "aborted",
+    ]
+    assert [records[m].ended_seq for m in (practice.id, rated.id, aborted.id)] == [1, 2, 3]
+    assert await ratings.refresh(store) == 1
+    found = await store.ratings(rated.guild_id)
+    assert sorted(r.user_id for r in found) == sorted(rated.players)
+    assert all(r.matches == 1 for r in found)
