@@ -8,6 +8,7 @@ no system path.
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,6 +52,15 @@ def mix(a: Colour, b: Colour, t: float) -> Colour:
         round(a[0] + (b[0] - a[0]) * t),
         round(a[1] + (b[1] - a[1]) * t),
         round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line without control characters (names are anyone's text)."""
+    return "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if unicodedata.category(ch) not in ("Cc", "Cs") or ch.isspace()
     )
 
 
@@ -130,7 +140,7 @@ class Canvas:
     ) -> None:
         self.draw.text(
             (self._s(xy[0]), self._s(xy[1])),
-            text,
+            one_line(text),
             font=font(size),
             fill=fill,
             anchor=anchor,
@@ -139,10 +149,11 @@ class Canvas:
         )
 
     def text_width(self, text: str, size: int = 14) -> float:
-        return float(self.draw.textlength(text, font=font(size))) / SCALE
+        return float(self.draw.textlength(one_line(text), font=font(size))) / SCALE
 
     def fit_text(self, text: str, size: int, width: float) -> str:
         """``text`` cut with an ellipsis to fit ``width``."""
+        text = one_line(text)
         if self.text_width(text, size) <= width:
             return text
         while text and self.text_width(text + "…", size) > width:

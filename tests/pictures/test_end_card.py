@@ -7,6 +7,8 @@ import dataclasses
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from games import registry
@@ -169,3 +171,29 @@ def test_a_match_ended_within_its_first_turn_lists_the_scores_without_a_chart() 
     assert image(picture).height < image(render(dataclasses.replace(CARD, reveals=()))).height
     other = render(dataclasses.replace(one_turn, scores=((0.0, 3.0),)))
     assert differs(image(picture), image(other), (0, 170, WIDTH, image(picture).height))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    names=st.lists(st.text(max_size=120), min_size=1, max_size=8),
+    reason=st.text(max_size=300),
+    title=st.text(max_size=100),
+)
+def test_any_names_render_and_describe_within_the_limit(
+    names: list[str], reason: str, title: str
+) -> None:
+    """Display names are anyone's text (emoji, other scripts, control characters)."""
+    seats = len(names)
+    card = EndCard(
+        "fuzz",
+        title,
+        tuple(names),
+        (0,),
+        reason,
+        turns=(0, 1),
+        scores=(tuple(0.0 for _ in names), tuple(float(s) for s in range(seats))),
+        reveals=(Reveal(names[0], ((names[-1][:3], reason[:3]),), frozenset({names[-1][:3]})),),
+    )
+    picture = render(card)
+    assert image(picture).width == WIDTH
+    assert len(picture.description) <= DESCRIPTION_LIMIT

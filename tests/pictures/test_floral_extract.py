@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from games import registry
@@ -127,3 +129,12 @@ def test_the_footer_says_what_opens_the_guessing_spell_and_empty_pots_what_is_le
     used = image(garden(view(planted="ACHWX")))
     assert differs(base, used, pot_box(1))  # the empty pot says every type is used
     assert not differs(base, used, pot_box(0))
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=st.text(max_size=200))
+def test_any_name_renders_and_the_description_fits(name: str) -> None:
+    picture = seat_picture(view(), (name, "Basil"))
+    assert picture is not None
+    assert image(picture).size == (WIDTH, HEIGHT)
+    assert len(picture.description) <= 1024
