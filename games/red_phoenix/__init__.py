@@ -25,7 +25,7 @@ GAME_INFO = GameInfo(
     export_script=export_script,
     replay_script=replay_script,
     script_formats=SCRIPT_FORMATS,
-    cog=None,
+    cog="cogs.red_phoenix",
     timers=TIMERS,
 )
 

@@ -32,7 +32,15 @@ CHOICE_OPTIONS: dict[str, tuple[str, ...]] = {  # key -> (default, alternatives.
     "simple_failure": ("market", "nothing"),
     "consolation_rule": ("no_card", "no_success"),
 }
-OPTION_KEYS = ("card_set", *INT_OPTIONS, *CHOICE_OPTIONS)
+OPTION_KEYS = ("card_set", "seed", *INT_OPTIONS, *CHOICE_OPTIONS)
+SEED_BITS = 63
+
+
+def match_seed(config: Mapping[str, JSON], seed: int) -> int:
+    """The seed a match draws from: the config's ``seed`` when it sets one (a moderator's
+    chosen deal), else the host's."""
+    value = config.get("seed")
+    return value if isinstance(value, int) and not isinstance(value, bool) else seed
 
 
 def check_seats(seats: int) -> None:
@@ -55,6 +63,13 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
     if card_set != "house":
         read_card_set(card_set, "card_set")  # refuses a bad set, naming the field
     config["card_set"] = card_set
+    if "seed" in raw:
+        seed = raw["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS:
+            raise ConfigError(
+                "seed", f"must be a whole number from 0 below 2**{SEED_BITS}, got {excerpt(seed)}"
+            )
+        config["seed"] = seed
     for key, (default, low) in INT_OPTIONS.items():
         value = raw.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_INT:

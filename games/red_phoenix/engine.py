@@ -31,7 +31,7 @@ from games.protocol import (
 from . import render
 from .actions import apply, check
 from .cards import LEVELS, CardSet, card_set_of
-from .config import MAX_SEATS, MIN_SEATS, check_seats, parse_config
+from .config import MAX_SEATS, MIN_SEATS, check_seats, match_seed, parse_config
 from .machine import Run
 from .state import Game, State, add, hand_list
 
@@ -146,7 +146,9 @@ def events_of(run: Run, before: Sequence[str]) -> list[Event]:
         [seat, line] for seat, texts in sorted(run.private.items()) for line in texts
     ]
     lines = [*before, *run.log]
-    events = [Event.lazy(PUBLIC, "step", render.public_event, lines, render.table(state))]
+    # a turn that starts in this step: the table as it stands at its first action (§13)
+    summary = render.summary(state) if run.turn_started and not state.g["over"] else ""
+    events = [Event.lazy(PUBLIC, "step", render.public_event, lines, render.table(state), summary)]
     for seat, texts in sorted(run.private.items()):
         events.append(
             Event(to_seat(seat), "private", {"lines": texts}, render.cut("\n".join(texts)))
@@ -173,9 +175,10 @@ class RedPhoenix:
         names = list(setup.names) or [f"P{i + 1}" for i in range(setup.seats)]
         if len(names) != setup.seats:
             raise ConfigError("names", f"expected {setup.seats} names")
-        first, decks = seeded_setup(config, setup.seats, setup.seed)
+        seed = match_seed(config, setup.seed)
+        first, decks = seeded_setup(config, setup.seats, seed)
         state = State(
-            config, names, setup_game(config, setup.seats, first, decks, live_chance(setup.seed))
+            config, names, setup_game(config, setup.seats, first, decks, live_chance(seed))
         )
         return state, start(state)
 

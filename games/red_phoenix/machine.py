@@ -42,6 +42,7 @@ class Run:
         self.log: list[str] = []
         self.private: dict[int, list[str]] = {}
         self.hands: set[int] = set()
+        self.turn_started = False  # a turn began in this resolution (its table is posted)
 
     # --- small helpers ---------------------------------------------------------------------
 
@@ -219,6 +220,7 @@ class Run:
             p["used"] = []
         g["rec"] = {"repro": [], "lic": [], "offers": 0, "traded": False}
         self.say(f"Turn {g['turn']}: {self.name(seat)}'s turn.")
+        self.turn_started = True
         self.push({"f": "turn", "seat": seat, "phase": "slow"})
 
     def step_turn(self, frame: dict[str, Any]) -> None:

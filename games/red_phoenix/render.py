@@ -164,8 +164,10 @@ def describe(state: State, seat: int | None) -> str:
                 f"  lab: {e['speed']} {e['method']} {' '.join(e['cards'])} "
                 f"(L{e['level']} V{e['value']})"
             )
-    lines.append("Market: " + ", ".join(f"{c} {n}" for c, n in g["market"].items()))
-    lines.append("Supply: " + ", ".join(f"{c} {n}" for c, n in g["supply"].items()))
+    cs = state.cards
+    lines.append("Market: " + ", ".join(f"{c} {g['market'][c]}" for c in cs.market_types()))
+    supply = [c for c in cs.ingredients if c in g["supply"]]
+    lines.append("Supply: " + ", ".join(f"{c} {g['supply'][c]}" for c in supply))
     for f in g["formulas"]:
         fee = f" licence {f['license']}" if f["license"] is not None else ""
         lines.append(
@@ -182,8 +184,50 @@ def describe(state: State, seat: int | None) -> str:
     return cut("\n".join(lines), 3000)
 
 
-def public_event(lines: Sequence[str], data: Mapping[str, JSON]) -> tuple[Mapping[str, JSON], str]:
-    return {"lines": list(lines), "table": dict(data)}, cut("\n".join(lines))
+SUMMARY_CHARS = 1000
+
+
+def summary(state: State) -> str:
+    """The table at the start of a turn, for the channel (§13): whose turn, Health, coins and
+    hand size per player, the market, the decks, the formulas and their knowers, the monsters.
+    Never a hand's contents."""
+    g = state.g
+    names = state.names
+    lines = [f"**Table, turn {g['turn']}: {names[g['active']]} to act.**"]
+    for s, p in enumerate(g["players"]):
+        if not p["alive"]:
+            lines.append(f"{names[s]}: out")
+            continue
+        lab = f", {len(p['lab'])} in the lab" if p["lab"] else ""
+        lines.append(
+            f"{names[s]}: Health {p['health']}, coins {p['coins']}, "
+            f"{sum(p['hand'].values())} cards{lab}"
+        )
+    # the card list's order: a state read back from storage may hold its keys sorted
+    stacks = [(c, g["market"][c]) for c in state.cards.market_types()]
+    market = ", ".join(f"{c} {n}" for c, n in stacks if n > 0)
+    lines.append(f"Market: {market or 'empty'}")
+    decks = ", ".join(f"{lv} {len(d)}" for lv, d in g["decks"].items())
+    lines.append(f"Decks: {decks}")
+    for f in g["formulas"]:
+        knowers = ", ".join(names[k] for k in f["knowers"]) or "nobody"
+        fee = f", licence {f['license']}" if f["license"] is not None else ""
+        lines.append(
+            f"{f['id']}: {' '.join(f['ingredients'])} -> {' '.join(f['products'])} "
+            f"(known by {knowers}{fee})"
+        )
+    for m in g["monsters"]:
+        lines.append(f"{m['id']} {m['card']} of {names[m['owner']]}: Health {m['hp']}")
+    return cut("\n".join(lines), SUMMARY_CHARS)
+
+
+def public_event(
+    lines: Sequence[str], data: Mapping[str, JSON], table_text: str = ""
+) -> tuple[Mapping[str, JSON], str]:
+    if not table_text:
+        return {"lines": list(lines), "table": dict(data)}, cut("\n".join(lines))
+    text = cut("\n".join(lines), EVENT_CHARS - len(table_text) - 1) + "\n" + table_text
+    return {"lines": list(lines), "table": dict(data), "summary": table_text}, text
 
 
 def moderator_event(state: State) -> tuple[Mapping[str, JSON], str]:
@@ -224,7 +268,7 @@ def requests(state: State) -> list[Request]:
                 timeout,
                 occasion=occasion,
                 presentation=MENU,
-                            )
+            )
         ]
     if kind == "keep":
         exp = next(e for e in g["players"][seat]["lab"] if e["status"] == "keep")
@@ -254,7 +298,7 @@ def requests(state: State) -> list[Request]:
                     "keep the best-ranked card",
                     timeout,
                     occasion=occasion,
-                                    )
+                )
             ]
         choices = [Choice(str(i + 1), cut(lines[i], 80), "keep") for i in range(len(exp["drawn"]))]
         return [
@@ -268,7 +312,7 @@ def requests(state: State) -> list[Request]:
                 occasion=occasion,
                 min_choices=lo,
                 max_choices=hi,
-                            )
+            )
         ]
     if kind == "ward":
         frame = g["stack"][-1]

@@ -32,7 +32,7 @@ from games.scripts import (
 from games.text import excerpt, field_name
 
 from .cards import LEVELS, card_set_of
-from .config import CHOICE_OPTIONS, INT_OPTIONS, parse_config
+from .config import CHOICE_OPTIONS, INT_OPTIONS, SEED_BITS, match_seed, parse_config
 from .engine import RedPhoenix, apply_preset, live_chance, seeded_setup, setup_game, start
 from .machine import ScriptShort
 from .render import table
@@ -57,7 +57,6 @@ _KEYS = (
     "seed",
 )
 _GAME = RedPhoenix()
-SEED_BITS = 63
 
 
 def run_script(script: JSON) -> JSON:
@@ -359,6 +358,7 @@ def export_script(
     random outcome the match drew."""
     players = list(names)
     parsed = _GAME.parse_config(config, len(players))
+    seed = match_seed(parsed, seed)  # a moderator's chosen deal is the match's seed
     state, _ = _GAME.new_match(Setup(parsed, len(players), seed, players))
     first, decks = seeded_setup(parsed, len(players), seed)
     steps: list[JSON] = []

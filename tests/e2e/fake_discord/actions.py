@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .base import JSON, FakeDiscordError, Perm
 from .commands import subcommand
-from .entities import Channel, Guild, Message, Role, User
+from .entities import Attachment, Channel, Guild, Message, Role, User
+from .uploads import resolve_upload
 
 if TYPE_CHECKING:
     from .commands import AppCommands
@@ -267,6 +268,8 @@ class UserActions:
         elif t in (8, 9) and isinstance(value, Role):
             resolved.setdefault("roles", {})[str(value.id)] = value.payload()
             return str(value.id)
+        elif t == 11 and isinstance(value, Attachment):
+            return resolve_upload(self._facade, value, resolved)
         elif t == 7 and isinstance(value, Channel):
             resolved.setdefault("channels", {})[str(value.id)] = {
                 **value.payload(),

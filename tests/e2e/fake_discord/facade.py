@@ -19,12 +19,13 @@ from aiohttp import web
 from .actions import UserActions
 from .base import DISCORD_EPOCH_MS, JSON, FakeDiscordError, Intent, Perm, T
 from .commands import AppCommands
-from .entities import Channel, Guild, Message, Role, User, World
+from .entities import Attachment, Channel, Guild, Message, Role, User, World
 from .faults import Fault, FaultInjection, params_of
 from .gateway import Gateway, Session
 from .interactions import Interaction, InteractionRoutes
 from .messages import MessageRoutes
 from .rest import RecordedRequest, Rest
+from .uploads import upload
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ class FakeDiscord(UserActions, FaultInjection):
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel
         self.messages: list[Message] = []
         self.messages_by_id: dict[int, Message] = {}
+        self.uploads: dict[int, Attachment] = {}  # files attached to commands (uploads.py)
         self.nonce_hits = 0  # resends Discord would have dropped by their nonce
         self.interactions: list[Interaction] = []
         self.interactions_by_id: dict[int, Interaction] = {}
@@ -142,6 +144,12 @@ class FakeDiscord(UserActions, FaultInjection):
         }
 
     # ----------------------------------------------------------------- ids and world
+
+    def upload(
+        self, filename: str, data: bytes, content_type: str | None = "application/json"
+    ) -> Attachment:
+        """A file to attach to a slash command (an attachment option's value)."""
+        return upload(self, filename, data, content_type)
 
     def snowflake(self) -> int:
         """A new increasing snowflake based on the current time."""

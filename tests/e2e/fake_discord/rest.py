@@ -175,6 +175,12 @@ class Rest:
                     return web.Response(
                         body=a.data, content_type=a.content_type or "application/octet-stream"
                     )
+        wanted = request.match_info["id"]
+        upload = self.fake.uploads.get(int(wanted)) if wanted.isdigit() else None
+        if upload is not None:  # a file attached to a command (uploads.py)
+            return web.Response(
+                body=upload.data, content_type=upload.content_type or "application/octet-stream"
+            )
         return web.Response(status=404)
 
     async def serve(self, request: web.Request) -> web.StreamResponse:
