@@ -49,6 +49,7 @@ PictureFinder = Callable[[Delivery], Awaitable[Picture | None]]
 # late allowance, past which a prompt's deadline moves)
 RENDER_BUDGET_S = 1.0
 RENDERED_KEPT = 64  # pictures kept for messages waiting to be retried
+GAMES_KEPT = 1024  # matches whose game the pictures remember
 SEAT_PICTURE_KINDS = ("start", "turn")  # the seat messages that show the seat's picture
 
 
@@ -60,6 +61,8 @@ class StoredPictures:
     ) -> None:
         self._store = store
         self._budget_s = budget_s
+        # match id -> (its game if it draws seat pictures, its players' names)
+        self._games: dict[int, tuple[registry.GameInfo | None, tuple[str, ...]]] = {}
 
     async def __call__(self, delivery: Delivery) -> Picture | None:
         try:
@@ -109,21 +112,28 @@ class StoredPictures:
     async def _seat_picture(
         self, store: Store, match_id: int, step: int, seat: int
     ) -> Picture | None:
-        record = await store.get_match(match_id)
-        if record is None:
-            return None
-        info = registry.load(record.game)
-        if not hooks.has_seat_picture(info):
+        known = self._games.get(match_id)
+        if known is None:  # a match's game and names never change: read them once
+            record = await store.get_match(match_id)
+            if record is None:
+                return None
+            game = registry.load(record.game)
+            known = (game if hooks.has_seat_picture(game) else None, record.names)
+            if len(self._games) >= GAMES_KEPT:
+                self._games.pop(next(iter(self._games)))
+            self._games[match_id] = known
+        info, names = known
+        if info is None:
             return None
         latest = await store.latest_step(match_id)
         if latest.step == step:
             snapshot = latest.snapshot
         else:
-            found = [s for s in await store.steps(match_id) if s.step == step]
-            if not found:
+            at_step = [s for s in await store.steps(match_id) if s.step == step]
+            if not at_step:
                 return None
-            snapshot = found[0].snapshot
-        return await asyncio.to_thread(hooks.seat_picture, info, snapshot, seat, record.names)
+            snapshot = at_step[0].snapshot
+        return await asyncio.to_thread(hooks.seat_picture, info, snapshot, seat, names)
 
 
 def client_store(client: discord.Client) -> Store | None:
