@@ -297,11 +297,13 @@ def assert_no_hand_leaks(
     fake: FakeDiscord, world: World, users: list[User], plan: Plan, revealed: list[str]
 ) -> None:
     """No hand (as its owner's prompt shows it, or as the list of its cards) appears in the
-    channel or in another player's DMs. ``revealed``: a hand the rules made public (a leave)."""
-    public = [
-        t for m in fake.messages_in(world.channel, include_ephemeral=True) for t in m.all_texts()
-    ]
-    dms = {u.id: [t for m in fake.dms_to(u) for t in m.all_texts()] for u in users}
+    channel or in another player's DMs or ephemeral replies. ``revealed``: a hand the rules
+    made public (a leave)."""
+    public = [t for m in fake.messages_in(world.channel) for t in m.all_texts()]
+    dms = {  # a user's DMs and the channel's ephemeral replies only they see
+        u.id: [t for m in [*fake.dms_to(u), *fake.ephemerals_to(u)] for t in m.all_texts()]
+        for u in users
+    }
     checked = 0
     for seat, hand in hands_of(plan):
         if len(hand) < 3 or hand == revealed:
@@ -317,6 +319,27 @@ def assert_no_hand_leaks(
         own = {hand_text(hand) for s, hand in hands_of(plan) if s == seat}
         shown = {m[0] for t in dms[user.id] for m in re.finditer(r"Your hand: [^.]*\.", t)}
         assert shown <= own, (NAMES[seat], shown - own)
+
+
+def assert_events_shown(
+    fake: FakeDiscord, world: World, users: list[User], windows: list[Window]
+) -> None:
+    """Every public event of the offline match is in the channel, every seat event in its
+    owner's DMs (when they are open): the bot played exactly the planned match."""
+    public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
+    dms = {u.id: "\n".join(t for m in fake.dms_to(u) for t in m.all_texts()) for u in users}
+    shown = 0
+    for window in windows:
+        for event in window.events:
+            if event.audience.kind == "public":
+                assert event.text in public, event.text
+                shown += 1
+            elif event.audience.kind == "seat" and event.audience.seat is not None:
+                user = users[event.audience.seat]
+                if user.id not in fake.closed_dms:
+                    assert event.text in dms[user.id], (user.name, event.text)
+                    shown += 1
+    assert shown >= len(windows)
 
 
 # --- the match --------------------------------------------------------------------------------
@@ -490,11 +513,44 @@ async def test_four_player_match_with_blocks_a_restart_a_leave_and_closed_dms(
     reset = driver.tags["reset"]
     assert [r.seat for r in reset.requests] == [1, 2, 3]
 
+    assert_events_shown(fake, world, users, plan.windows)
     leave = driver.tags["leave"]
     revealed = list(leave.before.hands[3])
     assert_no_hand_leaks(fake, world, users, plan, revealed)
     status = (await moderator(fake, world, "match status", match="m1")).content
     assert "finished" in status and "Alice" in status, status
+
+
+async def test_each_turn_window_kind_times_out_to_its_default(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    """Nobody answers a two-player match of two turns: the draw takes from the deck, the main
+    phase ends, the end step discards the last cards of the hand (§13's defaults), each post
+    marking the timeout; the offline match with no answers is exactly what the bot played."""
+    await start_bot(launch_bot)
+    users = [world.alice, world.bob]
+    two = {"player1": world.alice, "player2": world.bob}
+    options = "seed=2, max_turns=2"  # seed 2: both turns end over the limit: a discard
+    reply = await moderator(fake, world, "potion setup", **two, options=options, window=2)
+    assert not reply.ephemeral, reply.content
+    config = GAME.parse_config({"seed": 2, "max_turns": 2}, 2)
+    state, _ = GAME.new_match(Setup(config, 2, 0, ("Alice", "Bob")))
+    windows = []
+    while not state.over:
+        window = Window(state, GAME.requests(state))
+        window.answers = {r.seat: None for r in window.requests}
+        state, window.events = GAME.resolve(state, {r.seat: None for r in window.requests})
+        window.after = state
+        windows.append(window)
+    kinds = [w.before.pending["window"] for w in windows if w.before.pending]
+    assert kinds == ["draw", "main", "discard"] * 2, kinds
+    assert "is started" in (await moderator(fake, world, "potion start", match="m1")).content
+    await fake.wait_for_message(
+        lambda m: "The turn limit is reached" in m.content, channel=world.channel, timeout=30
+    )
+    assert_events_shown(fake, world, users, windows)
+    public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
+    assert public.count("(timed out)") >= 6, public
 
 
 def search(first: int, last: int, max_turns: int) -> None:
