@@ -40,8 +40,15 @@ log = logging.getLogger(__name__)
 
 # View Channels, Send Messages, Attach Files (for /match export): 35840, see docs/running.md
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
-# every game's prompts, /match and /submit, /help and /rules
-SHARED_EXTENSIONS = ("cogs.prompts", "cogs.matches", "cogs.help", "cogs.practice", "cogs.stats")
+# every game's prompts, /match, /submit and /look, /help and /rules, /practice, /stats, /table
+SHARED_EXTENSIONS = (
+    "cogs.prompts",
+    "cogs.matches",
+    "cogs.help",
+    "cogs.practice",
+    "cogs.stats",
+    "cogs.tables",
+)
 
 
 def extensions() -> list[str]:

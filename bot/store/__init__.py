@@ -42,6 +42,25 @@ class NewMatch:
     practice: bool = False  # against the AI: never rated
 
 
+TableStatus = Literal["open", "full", "closed"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """An open table: the players who joined, in order, until its seats are full."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    opener: int
+    seats: int
+    players: tuple[tuple[int, str], ...]  # (user id, name) in the order they joined
+    status: TableStatus
+    match_id: int | None
+    created_at: float
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
     id: int
@@ -213,6 +232,15 @@ class Store(Protocol):
     async def list_matches(
         self, guild_id: int | None = None, statuses: Sequence[MatchStatus] | None = None
     ) -> list[MatchRecord]: ...
+
+    async def create_table(
+        self, guild_id: int, channel_id: int, game: str, opener: int, seats: int, at: float
+    ) -> TableRecord: ...
+
+    async def get_table(self, table_id: int) -> TableRecord | None: ...
+
+    async def update_table(self, table: TableRecord) -> None:
+        """Store the table's players, status and match."""
 
     async def finished_matches(
         self, guild_id: int, user_id: int | None = None, *, offset: int = 0, limit: int = 15

@@ -156,6 +156,24 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         );
         """,
     ),
+    (
+        4,
+        """
+        -- open tables: players gather by pressing Join; a full table sets its match up
+        CREATE TABLE tables (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            opener INTEGER NOT NULL,     -- the user who opened it
+            seats INTEGER NOT NULL,
+            players TEXT NOT NULL,       -- JSON [[user_id, name], ...] in the order they joined
+            status TEXT NOT NULL,        -- open, full (its match is set up), closed
+            match_id INTEGER,            -- the match a full table set up
+            created_at REAL NOT NULL
+        );
+        """,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -39,6 +39,7 @@ from bot.store import (
     Rating,
     Retry,
     StepRecord,
+    TableRecord,
     WindowRecord,
     WriteFailed,
 )
@@ -316,7 +317,47 @@ class SqliteStore:
     ) -> None:
         await self._save(lambda db: _settle(db, sent, retries, failed, at))
 
+    async def create_table(
+        self, guild_id: int, channel_id: int, game: str, opener: int, seats: int, at: float
+    ) -> TableRecord:
+        def insert(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                "INSERT INTO tables (guild_id, channel_id, game, opener, seats, players, status,"
+                " created_at) VALUES (?, ?, ?, ?, ?, '[]', 'open', ?)",
+                (guild_id, channel_id, game, opener, seats, at),
+            )
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+        table_id = await self._save(insert)
+        return TableRecord(
+            table_id, guild_id, channel_id, game, opener, seats, (), "open", None, at
+        )
+
+    async def update_table(self, table: TableRecord) -> None:
+        players = dumps([[user, name] for user, name in table.players])
+        await self._save(
+            lambda db: db.execute(
+                "UPDATE tables SET players = ?, status = ?, match_id = ? WHERE id = ?",
+                (players, table.status, table.match_id, table.id),
+            )
+        )
+
     # --- reads --------------------------------------------------------------------------
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        rows = list(
+            await self._fetch(
+                "SELECT id, guild_id, channel_id, game, opener, seats, players, status, match_id,"
+                " created_at FROM tables WHERE id = ?",
+                (table_id,),
+            )
+        )
+        if not rows:
+            return None
+        id_, guild, channel, game, opener, seats, players, status, match_id, at = rows[0]
+        seated = tuple((int(user), str(name)) for user, name in json.loads(players))
+        return TableRecord(id_, guild, channel, game, opener, seats, seated, status, match_id, at)
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         rows = list(

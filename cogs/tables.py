@@ -1,0 +1,142 @@
+"""``/table open game [seats]``: anyone gathers players for a match. The table's post has Join
+and Leave buttons (persistent: they work after a restart); when its seats are full the match
+is set up, and a moderator starts it with the game's ``start`` command."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import FloralBot
+from bot.host import HostError
+from bot.store import MatchRecord, TableRecord
+from bot.tables import Tables
+from cogs.common import floral_bot, match_name, respond
+from cogs.help import game_autocomplete
+from games import registry
+
+
+def table_text(table: TableRecord, start_command: str | None = None) -> str:
+    title = registry.get(table.game).title
+    seats = [
+        f"{n}. {table.players[n - 1][1] if n <= len(table.players) else '—'}"
+        for n in range(1, table.seats + 1)
+    ]
+    head = f"🪑 **Table {table.id}: {title}**, {table.seats} seats, opened by <@{table.opener}>."
+    if table.status == "full" and table.match_id is not None:
+        name = match_name(table.match_id)
+        start = f" with `{start_command} match:{name}`" if start_command else ""
+        tail = f"Full: match {name} is set up; a moderator starts it{start}."
+    else:
+        tail = "Press **Join** to take a seat."
+    return "\n".join([head, *seats, tail])
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ft:(?P<action>join|leave):(?P<table>\d+)",
+):
+    """Join or Leave a table; persistent, so a table's post works after a restart."""
+
+    def __init__(self, action: str, table_id: int) -> None:
+        style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=action.capitalize(), style=style, custom_id=f"ft:{action}:{table_id}"
+            )
+        )
+        self.action, self.table_id = action, table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[discord.ui.View],
+        match: re.Match[str],
+    ) -> TableButton:
+        return cls(match["action"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = floral_bot(interaction)
+        tables = tables_of(bot)
+        user = interaction.user
+        try:
+            if self.action == "join":
+                table, record = await tables.join(self.table_id, user.id, user.display_name)
+            else:
+                table, record = await tables.leave(self.table_id, user.id), None
+        except HostError as error:
+            await respond(interaction, f"✖ {error}")
+            return
+        command = start_command(bot, table.game)
+        view = None if table.status == "full" else table_view(table.id)
+        await interaction.response.edit_message(content=table_text(table, command), view=view)
+        if record is not None:
+            await interaction.followup.send(set_up_text(record, command))
+
+
+def set_up_text(record: MatchRecord, command: str | None) -> str:
+    players = ", ".join(f"<@{user}>" for user in record.players)
+    start = f" (`{command} match:{match_name(record.id)}`)" if command else ""
+    return (
+        f"🎲 Match {match_name(record.id)} is set up: {players}. Each player gets a hello by DM;"
+        f" a moderator starts the match{start}."
+    )
+
+
+def table_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("join", table_id))
+    view.add_item(TableButton("leave", table_id))
+    return view
+
+
+def tables_of(bot: FloralBot) -> Tables:
+    cog = bot.get_cog("TableCog")
+    assert isinstance(cog, TableCog)
+    return cog.tables
+
+
+def start_command(bot: FloralBot, game: str) -> str | None:
+    """The game's ``/<group> start``, from its cog's command group."""
+    module = registry.get(game).cog
+    for cog in bot.cogs.values():
+        if type(cog).__module__ == module and isinstance(cog, commands.GroupCog):
+            return f"/{cog.__cog_group_name__} start"
+    return None
+
+
+@app_commands.guild_only()
+class TableCog(commands.GroupCog, name="TableCog", group_name="table", group_description="Tables"):
+    def __init__(self, bot: FloralBot) -> None:
+        self.bot = bot
+        self.tables = Tables(bot.host)
+        super().__init__()
+
+    @app_commands.command(description="Open a table for a game: players join with a button")
+    @app_commands.describe(game="The game", seats="How many players (default: the fewest)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        seats: app_commands.Range[int, 2, 9] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        table = await self.tables.open(
+            interaction.guild_id, interaction.channel_id, game, interaction.user.id, seats
+        )
+        await interaction.response.send_message(
+            table_text(table),
+            view=table_view(table.id),
+            allowed_mentions=discord.AllowedMentions(users=False),
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, FloralBot)
+    bot.add_dynamic_items(TableButton)
+    await bot.add_cog(TableCog(bot))

@@ -1,0 +1,40 @@
+"""End to end: an open table filled by two Join presses, then started by a moderator, through
+the real ``floral-host run`` and the fake Discord."""
+
+from __future__ import annotations
+
+from .fake_discord import FakeDiscord, Message, User, World
+from .test_floral_host import LaunchBot, moderator, start_bot
+
+
+async def press(fake: FakeDiscord, user: User, post: Message, action: str) -> str:
+    """Press Join or Leave; the refusal's text, or "" when the table's post was updated."""
+    custom_id = next(c for c in post.custom_ids() if c.startswith(f"ft:{action}:"))
+    ix = await fake.click(user, post, custom_id)
+    answer = await ix.reply()
+    return answer.content if answer.ephemeral else ""
+
+
+async def test_an_open_table_filled_by_two_joins_then_started(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    bot = await start_bot(launch_bot)
+    options = {"game": "warlocks-brew"}
+    ix = await fake.slash(world.carol, "table open", options, channel=world.channel)
+    post = await ix.reply()
+    assert not post.ephemeral and "**Table 1: Warlock's Brew**, 2 seats" in post.content
+    assert await press(fake, world.alice, post, "join") == ""
+    assert "1. Alice\n2. —" in post.content
+    await bot.restart()  # the buttons outlive the process
+    await bot.wait_for_log("floral-host ready")
+    refused = await press(fake, world.bob, post, "leave")
+    assert refused == "✖ You have no seat at this table." and "2. —" in post.content
+    assert await press(fake, world.bob, post, "join") == ""
+    assert "1. Alice\n2. Bob\nFull: match m1 is set up" in post.content and not post.custom_ids()
+    assert "`/brew start match:m1`" in post.content
+    set_up = await fake.wait_for_message(
+        lambda m: "Match m1 is set up" in m.content, channel=world.channel
+    )
+    assert f"<@{world.alice.id}>, <@{world.bob.id}>" in set_up.content
+    assert "started" in await moderator(fake, world, "brew start", match="m1")
+    await fake.wait_for_message(lambda m: "It starts now" in m.content, channel=world.channel)
