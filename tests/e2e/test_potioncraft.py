@@ -376,6 +376,10 @@ class Driver:
             if window.before.pending["window"] in ("draw", "main", "discard"):
                 assert hand_text(window.before.hands[seat]) in prompt.content, prompt.content
             assert "<t:" in prompt.content  # the countdown
+            if window.before.pending["window"] == "block":
+                pending = window.before.pending
+                by = NAMES[pending["user"]]
+                assert f"{by} uses {pending['potion']} (" in prompt.content, prompt.content
         return found
 
     async def answer(self, window: Window, request: Request, prompt: Message | None) -> None:
@@ -509,9 +513,12 @@ async def test_four_player_match_with_blocks_a_restart_a_leave_and_closed_dms(
         "Carol blocks with Circle Breaker (Fortuna).\nNobody gives Eye of Newt to Alice." in public
     )
     assert "Dave leaves the match." in public
-    # the Hand reset window reached the three others (Carol's through /submit)
+    # the Hand reset window reached the three others (Carol's through /submit); the channel
+    # is told it is open, not who was asked
     reset = driver.tags["reset"]
     assert [r.seat for r in reset.requests] == [1, 2, 3]
+    opened = [m.content for m in fake.messages_in(world.channel) if "Reaction window" in m.content]
+    assert len(opened) == 1 and not any(n in opened[0] for n in NAMES[1:]), opened
 
     assert_events_shown(fake, world, users, plan.windows)
     leave = driver.tags["leave"]
