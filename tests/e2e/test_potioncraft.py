@@ -608,7 +608,8 @@ async def test_bad_setups_are_refused_and_each_player_looks_at_their_own_hand(
     state, _ = GAME.new_match(Setup(config, 2, 0, ("Alice", "Bob")))
     assert "is started" in (await moderator(fake, world, "potion start", match="m1")).content
     for seat, user in enumerate((world.alice, world.bob)):
-        ix = await fake.slash(user, "look", {}, channel=world.channel)
+        command = ("look", "garden")[seat]  # /garden: the old name, kept as an alias
+        ix = await fake.slash(user, command, {}, channel=world.channel)
         look = await ix.reply()
         assert look.ephemeral and hand_text(state.hands[seat]) in look.content, look.content
         assert hand_text(state.hands[1 - seat]) not in look.content
