@@ -48,6 +48,7 @@ SHARED_EXTENSIONS = (
     "cogs.practice",
     "cogs.stats",
     "cogs.tables",
+    "cogs.rematch",
 )
 
 
@@ -57,13 +58,17 @@ def extensions() -> list[str]:
 
 
 class ViewRegistry:
-    """The prompt buttons builder, set by the prompts cog when it loads."""
+    """The builders of the buttons the transport sends, set by the cogs when they load."""
 
     def __init__(self) -> None:
         self.build: Any = None
+        self.end: Any = None  # a match id -> its end post's buttons, set by the rematch cog
 
     def __call__(self, request: Mapping[str, Any]) -> discord.ui.View | None:
         return None if self.build is None else self.build(request)
+
+    def end_view(self, match_id: int) -> discord.ui.View | None:
+        return None if self.end is None else self.end(match_id)
 
 
 class FloralBot(commands.Bot):
@@ -94,7 +99,9 @@ class FloralBot(commands.Bot):
         db_path = self.settings.db_path
         db_path.parent.mkdir(parents=True, exist_ok=True)
         store = await SqliteStore.open(db_path)
-        transport = DiscordTransport(self, self.views, self.log_channel_of)
+        transport = DiscordTransport(
+            self, self.views, self.log_channel_of, end_view=self.views.end_view
+        )
         self._host = Host(
             store,
             self.practice.transport(transport),  # AI seats of practice matches answer here

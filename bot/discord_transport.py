@@ -36,6 +36,7 @@ MESSAGE_LIMIT = 2000
 CANNOT_DM = 50007
 
 ViewFactory = Callable[[Mapping[str, Any]], discord.ui.View | None]
+EndViewFactory = Callable[[int], discord.ui.View | None]  # a match id -> its end post's buttons
 """Builds the buttons of a prompt from its request payload (None: no buttons)."""
 
 LogChannelFinder = Callable[[Delivery], int | None]
@@ -187,11 +188,14 @@ class DiscordTransport:
         view_factory: ViewFactory,
         log_channel: LogChannelFinder,
         pictures: PictureFinder | None = None,
+        end_view: EndViewFactory | None = None,
     ) -> None:
         """``pictures``: the picture of a delivery; by default rendered from the store of the
-        client's host (none for a client without one)."""
+        client's host (none for a client without one). ``end_view``: the buttons of a match's
+        end post (a Rematch button)."""
         self._client = client
         self._view_factory = view_factory
+        self._end_view = end_view
         self._log_channel = log_channel
         self._pictures = pictures or StoredPictures(lambda: client_store(client))
         self._parts_sent: dict[int, int] = {}
@@ -259,8 +263,8 @@ class DiscordTransport:
         for index in range(done, len(parts)):
             last = index == len(parts) - 1
             kwargs: dict[str, Any] = {}
-            if last and request is not None:
-                view = self._view_factory(request)
+            if last:
+                view = self._buttons(delivery, request)
                 if view is not None:
                     kwargs["view"] = view
             if last and picture is not None:
@@ -276,6 +280,15 @@ class DiscordTransport:
             self._parts_sent[delivery.message_id] = index + 1
         self._parts_sent.pop(delivery.message_id, None)
         self._rendered.pop(delivery.message_id, None)
+
+    def _buttons(
+        self, delivery: Delivery, request: Mapping[str, Any] | None
+    ) -> discord.ui.View | None:
+        """A prompt's choices, or the end post's Rematch."""
+        if request is not None:
+            return self._view_factory(request)
+        over = delivery.audience.kind == "public" and delivery.payload.get("over") is True
+        return self._end_view(delivery.match_id) if over and self._end_view else None
 
     async def _picture(self, delivery: Delivery) -> Picture | None:
         if delivery.message_id not in self._rendered:

@@ -116,10 +116,11 @@ def step_messages(
     kind: str = "turn",
     header: str = "",
     seat_header: str = "",
+    over: bool = False,
 ) -> list[OutboxMessage]:
     """At most one message per audience: the step's events joined, and for a seat the next
     prompt in the same message as its results. ``header`` opens the public message,
-    ``seat_header`` each seat's."""
+    ``seat_header`` each seat's; ``over`` marks the public one as the match's end post."""
     by_audience: dict[str, list[Event]] = {}
     for event in events:
         by_audience.setdefault(audience_key(event.audience), []).append(event)
@@ -143,6 +144,8 @@ def step_messages(
         }
         if prompt is not None:
             payload["request"] = prompt.payload
+        if over and audience == PUBLIC:
+            payload["over"] = True  # the end post (it gets a Rematch button on Discord)
         messages.append(OutboxMessage(match_id, key, "\n".join(texts), payload))
     return messages
 

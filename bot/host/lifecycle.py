@@ -218,6 +218,7 @@ class Lifecycle:
             notices.prompts(live, window, now),
             "turn",
             header,
+            over=finished,
         )
         closing = live.window.step if live.window is not None else None
         if window is not None and live.record.status == "paused":
