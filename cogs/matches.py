@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -29,6 +30,8 @@ from cogs.common import (
     seated_while_active,
     visible_match,
 )
+from games import registry
+from pictures import Picture, hooks
 
 log = logging.getLogger(__name__)
 
@@ -379,7 +382,28 @@ class Players(commands.Cog):
             match_id = match_id_option(match)
             visible_match(interaction, (await self.bot.host.status(match_id)).match)
         text = await self.bot.host.describe(match_id, interaction.user.id)
-        await respond(interaction, f"Match {match_name(match_id)}\n{text}")
+        picture = await self._seat_picture(match_id, interaction.user.id)
+        if picture is None:
+            await respond(interaction, f"Match {match_name(match_id)}\n{text}")
+            return
+        image = discord.File(
+            io.BytesIO(picture.png), filename=picture.filename, description=picture.description
+        )
+        await respond(interaction, f"Match {match_name(match_id)}\n{text}", file=image)
+
+    async def _seat_picture(self, match_id: int, user_id: int) -> Picture | None:
+        """The game's picture of the asker's seat (Floral Extract: their garden), if any."""
+        record = (await self.bot.host.status(match_id)).match
+        info = registry.load(record.game)
+        if user_id not in record.players or not hooks.has_seat_picture(info):
+            return None
+        snapshot = (await self.bot.host.store.latest_step(match_id)).snapshot
+        seat = record.players.index(user_id)
+        try:
+            return await asyncio.to_thread(hooks.seat_picture, info, snapshot, seat, record.names)
+        except Exception:  # the text says it all; a picture is a bonus
+            log.warning("the picture of /look in match %d failed", match_id, exc_info=True)
+            return None
 
     async def _my_match(self, interaction: discord.Interaction) -> int:
         """The asker's active match: the one in this channel, else their newest."""

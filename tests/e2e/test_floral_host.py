@@ -270,8 +270,10 @@ async def test_closed_dms_fall_back_to_submit(
     step = 0
     while True:
         assert (await click_value(fake, world.alice, alice)).startswith("✅")
-        garden = await fake.slash(world.bob, "garden", {}, channel=world.channel)
-        assert "Your rune map" in (await garden.reply()).content
+        garden = await (await fake.slash(world.bob, "garden", {}, channel=world.channel)).reply()
+        assert "Your rune map" in garden.content
+        (picture,) = garden.attachments  # the garden, drawn, beside the text it illustrates
+        assert picture.filename.endswith(".png") and "garden" in (picture.description or "")
         answer = await slash_submit(fake, world.bob, world, "A" if step == 0 else "7")
         if answer.startswith("✖"):  # the stall rule, say: another digit
             answer = await slash_submit(fake, world.bob, world, "6")
