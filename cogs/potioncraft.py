@@ -44,15 +44,17 @@ TITLES = {
     "table_limit": "table limit",
     "potion_set": "potion set",
     "win_check": "win check",
-    "draw_own_pile": "draw from your own pile",
     "hand_reset_deal": "Hand reset deals",
-    "request_block_passes": "a blocked Request passes on",
-    "two_player_twist": "Twist of Fate with 2 players",
-    "chain_mode": "chained potions",
+    "two_player_twist": "Twist of Fate with 2 players:",
+    "chain_mode": "chained potions:",
     "max_turns": "turn limit",
     "foul_elixir_discards": "Foul Elixir discards",
-    "reaction_wait_full": "block windows run their full length",
-    "max_actions": "actions per turn",
+    "max_actions": "actions per turn at most",
+}
+SWITCHES = {  # an on/off option as (on, off) words
+    "draw_own_pile": ("you may draw from your own pile", "no drawing from your own pile"),
+    "request_block_passes": ("a blocked Request passes on", "a blocked Request ends"),
+    "reaction_wait_full": ("block windows run their full length", "block windows may end early"),
 }
 
 
@@ -125,18 +127,16 @@ def option_value(key: str, value: str) -> JSON:
 def options_text(config: dict[str, JSON]) -> str:
     """The options a parsed config changes from the rules page's defaults, in words."""
     parts = []
-    for key, title in TITLES.items():
+    for key in DEFAULTS:
         value = config.get(key, DEFAULTS[key])
-        if value == DEFAULTS[key]:
+        if value == DEFAULTS[key] or key in SECONDS:
             continue
-        if value is True:
-            parts.append(title)
-        elif value is False:
-            parts.append(f"no {title}" if not title.startswith("a ") else f"not {title}")
+        if key in SWITCHES:
+            parts.append(SWITCHES[key][0 if value else 1])
         elif value is None:
-            parts.append(f"no {title}")
+            parts.append(f"no {TITLES[key]}")
         else:
-            parts.append(f"{title} {str(value).replace('_', ' ')}")
+            parts.append(f"{TITLES[key]} {str(value).replace('_', ' ')}")
     return f"Options: {', '.join(parts)}." if parts else "Options: the rules page's defaults."
 
 

@@ -103,11 +103,23 @@ def test_setup_text_names_the_changed_options_and_the_timers() -> None:
     text = setup_text(record(config), ["<@1>", "<@2>"])
     assert "Match **4**: Potioncraft, <@1> (P1), <@2> (P2)." in text
     assert "turn limit 40" in text and "block windows run their full length" in text
-    assert "no draw from your own pile" in text and "Dealt from a chosen seed." in text
+    assert "no drawing from your own pile" in text and "Dealt from a chosen seed." in text
     assert "Turn windows: 60 s; Block windows: 20 s." in text
     assert "`/potion start match:m4`" in text
     assert options_text(parsed("")) == "Options: the rules page's defaults."
     assert "no turn limit" in options_text(parsed("max_turns=none"))
+    every = parsed(
+        "table_limit=11, potion_set=all18, win_check=end_of_turn, draw_own_pile=off,"
+        " hand_reset_deal=full, request_block_passes=no, two_player_twist=skip,"
+        " chain_mode=no_substitution, max_turns=50, foul_elixir_discards=1,"
+        " reaction_wait_full, max_actions=9"
+    )
+    assert options_text(every) == (
+        "Options: table limit 11, potion set all18, win check end of turn, no drawing from your"
+        " own pile, Hand reset deals full, a blocked Request ends, Twist of Fate with 2 players:"
+        " skip, chained potions: no substitution, turn limit 50, Foul Elixir discards 1,"
+        " block windows run their full length, actions per turn at most 9."
+    )
 
 
 # --- the prompts ------------------------------------------------------------------------------
