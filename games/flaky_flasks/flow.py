@@ -168,6 +168,11 @@ class Flow:
         for seat in sorted(moves):  # seats are independent in a window: seating order
             if seat in pending:
                 self.answer(seat, moves[seat])
+        if self.g["win"]["kind"] == "work" and any(moves.get(s, 0) is None for s in pending):
+            # a seat without a move: the work window's one deadline has passed (§6.3), so
+            # every seat still working is done, keeping what it did
+            for seat in self.pending():
+                self.answer(seat, None)
         if not self.pending():
             self.close()
 

@@ -4,10 +4,11 @@ A step is one window of the rules page. Its ``work`` and ``market`` windows take
 commands per seat; the host asks them one at a time (one host window each, on one turn clock),
 so a step of those kinds replays as several host windows: each round takes every waiting seat's
 attempts up to its first accepted one (``games.moves.play_window`` judges them). An export writes
-one step per host window: a step the window outlives carries ``"continues": true`` (its seats
-are not given their defaults when its lists run out). An export also carries the match's
-``seed``: the orders it writes (``river``, ``tableau``, ``panels``, ``decks``) are the ones the
-seed draws, and a replay checks that they still are.
+one step per host window: each ``work`` and ``market`` step says whether the window goes on
+after it (``"continues": true``, its seats are not given their defaults when their lists run
+out) or ends with it (``false``); a step with the key is exactly one host window. An export
+also carries the match's ``seed``: the orders it writes (``river``, ``tableau``, ``panels``,
+``decks``) are the ones the seed draws, and a replay checks that they still are.
 """
 
 from __future__ import annotations
@@ -138,6 +139,7 @@ def _window(
     continues = step.get("continues", False)
     if not isinstance(continues, bool):
         raise ConfigError(f"{where}.continues", "must be true or false")
+    one_host_window = "continues" in step  # an export's step: exactly one host window
     raw = step.get("attempts", {})
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{where}.attempts", "must map player names to lists of attempts")
@@ -156,11 +158,16 @@ def _window(
             rejected[seat] += [a for a in queues.pop(seat) if a is not CLOSED]
     while True:
         requests = _GAME.requests(state)
+        if not one_host_window and win["kind"] == "work":
+            # the seats with commands left go on; a seat whose list ran out (or reached the
+            # window's end) waits for the others: the window's one deadline comes last
+            going = [r for r in requests if queues.get(r.seat, [CLOSED])[:1] not in ([], [CLOSED])]
+            requests = going or requests
         pending = [r.seat for r in requests]
         window: dict[int, list[Attempt]] = {}
         for seat in pending:
             queue = queues.get(seat, [])
-            if continues:
+            if one_host_window:
                 window[seat], queue[:] = list(queue), []
                 continue
             taken: list[Attempt] = []
@@ -182,7 +189,7 @@ def _window(
         state, events = _GAME.resolve(state, played.moves)
         g = state["g"]
         same = not g["over"] and g["win"] is not None and g["win"]["serial"] == serial
-        if same and not continues:
+        if same and not one_host_window:
             yield ScriptStep(played.moves, events, state, None)  # a host window inside the step
             continue
         for seat, queue in queues.items():
@@ -496,8 +503,9 @@ def export_script(
         serial = win["serial"]
         state, _ = _GAME.resolve(state, played.moves)
         g = state["g"]
-        if not g["over"] and g["win"] is not None and g["win"]["serial"] == serial:
-            step["continues"] = True
+        if win["kind"] in ("work", "market"):  # several host windows may make up this window
+            same = not g["over"] and g["win"] is not None and g["win"]["serial"] == serial
+            step["continues"] = same
         steps.append(step)
         note(state)
     g = state["g"]

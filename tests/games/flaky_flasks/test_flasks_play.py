@@ -217,3 +217,15 @@ def test_coins_never_go_below_zero_and_cards_are_conserved(seed: int) -> None:
         unlocked = {int(t) for t in g["rows"]["river"]}
         copies = sum(c.copies for c in HOUSE.cards.values() if c.tier in unlocked)
         assert owned + market + trashed == 12 * seats + copies
+
+
+def test_s6_3_the_work_deadline_ends_every_seats_part() -> None:
+    """A host window of the work window closing with a seat's move missing is the deadline:
+    the seat that did answer keeps its command and is done too (one clock for the window)."""
+    state, _ = GAME.new_match(Setup(GAME.parse_config({}, 2), 2, 1))
+    requests = GAME.requests(state)
+    play = next(c.value for c in requests[0].choices if c.value.startswith("play "))
+    after, _ = GAME.resolve(state, {0: play, 1: None})
+    g = after["g"]
+    assert g["win"]["label"] == "R1.T2.work"
+    assert sum(slot is not None for slot in g["players"][0]["slots"]) == 1
