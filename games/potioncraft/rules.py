@@ -567,7 +567,7 @@ def resolve_window(state: State, acts: dict[int, Act], timeouts: list[int], even
         end_turn(state, events)
     else:
         assert act.card is not None
-        finish_gamble(state, act.card, events)
+        finish_gamble(state, act.card, events, late)
 
 
 def draw(state: State, seat: int, act: Act, late: str, events: Events) -> None:
@@ -800,7 +800,7 @@ def gamble(state: State, seat: int, act: Act, events: Events) -> None:
     finish_gamble(state, pairs[0] if pairs else None, events)
 
 
-def finish_gamble(state: State, pair: str | None, events: Events) -> None:
+def finish_gamble(state: State, pair: str | None, events: Events, late: str = "") -> None:
     pending = state.pending
     assert pending is not None
     state.pending = None
@@ -825,7 +825,7 @@ def finish_gamble(state: State, pair: str | None, events: Events) -> None:
         public(
             events,
             "steal",
-            f"{name(state, target)} reveals and discards {pair}, {pair}."
+            f"{name(state, target)} reveals and discards {pair}, {pair}{late}."
             f" {name(state, thief)} steals {owned.label()}.",
             seat=thief,
             target=target,

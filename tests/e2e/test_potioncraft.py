@@ -12,7 +12,8 @@ default), crafts, a Petal Ward, Alice's Hand reset whose block window goes to th
 after the deadline, the window reopens with grace and Dave's answer times out (the block timer's
 default: pass); then Alice's Request for Eye of Newt blocked by Bob, then by Carol (a chain of two
 blocks), Dave leaving, and the turn limit. ``python -m tests.e2e.test_potioncraft 0 4000 30``
-searches seeds for these situations.
+searches seeds for these situations. Two smaller matches time out every other kind of window:
+draw, main and discard (nobody answers), Astral Projection and the Thief's Gamble pair.
 """
 
 from __future__ import annotations
@@ -151,6 +152,30 @@ def build(seed: int, max_turns: int | None = None) -> Plan:
             plan.seen.add("draw-timeout")
         moves = judged(state, requests, window.answers)
         state, window.events = GAME.resolve(state, moves)
+        window.after = state
+        plan.windows.append(window)
+    return plan
+
+
+def build_silent(seed: int, seats: int, max_turns: int, silent: tuple[str, ...]) -> Plan:
+    """The alchemists' match of ``seats`` players where nobody answers a ``silent`` window."""
+    plan = Plan(seed)
+    config = GAME.parse_config({"seed": seed, "max_turns": max_turns}, seats)
+    state, _ = GAME.new_match(Setup(config, seats, 0, NAMES[:seats]))
+    agents = {s: AlchemistAgent(s, derive_rng(seed, "e2e", s)) for s in range(seats)}
+    while not state.over:
+        window = Window(state, GAME.requests(state))
+        assert state.pending is not None
+        kind = state.pending["window"]
+        for request in window.requests:
+            view = GAME.view(state, request.seat)
+            quiet = kind in silent
+            window.answers[request.seat] = (
+                None if quiet else agents[request.seat].act(request, view)
+            )
+            if quiet:
+                plan.seen.add(kind)
+        state, window.events = GAME.resolve(state, judged(state, window.requests, window.answers))
         window.after = state
         plan.windows.append(window)
     return plan
@@ -558,6 +583,34 @@ async def test_each_turn_window_kind_times_out_to_its_default(
     assert_events_shown(fake, world, users, windows)
     public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
     assert public.count("(timed out)") >= 6, public
+
+
+async def test_astral_and_pair_windows_time_out_to_their_defaults(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    """Seed 893, three players, four turns (16 windows): Bob's Astral Projection window times
+    out (he keeps the top card; a turn window), Carol's Thief's Gamble finds Alice's pairs and
+    Alice's pair window times out (the first pair; a block-timer window)."""
+    bot = await start_bot(launch_bot)
+    users = [world.alice, world.bob, world.carol]
+    plan = build_silent(893, 3, 4, ("astral", "pair"))
+    assert plan.seen == {"astral", "pair"} and len(plan.windows) == 16
+    players = {f"player{n}": u for n, u in enumerate(users, start=1)}
+    reply = await moderator(
+        fake, world, "potion setup", **players, options="seed=893, max_turns=4", window=5,
+        reaction_window=2,
+    )  # fmt: skip
+    assert not reply.ephemeral, reply.content
+    assert "is started" in (await moderator(fake, world, "potion start", match="m1")).content
+    await Driver(fake, world, users, bot, plan).run()
+    await fake.wait_for_message(
+        lambda m: "The turn limit is reached" in m.content, channel=world.channel, timeout=20
+    )
+    assert_events_shown(fake, world, users, plan.windows)
+    public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
+    assert "Bob keeps 1 card and returns 2 (timed out)." in public
+    assert "Alice reveals and discards Ashes of a Burnt Letter, Ashes of a Burnt Letter" in public
+    assert "Letter (timed out). Carol steals Petal Ward Elixir." in public
 
 
 def search(first: int, last: int, max_turns: int) -> None:

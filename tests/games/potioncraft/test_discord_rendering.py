@@ -204,3 +204,26 @@ def test_s14_the_next_prompt_showing_the_hand_replaces_the_notice() -> None:
     assert after.active == 1  # the turn passed: P1 hears of its hand, P2's draw prompt shows its
     mine = [e for e in events if e.kind == "hand"]
     assert [(e.audience.seat, e.text) for e in mine] == [(0, hand_text(after.hands[0]))]
+
+
+def test_s14_a_pair_window_timeout_is_marked_in_public() -> None:
+    thief, wager = (
+        "Thief's Gamble (Fortuna)",
+        ["Coffin Nails", "Eye of Newt", "Spider Silk", "Nightshade"],
+    )
+    gamble = f"play {thief} on P2 steal Wispwine wager " + ", ".join(wager)
+    state = state_after(
+        hands={"P1": [thief, *wager], "P2": ["Amethyst", "Amethyst", "Bat Wing", "Bat Wing"]},
+        preset={"potions": {"P2": ["Wispwine (spent)"]}},
+        steps=[DRAW, step("main", P1=[gamble])],
+    )
+    (request,) = GAME.requests(state)
+    assert request.kind == "pair" and request.timer == "reaction"
+    _, events = GAME.resolve(state, {1: None})
+    public = [e.text for e in events if e.audience == PUBLIC]
+    assert (
+        "P2 reveals and discards Amethyst, Amethyst (timed out). P1 steals Wispwine (spent)."
+        in public
+    )
+    _, events = GAME.resolve(state, {1: accepted(state, 1, "pair Bat Wing")})
+    assert not [e for e in events if "timed out" in e.text]
