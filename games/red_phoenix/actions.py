@@ -76,6 +76,10 @@ def _check(state: State, seat: int, kind: str, raw: str) -> str:
         return _one_of(words, ("ward", "pass"))
     if kind == "trade_response":
         return _one_of(words, ("accept", "decline"))
+    if kind == "method":
+        return check_method(state, seat, words)
+    if kind == "confirm":
+        return _one_of(words, ("confirm", "back"))
     return check_discard(state, seat, words)
 
 
@@ -228,13 +232,9 @@ def experiment_cost(state: State, method_id: str, level: int) -> tuple[int, int]
     return method.coins * level, method.health * level
 
 
-def check_experiment(state: State, seat: int, speed: str, rest: list[str]) -> str:
-    if not rest:
-        raise Bad(f"{speed} METHOD C C C [C]")
-    method = rest[0].lower()
-    if method not in state.cards.methods:
-        raise Bad(f"{excerpt(rest[0])} is not a method: {', '.join(state.cards.methods)}")
-    cards = [_card(state, w) for w in rest[1:]]
+def check_ingredients(state: State, seat: int, words: list[str]) -> list[str]:
+    """An experiment's ingredients (§5.1): 3 or 4 held cards of different usable types."""
+    cards = [_card(state, w) for w in words]
     if not 3 <= len(cards) <= 4:
         raise Bad("an experiment takes 3 or 4 ingredients")
     if len(set(cards)) != len(cards):
@@ -245,6 +245,17 @@ def check_experiment(state: State, seat: int, speed: str, rest: list[str]) -> st
             raise Bad(f"you hold no {card}")
         if not 1 <= state.cards.ingredients[card].level <= 3:
             raise Bad(f"{card} cannot be an ingredient")
+    return cards
+
+
+def check_experiment(state: State, seat: int, speed: str, rest: list[str]) -> str:
+    if not rest:
+        raise Bad(f"{speed} METHOD C C C [C]")
+    method = rest[0].lower()
+    if method not in state.cards.methods:
+        raise Bad(f"{excerpt(rest[0])} is not a method: {', '.join(state.cards.methods)}")
+    cards = check_ingredients(state, seat, rest[1:])
+    player = state.g["players"][seat]
     _ap(state, 2 if speed == "fast" else 1)
     level = max(state.cards.ingredients[c].level for c in cards)
     coins, health = experiment_cost(state, method, level)
@@ -266,6 +277,49 @@ def free_markers(state: State, seat: int) -> int:
     if not player["alive"]:
         return 0
     return int(state.config["formula_markers"]) - len(player["knows"]) - len(player["lab"])
+
+
+def experiment_moves(state: State, seat: int, cards: list[str]) -> list[str]:
+    """Every legal ``slow|fast METHOD cards`` move with these ingredients, methods in the card
+    list's order, slow before fast."""
+    moves = []
+    for method in state.cards.methods:
+        for speed in ("slow", "fast"):
+            try:
+                moves.append(check_experiment(state, seat, speed, [method, *cards]))
+            except Bad:
+                continue
+    return moves
+
+
+def a_experiment(state: State, seat: int, rest: list[str]) -> str:
+    """``experiment C C C [C]``: the guided experiment's first step (the ingredients); the
+    method and a confirmation follow in windows of their own, and only the confirmation
+    spends anything."""
+    if not rest:
+        raise Bad("experiment C C C [C]")
+    cards = sorted(check_ingredients(state, seat, rest))
+    _ap(state, 1)
+    if free_markers(state, seat) < 1:
+        raise Bad("you have no free formula marker")
+    if not experiment_moves(state, seat, cards):
+        raise Bad(f"no method is within your means with {' '.join(cards)}")
+    return "experiment " + " ".join(cards)
+
+
+def check_method(state: State, seat: int, words: list[str]) -> str:
+    """The guided experiment's method: ``slow|fast METHOD`` (the ingredients are chosen
+    already; naming them again is fine) or ``back``."""
+    if len(words) == 1 and words[0].lower() == "back":
+        return "back"
+    guide = state.g.get("guide") or {}
+    cards: list[str] = list(guide.get("cards", []))
+    if not words or words[0].lower() not in ("slow", "fast"):
+        raise Bad("answer slow METHOD, fast METHOD or back")
+    named = sorted(w.lower() for w in words[2:])
+    if named and named != cards:
+        raise Bad(f"this experiment is with {' '.join(cards)}; answer back to choose others")
+    return check_experiment(state, seat, words[0].lower(), [*words[1:2], *cards])
 
 
 def a_fast(state: State, seat: int, rest: list[str]) -> str:
@@ -509,6 +563,7 @@ ACTIONS: dict[str, Any] = {
     "use": a_use,
     "license": a_license,
     "end": a_end,
+    "experiment": a_experiment,
 }
 
 
@@ -534,6 +589,8 @@ def apply(run: Run, move: str | None) -> None:
         run.answer_ward(seat, move == "ward")
     elif kind == "trade_response":
         apply_trade_answer(run, seat, move == "accept")
+    elif kind in ("method", "confirm"):
+        apply_guide(run, seat, kind, move)
     else:
         frame = g["stack"].pop()
         cards = move.split()[1:] if move else default_discard(run, seat, frame["n"])
@@ -567,6 +624,22 @@ def default_discard(run: Run, seat: int, n: int) -> list[str]:
     return cards[:n]
 
 
+def apply_guide(run: Run, seat: int, kind: str, move: str | None) -> None:
+    """A guided experiment's method or confirmation window (§12.1): ``back`` returns to the
+    action window; a time-out is the action window's own (AMBIGUITY 5)."""
+    g = run.g
+    guide = g.pop("guide")
+    if move is None:
+        apply_action(run, seat, None)
+    elif move == "back":
+        return  # the turn's action window opens again
+    elif kind == "method":
+        g["guide"] = {"cards": guide["cards"], "move": move}
+        run.open(seat, "confirm")
+    else:
+        apply_action(run, seat, guide["move"])
+
+
 def apply_action(run: Run, seat: int, move: str | None) -> None:
     g = run.g
     frame = g["stack"][-1]
@@ -583,6 +656,10 @@ def apply_action(run: Run, seat: int, move: str | None) -> None:
         return
     words = move.split()
     verb = words[0]
+    if verb == "experiment":  # the guided experiment: its method window next, nothing spent
+        g["guide"] = {"cards": words[1:], "move": None}
+        run.open(seat, "method")
+        return
     if verb == "take":
         n = int(words[1])
         g["ap"] -= n

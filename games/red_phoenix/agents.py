@@ -61,6 +61,8 @@ class AlchemistAgent:
             return self.keep(request)
         if kind == "discard":
             return self.discard(request, view)
+        if kind == "confirm":
+            return "confirm"
         best = max(values, key=lambda v: self.score(v, view))
         return best
 
@@ -109,6 +111,15 @@ class AlchemistAgent:
             return self.score_use(words, view, hand, health, coins)
         if verb in ("fast", "slow"):
             return self.score_experiment(words, view, hand, health, coins, ap)
+        if verb == "experiment":  # the guided experiment: its best method decides
+            speeds = ("slow", "fast") if ap >= 2 else ("slow",)
+            return max(
+                self.score_experiment([speed, method, *words[1:]], view, hand, health, coins, ap)
+                for method in self.cards.methods
+                for speed in speeds
+            )
+        if verb == "back":
+            return -10.0
         if verb == "reproduce":
             formula = next(f for f in view["formulas"] if f["id"] == words[1])
             lvl = formula["level"]

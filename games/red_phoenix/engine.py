@@ -148,7 +148,11 @@ def events_of(run: Run, before: Sequence[str]) -> list[Event]:
     lines = [*before, *run.log]
     # a turn that starts in this step: the table as it stands at its first action (§13)
     summary = render.summary(state) if run.turn_started and not state.g["over"] else ""
-    events = [Event.lazy(PUBLIC, "step", render.public_event, lines, render.table(state), summary)]
+    events = []
+    if lines or summary:  # a guided experiment's steps tell the channel nothing
+        events.append(
+            Event.lazy(PUBLIC, "step", render.public_event, lines, render.table(state), summary)
+        )
     for seat, texts in sorted(run.private.items()):
         events.append(
             Event(to_seat(seat), "private", {"lines": texts}, render.cut("\n".join(texts)))
@@ -233,6 +237,7 @@ class RedPhoenix:
         run.eliminate([seat], left=True)
         if not g["over"] and g["active"] == seat:
             g["stack"], g["pending"] = [], None
+            g.pop("guide", None)
         run.run()
         return new, events_of(run, [])
 

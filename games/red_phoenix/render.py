@@ -9,14 +9,15 @@ from typing import Any
 
 from games.protocol import JSON, Choice, Presentation, Request
 
-from .actions import experiment_cost, free_markers, reproduce_problem
+from .actions import experiment_cost, experiment_moves, free_markers, reproduce_problem
 from .machine import ROMAN
 from .state import State, hand_list
 
 EVENT_CHARS = 1800
 PROMPT_CHARS = 1400
 ACTION_HELP = (
-    "Your action (take N, buy C ..., fast/slow METHOD C C C [C], reproduce F#, "
+    "Your action (take N, buy C ..., experiment C C C [C] (then the method), "
+    "fast/slow METHOD C C C [C], reproduce F#, "
     "dissolve F# [keep], use C [TARGET], trade SEAT [give ...] [get ...] [note TEXT], "
     "license F# FEE|off, end)."
 )
@@ -270,6 +271,8 @@ def requests(state: State) -> list[Request]:
                 presentation=MENU,
             )
         ]
+    if kind in ("method", "confirm"):
+        return [guide_requests(state, seat, kind, head, timeout)]
     if kind == "keep":
         exp = next(e for e in g["players"][seat]["lab"] if e["status"] == "keep")
         lo, hi = exp["keep"]
@@ -512,6 +515,8 @@ def ingredient_choices(state: State, seat: int, offered: set[str]) -> list[Choic
 
 
 def experiment_choices(state: State, seat: int) -> list[Choice]:
+    """The guided experiment's first step: one choice per set of ingredients with at least one
+    method within the seat's means (the method and a confirmation follow)."""
     g = state.g
     cs = state.cards
     p = g["players"][seat]
@@ -529,19 +534,76 @@ def experiment_choices(state: State, seat: int) -> list[Choice]:
         combos += [c for c in combinations(types[:5], 3) if c not in combos][:2]
     out = []
     for combo in combos:
+        cards = sorted(combo)
+        if not experiment_moves(state, seat, cards):
+            continue
         level = max(cs.ingredients[c].level for c in combo)
         value = sum(cs.ingredients[c].level for c in combo) + g["boost"]
-        for method in cs.methods:
-            coins, health = experiment_cost(state, method, level)
-            if coins > p["coins"] or (health and p["health"] <= health):
-                continue
-            for speed, need in (("slow", 1), ("fast", 2)):
-                if g["ap"] >= need:
-                    value_text = f"{speed} {method} {' '.join(sorted(combo))}"
-                    out.append(
-                        Choice(value_text, cut(f"{value_text} (V{value})", 80), "experiment")
-                    )
+        text = "experiment " + " ".join(cards)
+        label = f"Experiment: {' '.join(cards)} (level {ROMAN[level]}, value {value})"
+        out.append(Choice(text, cut(label, 80), "experiment"))
     return out
+
+
+def method_label(state: State, move: str) -> str:
+    """``"Slow, The Gold Standard: 2 coins, 1 AP (draw 2, keep 1)"``."""
+    speed, method_id, *cards = move.split()
+    level = max(state.cards.ingredients[c].level for c in cards)
+    method = state.cards.methods[method_id]
+    coins, health = experiment_cost(state, method_id, level)
+    costs = [f"{coins} coins"] if coins else []
+    costs += [f"{health} Health"] if health else []
+    costs.append("2 AP" if speed == "fast" else "1 AP")
+    keep = (
+        f"keep {method.keep_min}"
+        if method.keep_min == method.keep_max
+        else f"keep {method.keep_min}-{method.keep_max}"
+    )
+    return cut(
+        f"{speed.capitalize()}, {method.name}: {', '.join(costs)} (draw {method.draw}, {keep})",
+        80,
+    )
+
+
+def guide_requests(state: State, seat: int, kind: str, head: str, timeout: float) -> Request:
+    """The guided experiment's method window, then its confirmation."""
+    g = state.g
+    guide = g["guide"]
+    cards = list(guide["cards"])
+    cs = state.cards
+    level = max(cs.ingredients[c].level for c in cards)
+    value = sum(cs.ingredients[c].level for c in cards) + g["boost"]
+    what = f"{' '.join(cards)} (level {ROMAN[level]}, value {value})"
+    back = Choice("back", "Back to your actions", "back")
+    if kind == "method":
+        moves = experiment_moves(state, seat, cards)
+        choices = [Choice(m, method_label(state, m), "method") for m in moves]
+        prompt = (
+            f"{head}\nExperiment with {what}. Choose the method "
+            "(slow: resolved at the start of your next turn; fast: now, 2 AP), or go back."
+        )
+        default = "the action window's time-out"
+        return Request(
+            seat,
+            kind,
+            cut(prompt, PROMPT_CHARS),
+            (*choices, back),
+            default,
+            timeout,
+            occasion=f"turn {g['turn']}",
+            presentation={"method": "menu"},
+        )
+    move = str(guide["move"])
+    prompt = f"{head}\nExperiment with {what}: {method_label(state, move)}. Confirm?"
+    return Request(
+        seat,
+        kind,
+        cut(prompt, PROMPT_CHARS),
+        (Choice("confirm", "Confirm the experiment", "confirm"), back),
+        "the action window's time-out",
+        timeout,
+        occasion=f"turn {g['turn']}",
+    )
 
 
 def item_choices(state: State, seat: int) -> list[Choice]:

@@ -11,7 +11,8 @@ The alchemist agent chooses the answers, with a few chosen moves: Alice and Bob 
 damage items only on Carol, Bob buys an Aether, the first two trade offers go out (the first
 accepted, the second declined by timeout), every ward window out of turn is warded.
 
-``SEED`` with ``OPTIONS`` gives, in ``WINDOWS`` windows: experiments with each outcome
+``SEED`` with ``OPTIONS`` gives, in ``WINDOWS`` windows: guided experiments (the ingredients,
+then the method, then confirm; Alice goes back from one confirmation) with each outcome
 (successes, simple failures, catastrophes), Bob's ward out of turn, a trade accepted and one
 declined by timeout, Carol's elimination, and Bob's Gold win; the bot is SIGKILLed in the middle
 of a turn (an action window after the turn's first action) and the turn goes on with its
@@ -51,7 +52,7 @@ LaunchBot = Callable[..., Awaitable[BotProcess]]
 NAMES = ("Alice", "Bob", "Carol")
 SEED = 1  # see the module's docstring for what it gives
 OPTIONS = {"starting_coins": 10, "starting_health": 6}
-WINDOWS = 120
+WINDOWS = 145
 WINDOW, REACTION = 20, 3  # seconds: an action window, a ward / trade answer window
 BOT_ENV = {
     "FLORAL_GUILD_READY_TIMEOUT": "0.1",
@@ -124,6 +125,11 @@ def plan_answer(plan: Plan, state: State, request: Request, agent: AlchemistAgen
         plan.seen.append("ward")
         window.answer = "ward"
         return window
+    if request.kind == "confirm" and request.seat == 0 and "back" not in plan.seen:
+        window.tag = "back"  # Alice goes back from her first confirmation once
+        plan.seen.append("back")
+        window.answer = "back"
+        return window
     # Bob buys an Aether when he holds none, until he has warded once
     wants_aether = "aether" not in g["players"][BUYER]["hand"] and "ward" not in plan.seen
     if request.seat == BUYER and "buy aether" in values and wants_aether:
@@ -187,7 +193,17 @@ def build_plan(seed: int) -> Plan:
     return plan
 
 
-NEEDED = {"success", "simple", "catastrophe", "ward", "accept", "timeout", "elimination", "gold"}
+NEEDED = {
+    "back",
+    "success",
+    "simple",
+    "catastrophe",
+    "ward",
+    "accept",
+    "timeout",
+    "elimination",
+    "gold",
+}
 
 
 def search(first: int, last: int) -> None:
@@ -438,6 +454,24 @@ async def test_three_player_match_with_own_card_set_to_a_gold_win(
         for other in others:
             step = prompt_step(prompt)
             assert not [m for m in fake.dms_to(other) if prompt_step(m) == step]
+
+    # the guided experiment: the ingredients, then the method, then confirm (or back)
+    guided = [i for i, w in enumerate(plan.windows) if w.request.kind == "method"]
+    assert len(guided) >= 10
+    for i in guided:
+        action, method, confirm = plan.windows[i - 1 : i + 2]
+        assert action.answer is not None and action.answer.startswith("experiment ")
+        assert "Choose the method" in driver.prompts[i].content
+        assert confirm.request.kind == "confirm" and "Confirm?" in driver.prompts[i + 1].content
+        if confirm.answer == "confirm":
+            assert method.answer is not None
+            speed, name, *cards = method.answer.split()
+            assert f"starts a {speed} experiment: {name} with {' '.join(cards)}" in everything
+    back = plan.windows.index(plan.tagged("back"))
+    again = plan.windows[back + 1]
+    assert again.request.kind == "action" and again.request.seat == 0
+    assert again.before.g["ap"] == plan.windows[back - 2].before.g["ap"]  # nothing spent
+    assert not [t for t in public if "Choose the method" in t or "Confirm?" in t]
 
     # the kill: the turn went on with its remaining actions, on the prompt sent before it
     kill = plan.windows.index(plan.tagged("kill"))
