@@ -18,8 +18,9 @@ declined by timeout, Carol's elimination, and Bob's Gold win; the bot is SIGKILL
 of a turn (an action window after the turn's first action) and the turn goes on with its
 remaining actions. ``python -m tests.e2e.test_red_phoenix FIRST LAST`` searches seeds.
 
-The second test plays the house set: bad card set files are refused in one line naming the
-field, then a two-player match whose every action window times out ends at its round limit.
+The second test: bad card set files are refused in one line naming the field; then two
+two-player matches whose every action window times out end at their round limit, one with the
+house set, one with a moderator's own set from a file (its name and market shown).
 """
 
 from __future__ import annotations
@@ -497,7 +498,7 @@ async def test_three_player_match_with_own_card_set_to_a_gold_win(
 # --- the house set, refusals ----------------------------------------------------------------------
 
 
-async def test_bad_card_set_files_are_refused_and_the_house_set_plays_to_its_round_limit(
+async def test_bad_card_set_files_are_refused_then_the_house_set_and_an_own_set_play(
     fake: FakeDiscord, world: World, launch_bot: LaunchBot
 ) -> None:
     await start_bot(launch_bot)
@@ -567,6 +568,35 @@ async def test_bad_card_set_files_are_refused_and_the_house_set_plays_to_its_rou
     assert "Your action" in first.content and "Your hand: []" in first.content, first.content
     status = (await moderator(fake, world, "match status", match="m1")).content
     assert "finished" in status and "Winner: Alice, Bob" in status, status
+
+    # a second match with the moderator's own set from a file: its name and its market
+    guild_set = json.loads(house_raw())
+    guild_set["name"] = "Our Guild Set"
+    for ingredient in guild_set["ingredients"]:
+        if ingredient["id"] == "salt":
+            ingredient["market"] = {"cost": 2, "stack": {"2": 3, "3": 3, "4": 4, "5": 4}}
+    upload = fake.upload("guild.json", json.dumps(guild_set, indent=1).encode())
+    reply = await moderator(
+        fake, world, "phoenix setup", **duo, card_set=upload, options="max_rounds=1", window=2
+    )
+    assert not reply.ephemeral, reply.content
+    assert "Card set: Our Guild Set (the moderator's own)." in reply.content, reply.content
+    mark = fake.mark()
+    assert "is started" in (await moderator(fake, world, "phoenix start", match="m2")).content
+    table = await fake.wait_for_message(
+        lambda m: "**Table, turn 1: " in m.content, channel=world.channel, after=mark
+    )
+    assert "Market: salt 3, brimstone 6," in table.content, table.content
+    prompt = await fake.wait_for_message(
+        lambda m: prompt_step(m) is not None and m.channel_id in dm_ids, after=mark
+    )
+    assert "Buy salt (2 coins)" in prompt.text(), prompt.text()
+    await fake.wait_for_message(
+        lambda m: "The round limit (1 turns each) ends the game." in m.content,
+        channel=world.channel,
+        after=mark,
+        timeout=20,
+    )
 
 
 if __name__ == "__main__":
