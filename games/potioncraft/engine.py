@@ -103,8 +103,10 @@ class Potioncraft:
         return new, events
 
     def ready(self, state: State, moves: Mapping[int, Move]) -> bool:
-        """Asked only for block windows under ``reaction_wait_full`` (close rule "ready"):
-        such a window never closes early, so its length reveals nothing (§14)."""
+        """Asked only for block windows under ``reaction_wait_full`` (close rule "ready"): no
+        answer closes such a window early; the host still closes it once every seat asked has
+        answered (its rule for every window), which tells nobody who could block, since under
+        this option a Hand reset asks every other player (§14)."""
         return False
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
