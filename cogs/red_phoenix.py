@@ -1,4 +1,4 @@
-"""``/phoenix setup|start``: Red Phoenix of the Alchemists matches, for moderators.
+"""``/phoenix setup|start|cards``: Red Phoenix of the Alchemists matches, for moderators.
 
 The rest of a match runs through the generic parts: ``/match ...``, ``/submit``, ``/look``, the
 DM prompts (buttons and menus from the engine's choices: coins to take, market cards to buy,
@@ -30,11 +30,19 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.host import HostError
 from bot.store import MatchRecord
-from cogs.common import match_autocomplete, moderator_only, respond
+from cogs.common import (
+    game_match,
+    match_autocomplete,
+    match_name,
+    moderator_only,
+    respond,
+    respond_text,
+)
 from cogs.setup import create_match, players_text, refusal, start_match, timer_lengths, timers_text
 from games.protocol import JSON, ConfigError
 from games.red_phoenix.cards import card_set_of
 from games.red_phoenix.config import CHOICE_OPTIONS, INT_OPTIONS
+from games.red_phoenix.render import card_set_text
 from games.text import excerpt
 
 GAME = "red-phoenix"
@@ -246,6 +254,19 @@ class RedPhoenixCog(
             setup_text,
             timers=timer_lengths(window=window, reaction_window=reaction_window),
             explain=explain,
+        )
+
+    @app_commands.command(description="This match's card set: ingredients, items, methods, results")
+    @app_commands.describe(match="The match")
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def cards(self, interaction: discord.Interaction, match: str) -> None:
+        record = await game_match(interaction, match, GAME)
+        cards = card_set_of(record.config.get("card_set", "house"))
+        await respond_text(
+            interaction,
+            f"The card set of match {match_name(record.id)}: {cards.name}",
+            card_set_text(cards),
+            f"card-set-{match_name(record.id)}.txt",
         )
 
     @app_commands.command(description="Start the match: the first turn begins")

@@ -10,6 +10,7 @@ from typing import Any
 from games.protocol import JSON, Choice, Presentation, Request
 
 from .actions import experiment_cost, experiment_moves, free_markers, reproduce_problem
+from .cards import CardSet
 from .machine import ROMAN
 from .state import State, hand_list
 
@@ -635,3 +636,47 @@ def item_choices(state: State, seat: int) -> list[Choice]:
                     Choice(f"use {card} {m['id']}", f"Use {card} on {m['id']} ({m['card']})", "use")
                 )
     return out
+
+
+# --- the card set ------------------------------------------------------------------------------
+
+
+def card_set_text(cs: CardSet) -> str:
+    """A match's card set in words (rules page §12.3 ``/phoenix cards``): every ingredient and
+    item, the methods, and each result deck's cards with their copies."""
+    lines = [f"{cs.name}", "", "Ingredients and items (id: name, level, copies):"]
+    for ing in cs.ingredients.values():
+        parts = [f"level {ing.level}", f"{ing.copies} copies"]
+        parts.append(f"market {ing.cost} coins" if ing.cost is not None else "supply")
+        if ing.effect is not None:
+            parts.append(f"item: {ing.effect}" + (f" {ing.amount}" if ing.effect != "ward" else ""))
+        if ing.wins:
+            parts.append("wins the game")
+        lines.append(f"{ing.id}: {ing.name}, {', '.join(parts)}")
+    consolation = cs.consolation or "none"
+    lines += ["", f"Consolation: {consolation}", "", "Methods (costs per level):"]
+    for m in cs.methods.values():
+        keep = (
+            f"keep {m.keep_min}" if m.keep_min == m.keep_max else f"keep {m.keep_min}-{m.keep_max}"
+        )
+        lines.append(f"{m.id}: {m.name}, draw {m.draw}, {keep}, {m.coins} coins, {m.health} Health")
+    for level, cards in cs.results.items():
+        total = sum(cs.copies[level].values())
+        lines += ["", f"Results {level} ({total} cards):"]
+        for rid, r in cards.items():
+            copies = cs.copies[level][rid]
+            times = f" ×{copies}" if copies > 1 else ""
+            if r.kind == "success":
+                what = f"success {r.score}: {r.product}"
+            elif r.kind == "simple":
+                what = f"simple failure: {r.gain or 'nothing'}"
+            elif r.kind == "catastrophe":
+                what = (
+                    f"catastrophe {r.name}: self {r.self_damage}, others {r.others_damage}, "
+                    f"most cards {r.most_damage}"
+                    + (f", discard {r.discard_random}" if r.discard_random else "")
+                )
+            else:
+                what = f"monster {r.name}: Health {r.hp}, damage {r.damage}"
+            lines.append(f"{rid}{times}: {what}")
+    return "\n".join(lines)

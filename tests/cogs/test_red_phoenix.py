@@ -24,7 +24,8 @@ from cogs.red_phoenix import (
 from games.play import play_match
 from games.protocol import Agent, ConfigError, Setup, derive_rng
 from games.red_phoenix import AGENTS, GAME
-from games.red_phoenix.cards import house_raw
+from games.red_phoenix.cards import card_set_of, house_raw
+from games.red_phoenix.render import card_set_text
 
 NAMES = ["Ann", "Ben", "Cy"]
 
@@ -221,3 +222,19 @@ def test_s12_3_every_prompt_of_a_played_match_fits_and_offers_every_choice(seed:
     )
     assert GAME.outcome(final) is not None
     assert {"action", "method", "confirm"} <= kinds
+
+
+def test_s12_3_card_set_text_lists_every_card() -> None:
+    cards = card_set_of("house")
+    text = card_set_text(cards)
+    assert text.startswith("House set 1\n")
+    for ingredient in cards.ingredients:
+        assert f"\n{ingredient}: " in text
+    for level, results in cards.results.items():
+        assert f"Results {level} ({len(cards.deck(level))} cards):" in text
+        for rid in results:
+            assert f"\n{rid}" in text
+    assert "acid_flask: Acid Flask, level 1, 6 copies, market 2 coins, item: damage 1" in text
+    assert "aether: Luminiferous Aether, level 3, 5 copies, supply, item: ward\n" in text
+    assert "magnum_opus: Magnum Opus, draw 3, keep 1, 1 coins, 1 Health" in text
+    assert "singed_fingers ×2: catastrophe" in text

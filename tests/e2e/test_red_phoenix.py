@@ -522,7 +522,8 @@ async def test_bad_card_set_files_are_refused_then_the_house_set_and_an_own_set_
         b"\xff\xfe": "Bad option `card_set`: the file is not UTF-8 text.",
         b" " * (256 * 1024 + 1): "Bad option `card_set`: the file has 262145 bytes",
         json.dumps(broken).encode(): "Bad option `card_set.results.I[3].product`:",
-        json.dumps(endless).encode(): "Bad option `card_set",
+        json.dumps(endless).encode(): "Bad option `card_set.ingredients`: no type has "
+        '"wins": true: the game could not end.',
     }
     for data, expected in cases.items():
         upload = fake.upload("set.json", data)
@@ -597,6 +598,14 @@ async def test_bad_card_set_files_are_refused_then_the_house_set_and_an_own_set_
         after=mark,
         timeout=20,
     )
+    cards = await (
+        await fake.slash(world.carol, "phoenix cards", {"match": "m2"}, channel=world.channel)
+    ).reply()
+    assert cards.ephemeral, cards.content
+    assert cards.content.startswith("The card set of match m2: Our Guild Set"), cards.content
+    listing = cards.content + "".join(a.text for a in cards.attachments)
+    assert "salt: Salt, level 1, 8 copies, market 2 coins" in listing, listing
+    assert "gold: Gold, level 4, 4 copies, supply, wins the game" in listing, listing
 
 
 if __name__ == "__main__":
