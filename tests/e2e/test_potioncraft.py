@@ -551,6 +551,12 @@ async def test_four_player_match_with_blocks_a_restart_a_leave_and_closed_dms(
     assert_no_hand_leaks(fake, world, users, plan, revealed)
     status = (await moderator(fake, world, "match status", match="m1")).content
     assert "finished" in status and "Alice" in status, status
+    # the moderators' log channel, and only it, gets every hand
+    start = plan.windows[0].before
+    hands = "; ".join(f"{n}: {', '.join(h)}" for n, h in zip(NAMES, start.hands, strict=True))
+    log = "\n".join(m.content for m in fake.messages_in(world.mod_log))
+    assert f"Hands: {hands}" in log
+    assert not [m for m in fake.messages_in(world.channel) if "Hands: " in m.text()]
 
 
 async def test_each_turn_window_kind_times_out_to_its_default(
