@@ -577,8 +577,9 @@ def apply(run: Run, move: str | None) -> None:
     g["pending"] = None
     seat, kind = pending["seat"], pending["kind"]
     who = run.name(seat)
-    if move is None:
-        run.say(f"{who}'s {kind.replace('_', ' ')} window timed out.")
+    if move is None:  # a guided experiment's window is, to the channel, the action window
+        shown = "action" if kind in ("method", "confirm") else kind.replace("_", " ")
+        run.say(f"{who}'s {shown} window timed out.")
     if kind == "action":
         apply_action(run, seat, move)
     elif kind == "keep":

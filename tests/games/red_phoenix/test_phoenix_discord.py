@@ -108,7 +108,7 @@ def test_s12_1_ambiguity_5_a_guided_window_timing_out_is_the_action_time_out(whe
         state = answer(state, seat, "slow simple_decoction")
     state, events = GAME.resolve(state, {seat: None})
     text = "\n".join(e.text for e in events if e.audience == PUBLIC)
-    assert f"{NAMES[seat]}'s {where} window timed out." in text
+    assert f"{NAMES[seat]}'s action window timed out." in text  # the guide stays private
     assert "takes 9 coins with the 3 AP left." in text and "ends the turn." in text
     assert state.g["active"] != seat and "guide" not in state.g
 
