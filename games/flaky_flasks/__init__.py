@@ -29,7 +29,7 @@ GAME_INFO = GameInfo(
     export_script=export_script,
     replay_script=replay_script,
     script_formats=SCRIPT_FORMATS,
-    cog=None,  # the Discord cog comes later
+    cog="cogs.flaky_flasks",
     timers=TIMERS,
 )
 

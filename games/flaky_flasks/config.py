@@ -33,6 +33,7 @@ DEFAULTS: dict[str, JSON] = {
     "content_set": "house",
 }
 RULE_KEYS = tuple(DEFAULTS)
+SEED_BITS = 63  # the optional ``seed`` option: a moderator's chosen deal (not in DEFAULTS)
 TIMING_KEYS = ("window_s", "work_window_s", "reaction_window_s")
 
 
@@ -59,7 +60,7 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
     if not isinstance(raw, Mapping):
         raise ConfigError("config", "must be an object")
     for key in raw:
-        if key not in DEFAULTS:
+        if key not in DEFAULTS and key != "seed":
             raise ConfigError(field_name(key), "unknown option")
     if not 2 <= seats <= 4:
         raise ConfigError("players", f"Flaky Flasks is for 2 to 4 players, not {seats}")
@@ -82,6 +83,12 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
             value = config[key] = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ConfigError(key, f"must be a whole number {low}..{high}, got {excerpt(value)}")
+    if "seed" in config:
+        seed = config["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS:
+            raise ConfigError(
+                "seed", f"must be a whole number from 0 below 2**{SEED_BITS}, got {excerpt(seed)}"
+            )
     content = config["content_set"]
     if content != "house":
         if isinstance(content, str):
@@ -91,6 +98,13 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         read_content(content)  # raises naming content_set.<field>
         config["content_set"] = json.loads(json.dumps(content))
     return config
+
+
+def match_seed(config: Mapping[str, JSON], seed: int) -> int:
+    """The seed a match draws from: the config's ``seed`` when it sets one (a moderator's
+    chosen deal), else the host's."""
+    value = config.get("seed")
+    return value if isinstance(value, int) and not isinstance(value, bool) else seed
 
 
 def content_key(config: Mapping[str, JSON]) -> str:

@@ -31,7 +31,7 @@ from . import config as options
 from .answers import Bad, check, hex_options
 from .content import Content
 from .flow import Flow, fresh, market_items
-from .render import board, hand_text, public_player, syms, table
+from .render import board, hand_text, public_board, public_player, syms, table
 from .rules import (
     G,
     active,
@@ -52,6 +52,15 @@ DEFAULTS_TEXT = {
     "market": "sell every sellable potion at its best panel, then pass",
     "offer": "pass",
     "reply": "refuse",
+}
+PHASES = {
+    "setup": "Setup Phase",
+    "hex": "Ritual",
+    "counter": "Ritual",
+    "work": "work",
+    "market": "Market Phase",
+    "offer": "Bargain Phase",
+    "reply": "Bargain Phase",
 }
 TIMER = {"counter": "reaction"}  # every other window: "turn" (its own length, below)
 
@@ -77,8 +86,9 @@ class FlakyFlasks:
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         names = list(setup.names) or [f"P{s + 1}" for s in range(setup.seats)]
         config = options.parse_config(setup.config, setup.seats)  # defaults for a raw config
-        first = derive_rng(setup.seed, "first").randrange(setup.seats)
-        return start(config, names, {"seed": setup.seed}, first, None)
+        seed = options.match_seed(config, setup.seed)  # the ``seed`` option, else the host's
+        first = derive_rng(seed, "first").randrange(setup.seats)
+        return start(config, names, {"seed": seed}, first, None)
 
     # --- requests and answers ------------------------------------------------------------------
 
@@ -285,13 +295,20 @@ class FlakyFlasks:
     def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
         g = copy_g(state["g"])
         before = {s: list(p["hand"]) for s, p in enumerate(g["players"])}
+        phase = phase_of(g)
         flow = Flow(content_of(state), state["config"], g)
         flow.resolve({seat: (m if isinstance(m, str) else None) for seat, m in moves.items()})
         g["steps"] += 1
         new = {**state, "g": g}
-        return new, self._events(new, flow, before)
+        return new, self._events(new, flow, before, phase)
 
-    def _events(self, state: State, flow: Flow, before: Mapping[int, list[str]]) -> list[Event]:
+    def _events(
+        self,
+        state: State,
+        flow: Flow,
+        before: Mapping[int, list[str]],
+        phase: tuple[int, int, str] | None = None,
+    ) -> list[Event]:
         g, content = state["g"], content_of(state)
         events = []
         if flow.lines:
@@ -300,6 +317,17 @@ class FlakyFlasks:
                 text = text[:1699] + "…"
             events.append(
                 Event(PUBLIC, "report", {"lines": list(flow.lines), "round": g["round"]}, text)
+            )
+        now = phase_of(g)
+        if now != phase and not g["over"]:  # a new phase: the table, once, in public
+            summary = table_summary(content, g, state["config"]["rounds"])
+            events.append(
+                Event(
+                    PUBLIC,
+                    "table",
+                    {"summary": summary, "round": now[0], "phase": now[2]},
+                    summary,
+                )
             )
         for seat, p in enumerate(g["players"]):
             if p["hand"] != before.get(seat) and seat not in g["out"]:
@@ -344,11 +372,12 @@ class FlakyFlasks:
             raise ValueError(f"seat {seat} cannot leave now")
         g = copy_g(g)
         before = {s: list(p["hand"]) for s, p in enumerate(g["players"])}
+        phase = phase_of(g)
         flow = Flow(content_of(state), state["config"], g)
         flow.leave(seat)
         g["steps"] += 1
         new = {**state, "g": g}
-        return new, self._events(new, flow, before)
+        return new, self._events(new, flow, before, phase)
 
     def outcome(self, state: State) -> Outcome | None:
         g = state["g"]
@@ -407,6 +436,30 @@ class FlakyFlasks:
 
     def load(self, data: JSON) -> State:
         return copy.deepcopy(dict(data))
+
+
+def phase_of(g: G) -> tuple[int, int, str]:
+    """(round, turn, phase name) of the open window: a new one opens a phase's table post."""
+    win = g["win"]
+    kind = "over" if win is None else PHASES[win["kind"]]
+    turn = g["turn"] if kind in ("Ritual", "work") else 0
+    return g["round"], turn, kind
+
+
+def table_summary(content: Content, g: G, rounds: int) -> str:
+    """The public table at a phase's start: round and phase, fumes, panels, market rows and
+    every board (one line per channel), fame and coins; hand sizes, never a hand."""
+    r, turn, phase = phase_of(g)
+    name = f"Turn {turn}: {phase}" if turn else phase
+    head = [f"**Table, round {r}/{rounds}: {name}**", table(content, g)]
+    for potions in (True, False):
+        lines = list(head)
+        for seat in range(len(g["players"])):
+            lines += public_board(content, g, seat, potions=potions)
+        text = "\n".join(lines)
+        if len(text) <= 1800:
+            return text
+    return text[:1799] + "…"
 
 
 def _deck_line(p: dict[str, Any]) -> str:

@@ -93,3 +93,34 @@ def public_player(content: Content, g: G, seat: int) -> dict[str, Any]:
         "collection": sorted(Counter([*p["deck"], *p["hand"], *p["discard"]]).items()),
         "out": seat in g["out"],
     }
+
+
+def public_board(content: Content, g: G, seat: int, *, potions: bool = True) -> list[str]:
+    """A board for the public table: a head line (fame, coins, Charge, pile sizes, never the
+    hand), one line per channel, then cauldron, spare tiles and potions (their symbols, or
+    only their count when ``potions`` is false to keep the post short)."""
+    p: P = g["players"][seat]
+    out = " (left)" if seat in g["out"] else ""
+    lines = [
+        f"**{g['names'][seat]}**{out} · {p['fame']} fame · {p['coins']} coins"
+        f" (+{p['temp']} temp) · Charge {p['charge']} · hand {len(p['hand'])},"
+        f" deck {len(p['deck'])}, discard {len(p['discard'])}"
+    ]
+    for k, channel in enumerate(p["channels"]):
+        slot = p["slots"][k]
+        pipe = "─".join(channel) + " ▶ ⚗" if channel else "✕ broken"
+        holds = ""
+        if slot is not None:
+            card = content.cards[slot["id"]]
+            holds = (
+                f" · holds {card.name} {syms(slot['left'])}"
+                if card.coin is None
+                else (f" · holds {card.name}")
+            )
+        lines.append(f"  {k + 1}: {pipe}{holds}")
+    if potions:
+        made = "; ".join(f"#{x['n']} {syms(x['symbols'])}" for x in p["potions"]) or "—"
+    else:
+        made = str(len(p["potions"]))
+    lines.append(f"  ⚗ {syms(p['cauldron'])} · spare {counts(p['spare'])} · potions {made}")
+    return lines

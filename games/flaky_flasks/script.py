@@ -296,6 +296,8 @@ def _config(script: Mapping[str, JSON], seats: int) -> dict[str, Any]:
         raise ConfigError("config", "must be an object")
     if "content_set" in raw:
         raise ConfigError("config.content_set", "give the content set as the script's content")
+    if "seed" in raw:
+        raise ConfigError("config.seed", "give the seed as the script's seed")
     content = script.get("content", "house")
     try:
         return options.parse_config({**raw, "content_set": content}, seats)
@@ -474,6 +476,11 @@ def export_script(
     players = list(names) or [f"P{s + 1}" for s in range(len(windows))]
     parsed = _GAME.parse_config(config, len(players))
     from games.protocol import Setup
+
+    from .config import match_seed
+
+    seed = match_seed(parsed, seed)  # a chosen deal: the seed the orders were drawn from
+    parsed.pop("seed", None)
 
     state, _ = _GAME.new_match(Setup(parsed, len(players), seed, players))
     first = state["g"]["first"]

@@ -1,0 +1,115 @@
+"""What Discord needs of the engine: the ``seed`` option (a moderator's chosen deal, §16) and
+the public table posted at the start of every phase (the issue's "one public post" per step)."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+import pytest
+
+from games.flaky_flasks import AGENTS, GAME, export_script, replay_script
+from games.flaky_flasks.engine import PHASES, phase_of
+from games.moves import play_window
+from games.protocol import PUBLIC, ConfigError, Event, Setup, derive_rng
+
+
+def _play(seed: int, seats: int, config: dict[str, Any]) -> tuple[list[Any], list[Any], Any]:
+    """A brewer match: the states before each window, each window's events, its attempts."""
+    parsed = GAME.parse_config(config, seats)
+    state, events = GAME.new_match(Setup(parsed, seats, 999, [f"N{s}" for s in range(seats)]))
+    agents = [AGENTS["brewer"](s, derive_rng(seed, s)) for s in range(seats)]
+    befores, all_events, windows = [None], [events], []
+    while GAME.requests(state):
+        requests = GAME.requests(state)
+        attempts = {r.seat: [agents[r.seat].act(r, GAME.view(state, r.seat))] for r in requests}
+        befores.append(state)
+        played = play_window(requests, attempts, partial(GAME.submit, state))
+        state, events = GAME.resolve(state, played.moves)
+        all_events.append(events)
+        windows.append(attempts)
+    return befores, all_events, (state, windows)
+
+
+def test_s16_seed_option_deals_the_same_match_whatever_the_host_seed() -> None:
+    config = GAME.parse_config({"rounds": 6, "seed": 77}, 3)
+    one, _ = GAME.new_match(Setup(config, 3, 1))
+    two, _ = GAME.new_match(Setup(config, 3, 2))
+    assert one == two
+    plain = GAME.parse_config({"rounds": 6}, 3)
+    assert GAME.new_match(Setup(plain, 3, 77))[0]["g"] == one["g"]  # the seed it names
+    assert GAME.new_match(Setup(plain, 3, 1))[0]["g"] != one["g"]
+
+
+@pytest.mark.parametrize("bad", [-1, 2**63, True, "7", 1.5, None, [1]])
+def test_s16_seed_option_refuses_what_is_not_a_seed(bad: Any) -> None:
+    with pytest.raises(ConfigError) as caught:
+        GAME.parse_config({"seed": bad}, 2)
+    assert caught.value.field == "seed"
+
+
+def test_s16_seed_option_exports_its_seed_and_replays() -> None:
+    _, _, (final, windows) = _play(5, 2, {"rounds": 6, "seed": 31})
+    names = ["N0", "N1"]
+    script = json.loads(json.dumps(export_script({"rounds": 6, "seed": 31}, 999, names, windows)))
+    assert script["seed"] == 31 and "seed" not in script["config"]
+    again = list(replay_script(script))[-1].state
+    assert again["g"] == json.loads(json.dumps(final["g"]))  # its config lacks only the seed
+    script["config"]["seed"] = 31
+    with pytest.raises(ConfigError) as caught:
+        list(replay_script(script))
+    assert caught.value.field == "config.seed"
+
+
+def _tables(events: list[Event]) -> list[Event]:
+    return [e for e in events if e.kind == "table"]
+
+
+@pytest.mark.parametrize(("seed", "seats"), [(1, 3), (2, 4), (3, 2)])
+def test_the_table_is_posted_once_at_the_start_of_every_phase(seed: int, seats: int) -> None:
+    befores, all_events, (final, _) = _play(seed, seats, {"rounds": 6, "seed": seed})
+    states = [*befores[1:], final]
+    phases: list[tuple[int, int, str]] = []
+    for index, (events, after) in enumerate(zip(all_events, states, strict=True)):
+        tables = _tables(events)
+        before = befores[index]
+        opens = before is None or phase_of(before["g"]) != phase_of(after["g"])
+        if after["g"]["over"]:
+            assert not tables
+            continue
+        assert len(tables) == (1 if opens else 0), index
+        for table in tables:
+            assert table.audience == PUBLIC and len(table.text) <= 1800
+            r, turn, phase = phase_of(after["g"])
+            phases.append((r, turn, phase))
+            name = f"Turn {turn}: {phase}" if turn else phase
+            assert table.text.startswith(f"**Table, round {r}/6: {name}**"), table.text
+            g = after["g"]
+            for seat, p in enumerate(g["players"]):
+                assert f"**{g['names'][seat]}** · {p['fame']} fame · {p['coins']} coins" in (
+                    table.text
+                )
+                # one line per channel, numbered
+                for k in range(len(p["channels"])):
+                    assert f"\n  {k + 1}: " in table.text
+            assert "River T1:" in table.text and "Panels:" in table.text
+            assert f"fumes light {g['fumes'][0]}, dark {g['fumes'][1]}" in table.text
+    # every round shows its work phase of both turns and its Market
+    for r in range(1, 7):
+        assert (r, 1, "work") in phases and (r, 2, "work") in phases
+        assert (r, 0, PHASES["market"]) in phases
+
+
+def test_the_table_never_shows_a_hand() -> None:
+    befores, all_events, (final, _) = _play(4, 3, {"rounds": 6, "seed": 4})
+    states = [*befores[1:], final]
+    shown = 0
+    for events, after in zip(all_events, states, strict=True):
+        for table in _tables(events):
+            for seat in range(3):
+                for secret in GAME.secrets(after, seat):
+                    for text in secret.texts:
+                        assert text not in table.text
+                        shown += 1
+    assert shown > 50
