@@ -162,7 +162,11 @@ async def play_with_junk(env: HostEnv, game: str, seed: int, junk: list[str]) ->
                 await env.host.submit(record.id, players[request.seat], text)
         await env.host.wait_idle()  # the window closes when all have answered...
         if (await store.latest_step(record.id)).step == latest.step:
-            await env.advance(WINDOW_S)  # ...or at its deadline
+            window = (await env.host.status(record.id)).window
+            assert window is not None
+            # ...or at its deadline (a turn clock's may be nearer than WINDOW_S; met on time,
+            # not seconds late, which the host would take for a stall)
+            await env.advance(max(0.0, window.deadline - env.clock()) + 0.5)
         assert (await store.latest_step(record.id)).step != latest.step
     if record.id in env.host.active_match_ids():
         await env.host.end(record.id)
