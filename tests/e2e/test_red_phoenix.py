@@ -466,8 +466,9 @@ async def test_three_player_match_with_own_card_set_to_a_gold_win(
         assert confirm.request.kind == "confirm" and "Confirm?" in driver.prompts[i + 1].content
         if confirm.answer == "confirm":
             assert method.answer is not None
-            speed, name, *cards = method.answer.split()
-            assert f"starts a {speed} experiment: {name} with {' '.join(cards)}" in everything
+            speed, name, *ingredients = method.answer.split()
+            started = f"starts a {speed} experiment: {name} with {' '.join(ingredients)}"
+            assert started in everything
     back = plan.windows.index(plan.tagged("back"))
     again = plan.windows[back + 1]
     assert again.request.kind == "action" and again.request.seat == 0
