@@ -467,8 +467,8 @@ async def test_three_player_match_with_own_card_set_to_a_gold_win(
         if confirm.answer == "confirm":
             assert method.answer is not None
             speed, name, *ingredients = method.answer.split()
-            started = f"starts a {speed} experiment: {name} with {' '.join(ingredients)}"
-            assert started in everything
+            declared = f"starts a {speed} experiment: {name} with {' '.join(ingredients)}"
+            assert declared in everything
     back = plan.windows.index(plan.tagged("back"))
     again = plan.windows[back + 1]
     assert again.request.kind == "action" and again.request.seat == 0
