@@ -33,7 +33,7 @@ from bot.client import FloralBot
 from bot.discord_transport import fit
 from bot.transport import request_to_json
 from cogs.common import ack_text, floral_bot, refusal_text, respond
-from games.protocol import Request
+from games.protocol import Accepted, Refused, Request
 
 log = logging.getLogger(__name__)
 
@@ -375,20 +375,36 @@ class Prompts(commands.Cog):
         text = message.content.strip()
         if not text:
             return
-        if len(text) > TYPED_MAX and not self._names_a_choice(message.author.id, text):
+        if len(text) > TYPED_MAX and not self._is_an_answer(message.author.id, text):
             await message.channel.send(
-                "Send one character to answer (or use the buttons, or /submit)."
+                fit(
+                    "✖ That is not an answer to your prompt, so it is not sent."
+                    f"{self._why_not(message.author.id, text)} Type an answer as the prompt"
+                    " shows it, a short one (one character), or use the buttons or /submit."
+                )
             )
             return
         await message.channel.send(fit(await self._typed(message.author.id, text)))
 
-    def _names_a_choice(self, user_id: int, text: str) -> bool:
-        """Whether ``text`` names a choice (or, for a multi-choice request, only choices)."""
+    def _is_an_answer(self, user_id: int, text: str) -> bool:
+        """Whether longer text answers an open prompt: it names choices (for a multi-choice
+        request, only choices), or the game would take it (a typed grammar: ``discard A, B``).
+        Other longer text is chat: refused here, never logged as an attempt."""
         for prompt in self.bot.host.prompts_for(user_id):
             known = {choice.value.casefold() for choice in prompt.request.choices}
             if all(part.casefold() in known for part in prompt.request.split_answer(text)):
                 return True
+            if isinstance(self.bot.host.would_accept(prompt.match_id, user_id, text), Accepted):
+                return True
         return False
+
+    def _why_not(self, user_id: int, text: str) -> str:
+        """The game's reason, when exactly one prompt is open (it may explain the grammar)."""
+        prompts = self.bot.host.prompts_for(user_id)
+        if len(prompts) != 1:
+            return ""
+        verdict = self.bot.host.would_accept(prompts[0].match_id, user_id, text)
+        return f" {verdict.reason}" if isinstance(verdict, Refused) else ""
 
     async def _typed(self, user_id: int, text: str) -> str:
         prompts = self.bot.host.prompts_for(user_id)

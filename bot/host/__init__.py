@@ -51,7 +51,7 @@ from bot.host.windows import Windows
 from bot.outbox import DeliveryWorker, Late
 from bot.store import ACTIVE_STATUSES, MatchRecord, OutboxMessage, OutboxRow, Store
 from bot.transport import Transport
-from games.protocol import JSON, Game
+from games.protocol import JSON, Game, Verdict
 
 
 class Host:
@@ -259,6 +259,10 @@ class Host:
     async def describe(self, match_id: int, user_id: int) -> str:
         """The same as ``view``, in the game's own words."""
         return await self._queries.describe(match_id, user_id)
+
+    def would_accept(self, match_id: int, user_id: int, raw: str) -> Verdict | None:
+        """The engine's verdict on ``raw`` as this player's answer now, nothing submitted."""
+        return self._queries.would_accept(match_id, user_id, raw)
 
     async def list_matches(
         self, guild_id: int | None = None, active_only: bool = False

@@ -7,7 +7,7 @@ from typing import Any
 from bot.host.matches import Matches
 from bot.host.model import HostError, Live, MatchStatusView, OpenPrompt, WindowStatus
 from bot.store import ACTIVE_STATUSES, MatchRecord
-from games.protocol import JSON, Game
+from games.protocol import JSON, Game, Verdict
 
 
 class Queries:
@@ -35,6 +35,17 @@ class Queries:
     async def describe(self, match_id: int, user_id: int) -> str:
         game, state, seat = await self._seat_state(match_id, user_id)
         return game.describe(state, seat)
+
+    def would_accept(self, match_id: int, user_id: int, raw: str) -> Verdict | None:
+        """The engine's verdict on ``raw`` as this player's answer to their open prompt, without
+        submitting it (``submit`` never changes a state); None when nothing is asked of them."""
+        live = self._matches.live.get(match_id)
+        seat = None if live is None else live.seat_of(user_id)
+        if live is None or seat is None or live.window is None:
+            return None
+        if seat not in live.window.requests:
+            return None
+        return live.game.submit(live.state, seat, raw)
 
     async def list_matches(self, guild_id: int | None, active_only: bool) -> list[MatchRecord]:
         statuses = ACTIVE_STATUSES if active_only else None

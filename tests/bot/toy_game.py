@@ -249,6 +249,8 @@ class ToyGame:
         if state["config"].get("hand"):
             return self._submit_cards(asked[seat], raw, state["config"]["max"])
         text = raw.strip()
+        if text.casefold().startswith("guess "):  # a typed grammar beside the bare number
+            text = text[len("guess ") :].strip()
         if text not in [str(n) for n in range(state["config"]["max"] + 1)]:
             return Refused(f"Send one number from 0 to {state['config']['max']}.")
         return Accepted(int(text), f"You guess {int(text)}.")

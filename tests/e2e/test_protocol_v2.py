@@ -19,6 +19,7 @@ from typing import Any
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
+from .players import type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
@@ -116,7 +117,10 @@ async def test_a_prompt_dm_failing_for_10_s_has_its_deadline_moved_by_about_10_s
     assert re.search(r"reached you 1[0-3] s late, so your deadline moved by 1[0-3] s", line), line
     assert "Answer within" not in late.content  # the old deadline is not shown beside it
 
-    assert "locked" in await click(fake, world.bob, on_time, "3")
+    typed = await type_text(fake, world.bob, "guess 3")  # the game's typed grammar, by DM
+    assert typed.startswith("✅"), typed
+    chat = await type_text(fake, world.bob, "good luck all")  # chat: not sent to the game
+    assert chat.startswith("✖ That is not an answer to your prompt") and "Send one number" in chat
     while time.time() < opened + window + 1:  # past the deadline the prompt was committed with
         await asyncio.sleep(0.2)
     assert "locked" in await click(fake, world.alice, late, "4")  # still Alice's time

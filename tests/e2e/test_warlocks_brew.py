@@ -270,7 +270,9 @@ async def test_utter_darkness_declaration_typed_as_a_word(
     mark = fake.mark()
     await fake.dm_text(world.bob, "hello there")  # chat, not an answer
     hint = await fake.wait_for_message(
-        lambda m: "Send one character" in m.content, to=world.bob, after=mark
+        lambda m: "That is not an answer to your prompt, so it is not sent." in m.content,
+        to=world.bob,
+        after=mark,
     )
     assert hint
     garden = await (await fake.slash(world.bob, "look", {}, channel=world.channel)).reply()
