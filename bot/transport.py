@@ -87,7 +87,8 @@ def request_to_json(request: Request, match_id: int, step: int, deadline: float)
         "kind": request.kind,
         "prompt": request.prompt,
         "choices": [
-            {"value": c.value, "label": c.label, "group": c.group} for c in request.choices
+            {"value": c.value, "label": c.label, "group": c.group, "stage": c.stage}
+            for c in request.choices
         ],
         "default": request.default,
         "timeout_s": request.timeout_s,
@@ -107,7 +108,9 @@ def request_from_json(data: Mapping[str, Any]) -> Request:
         seat=data["seat"],
         kind=data["kind"],
         prompt=data["prompt"],
-        choices=tuple(Choice(c["value"], c["label"], c["group"]) for c in data["choices"]),
+        choices=tuple(
+            Choice(c["value"], c["label"], c["group"], c.get("stage", "")) for c in data["choices"]
+        ),
         default=data["default"],
         timeout_s=data["timeout_s"],
         revisable=data["revisable"],

@@ -220,16 +220,38 @@ class Menu:
     placeholder: str = "Choose…"
     n: int = 0
     multi: tuple[int, int] | None = None  # (min, max) choices of a multi-choice answer
+    # a two-step menu: each stage's name and choices; page 0 lists the stages, page k stage k
+    steps: list[tuple[str, list[int]]] | None = None
     pages: int = field(init=False, default=1)
 
     def __post_init__(self) -> None:
         extra = len(self.indices) - PER_MENU
-        self.pages = 1 if extra <= 0 else -(-len(self.indices) // PER_PAGE)
+        if self.steps is not None:
+            self.pages = len(self.steps) + 1
+        else:
+            self.pages = 1 if extra <= 0 else -(-len(self.indices) // PER_PAGE)
 
     def page_indices(self, page: int) -> list[int]:
+        if self.steps is not None:
+            return [] if page == 0 else self.steps[page - 1][1]
         if self.pages == 1:
             return self.indices
         return self.indices[page * PER_PAGE : (page + 1) * PER_PAGE]
+
+
+def stages_of(
+    choices: Sequence[Mapping[str, Any]], indices: list[int]
+) -> list[tuple[str, list[int]]] | None:
+    """A ``"steps"`` group's stages in order, or None when it reads better as one menu: a
+    single stage, a choice without one, or more stages or choices a stage than a menu holds."""
+    stages: dict[str, list[int]] = {}
+    for i in indices:
+        stages.setdefault(str(choices[i].get("stage") or ""), []).append(i)
+    if "" in stages or len(stages) < 2 or len(stages) > PER_MENU:
+        return None
+    if any(len(members) > PER_PAGE for members in stages.values()):
+        return None
+    return list(stages.items())
 
 
 def menu_kind(group: str) -> str:
@@ -252,7 +274,11 @@ def plan(request: Mapping[str, Any]) -> tuple[list[int], list[int], list[Menu]]:
     quiet: list[int] = []
     menus: list[Menu] = []
     for group, indices in groups.items():
-        if hints.get(group) != "menu":
+        steps = stages_of(choices, indices) if hints.get(group) == "steps" else None
+        if steps is not None:
+            label = f"{group.capitalize()}…" if group else "Choose…"
+            menus.append(Menu(menu_kind(group), indices, clip(label, 100), steps=steps))
+        elif hints.get(group) not in ("menu", "steps"):
             buttons += indices
         elif len(indices) < MENU_FROM:  # one or two read better as (quiet) buttons
             quiet += indices
@@ -293,7 +319,20 @@ def menu_select(
         for i in shown
     ]
     placeholder = menu.placeholder
-    if menu.pages > 1:
+    if menu.steps is not None:  # first the stage, then the choices of that stage
+        if page == 0:
+            options = [
+                discord.SelectOption(
+                    label=clip(name, OPTION_LABEL),
+                    value=f"{PAGE}{k}",
+                    description=f"{len(members)} way{'s' if len(members) > 1 else ''}",
+                )
+                for k, (name, members) in enumerate(menu.steps, start=1)
+            ]
+        else:
+            options.append(discord.SelectOption(label="← Back", value=f"{PAGE}0"))
+            placeholder = f"{menu.steps[page - 1][0]}: choose…"
+    elif menu.pages > 1:
         after = (page + 1) % menu.pages
         more = f"More… (page {after + 1} of {menu.pages})" if after else "Back to page 1…"
         options.append(discord.SelectOption(label=more, value=f"{PAGE}{after}"))

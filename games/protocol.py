@@ -125,17 +125,21 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One legal answer to a request, for buttons and menus."""
+    """One legal answer to a request, for buttons and menus. ``stage`` names the first pick of
+    a two-step choice (a group shown as ``"steps"``): the potion, then the cards to pay it."""
 
     value: str
     label: str
     group: str = ""
+    stage: str = ""
 
 
-Presentation = Literal["buttons", "menu"]
-"""How a group of choices shows on Discord: ``"buttons"`` (the default) while they fit, or
+Presentation = Literal["buttons", "menu", "steps"]
+"""How a group of choices shows on Discord: ``"buttons"`` (the default) while they fit;
 ``"menu"``: a select menu once the group has three choices or more (fewer show as quiet grey
-buttons, as a minor option beside the main ones)."""
+buttons, as a minor option beside the main ones); ``"steps"``: a menu of the group's stages
+(``Choice.stage``) first, then the choices of the stage picked (with a way back); a typed
+answer is the choice's value as always."""
 
 CloseRule = Literal["all", "first", "ready"]
 """When a window closes before its deadline (``Request.close``): ``"all"`` (the default) once

@@ -22,8 +22,8 @@ def label(text: str) -> str:
     return text if len(text) <= LABEL else text[: LABEL - 1] + "…"
 
 
-def _choice(value: str, group: str, text: str | None = None) -> Choice:
-    return Choice(value, label(text or value), group)
+def _choice(value: str, group: str, text: str | None = None, stage: str = "") -> Choice:
+    return Choice(value, label(text or value), group, stage)
 
 
 WAYS_PER_POTION = 6  # card lists offered per revealed potion (others may be typed)
@@ -112,7 +112,11 @@ def craft_label(text: str) -> str:
 
 
 def main_choices(state: State, seat: int) -> list[Choice]:
-    choices = [_choice(text, "craft", craft_label(text)) for text in crafts(state, seat)]
+    # two steps on Discord (§13.4): the potion, then the cards that pay for it
+    choices = [
+        _choice(text, "craft", craft_label(text), craft_label(text).partition(": ")[0])
+        for text in crafts(state, seat)
+    ]
     hand = state.hands[seat]
     others = order_from(state, seat)
     first_of: dict[str, str] = {}

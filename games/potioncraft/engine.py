@@ -30,7 +30,7 @@ from .config import HAND_SIZE, check_seats, match_seed, parse_config
 from .grammar import Act, BadAnswer, canonical, parse
 from .state import Owned, State
 
-MENUS: dict[str, Presentation] = {"craft": "menu", "spell": "menu", "perk": "menu"}
+MENUS: dict[str, Presentation] = {"craft": "steps", "spell": "menu", "perk": "menu"}
 REACTION_WINDOWS = ("block", "pair")
 
 

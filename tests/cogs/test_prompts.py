@@ -26,7 +26,7 @@ from games.protocol import Choice, Presentation, Request
 from tests.e2e.fake_discord import _component_errors
 
 DECLARE_MENU: dict[str, Presentation] = {"declare": "menu"}
-PRESENTATIONS: list[Presentation] = ["menu", "buttons"]
+PRESENTATIONS: list[Presentation] = ["menu", "buttons", "steps"]
 
 
 def request(
@@ -222,3 +222,40 @@ async def test_any_request_renders_within_discords_limits_and_reaches_every_choi
                     assert (select.min_values, select.max_values) == (1, 1)
                 else:
                     assert select.max_values <= payload["max_choices"]  # type: ignore[operator]
+
+
+def test_a_steps_group_asks_the_stage_first_then_its_choices_with_a_way_back() -> None:
+    crafts = tuple(
+        Choice(f"craft {potion} with {pay}", f"{potion}: {pay}", "craft", potion)
+        for potion, pay in [("Mirror Dew", "A, B, C"), ("Mirror Dew", "A, B, D"), ("Aqua", "E, F")]
+    )
+    end = Choice("end", "End the turn")
+    payload = request((*crafts, end), {"craft": "steps"})
+    first = prompt_view(payload)
+    assert first is not None
+    (menu,) = [i for i in first.children if isinstance(i, DeclareSelect)]
+    assert [(o.label, o.value, o.description) for o in menu.item.options] == [
+        ("Mirror Dew", ">1", "2 ways"),
+        ("Aqua", ">2", "1 way"),
+    ]
+    assert offered_values(first, payload) == ["end"]  # the End button; no craft yet
+    second = prompt_view(payload, pages={("craft", 0): 1})
+    assert second is not None
+    (menu,) = [i for i in second.children if isinstance(i, DeclareSelect)]
+    assert [o.label for o in menu.item.options] == [
+        "Mirror Dew: A, B, C",
+        "Mirror Dew: A, B, D",
+        "← Back",
+    ]
+    assert menu.item.options[-1].value == ">0" and menu.item.placeholder == "Mirror Dew: choose…"
+    assert reachable(payload) == {c.value for c in (*crafts, end)}
+
+
+def test_a_steps_group_of_one_stage_or_without_stages_is_one_menu() -> None:
+    one = tuple(Choice(f"craft X with {n}", f"X: {n}", "craft", "X") for n in "ABC")
+    loose = tuple(Choice(f"craft {n}", n, "craft") for n in "ABC")
+    for choices in (one, loose):
+        view = prompt_view(request(choices, {"craft": "steps"}))
+        assert view is not None
+        (menu,) = [i for i in view.children if isinstance(i, DeclareSelect)]
+        assert [o.value.startswith(">") for o in menu.item.options] == [False] * 3

@@ -283,6 +283,13 @@ async def click_answer(
     values = [c.value for c in request.choices]
     keys = choice_keys(values)
     wanted = [keys[values.index(v)] for v in request.split_answer(answer)]
+    stage = request.choices[values.index(answer)].stage if answer in values else ""
+    for custom_id in prompt.custom_ids():  # a two-step menu: pick the stage (the potion) first
+        options = prompt.component(custom_id).get("options") or []
+        pick = [o["value"] for o in options if o["value"].startswith(">") and o["label"] == stage]
+        if stage and pick:
+            await (await fake.select(user, prompt, custom_id, pick)).reply()  # edits the prompt
+            break
     for custom_id in prompt.custom_ids():
         comp = prompt.component(custom_id)
         if comp.get("type") == 2 and len(wanted) == 1 and custom_id.endswith(f":{wanted[0]}"):

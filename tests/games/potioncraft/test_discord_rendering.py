@@ -169,7 +169,8 @@ def test_s13_4_a_main_window_fits_discord_rows() -> None:
     (request,) = GAME.requests(state)
     groups = {c.group for c in request.choices}
     assert groups <= {"craft", "spell", "perk", "turn"}
-    assert all(request.presentation.get(g) == "menu" for g in groups - {"turn"})
+    hints = {g: request.presentation.get(g) for g in groups - {"turn"}}
+    assert all(hint == ("steps" if g == "craft" else "menu") for g, hint in hints.items())
 
 
 # --- §14: each player's own hand, always current -----------------------------------------------

@@ -50,7 +50,9 @@ def test_s13_4_main_offers_crafts_spells_perks_and_end_as_menus() -> None:
     assert "craft Oracle's Dew with Mermaid Scale, Clear Quartz, Bat Wing" in values
     assert "play Hex Seal (Fortuna) seal Witch's Pantry" in values
     assert "perk Petal Ward Elixir" in values and values[-1] == "end"
-    assert request.presentation["craft"] == "menu"
+    assert request.presentation["craft"] == "steps"  # the potion, then the cards
+    crafts = [c for c in request.choices if c.group == "craft"]
+    assert all(c.stage and c.label.startswith(f"{c.stage}: ") for c in crafts)
     assert all(len(c.label) <= 80 for c in request.choices)
     assert "Crafts you can make now" in request.prompt and len(request.prompt) <= 1500
 
