@@ -167,6 +167,26 @@ def test_s11_any_bytes_are_read_or_refused(data: bytes) -> None:
     GAME.parse_config({"content_set": value}, 3)
 
 
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@given(JSON_VALUES, st.sampled_from(["name", "starter", "cards", "tiles", "panels"]))
+def test_s11_any_json_in_a_file_is_read_or_refused_naming_a_field(value: Any, key: str) -> None:
+    house = json.loads(house_raw())
+    for document in (value, {**house, key: value}):
+        try:
+            content_from_bytes(json.dumps(document).encode())
+        except ConfigError as error:
+            assert error.field.startswith("content_set") and error.message
+            assert "\n" not in error.message
+
+
 # --- the setup text -----------------------------------------------------------------------------
 
 
