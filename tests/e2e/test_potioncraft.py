@@ -12,8 +12,9 @@ default), crafts, a Petal Ward, Alice's Hand reset whose block window goes to th
 after the deadline, the window reopens with grace and Dave's answer times out (the block timer's
 default: pass); then Alice's Request for Eye of Newt blocked by Bob, then by Carol (a chain of two
 blocks), Dave leaving, and the turn limit. ``python -m tests.e2e.test_potioncraft 0 4000 30``
-searches seeds for these situations. Two smaller matches time out every other kind of window:
-draw, main and discard (nobody answers), Astral Projection and the Thief's Gamble pair.
+searches seeds for these situations. Three smaller matches time out every other kind of window:
+draw, main and discard (nobody answers), Astral Projection and the Thief's Gamble pair, and a
+Foresight perk's window.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import Any
 
 from cogs.prompts import choice_keys
 from games.moves import play_window
@@ -157,12 +159,31 @@ def build(seed: int, max_turns: int | None = None) -> Plan:
     return plan
 
 
-def build_silent(seed: int, seats: int, max_turns: int, silent: tuple[str, ...]) -> Plan:
+class SeerAgent(AlchemistAgent):
+    """The alchemist, but it uses a Foresight perk whenever one is offered (the alchemist
+    never does), so a match reaches a foresight window."""
+
+    def act(self, request: Request, view: Any) -> str:
+        for choice in request.choices:
+            name = choice.value.removeprefix("perk ")
+            perk = POTIONS[name].perk if name in POTIONS else None
+            if choice.value.startswith("perk ") and perk == "foresight":
+                return choice.value
+        return super().act(request, view)
+
+
+def build_silent(
+    seed: int,
+    seats: int,
+    max_turns: int,
+    silent: tuple[str, ...],
+    agent: type[AlchemistAgent] = AlchemistAgent,
+) -> Plan:
     """The alchemists' match of ``seats`` players where nobody answers a ``silent`` window."""
     plan = Plan(seed)
     config = GAME.parse_config({"seed": seed, "max_turns": max_turns}, seats)
     state, _ = GAME.new_match(Setup(config, seats, 0, NAMES[:seats]))
-    agents = {s: AlchemistAgent(s, derive_rng(seed, "e2e", s)) for s in range(seats)}
+    agents = {s: agent(s, derive_rng(seed, "e2e", s)) for s in range(seats)}
     while not state.over:
         window = Window(state, GAME.requests(state))
         assert state.pending is not None
@@ -624,6 +645,34 @@ async def test_astral_and_pair_windows_time_out_to_their_defaults(
     assert "Bob keeps 1 card and returns 2 (timed out)." in public
     assert "Alice reveals and discards Ashes of a Burnt Letter, Ashes of a Burnt Letter" in public
     assert "Letter (timed out). Carol steals Petal Ward Elixir." in public
+
+
+async def test_a_foresight_window_times_out_to_its_default(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    """Seed 64, two players (30 windows): Bob uses Dreambinder Elixir's Foresight perk, lets
+    its window time out (the top cards stay in their order), then wins on three categories."""
+    bot = await start_bot(launch_bot)
+    users = [world.alice, world.bob]
+    plan = build_silent(64, 2, 12, ("foresight",), SeerAgent)
+    assert plan.seen == {"foresight"} and len(plan.windows) == 30
+    players = {f"player{n}": u for n, u in enumerate(users, start=1)}
+    reply = await moderator(
+        fake, world, "potion setup", **players, options="seed=64, max_turns=12", window=3,
+        reaction_window=2,
+    )  # fmt: skip
+    assert not reply.ephemeral, reply.content
+    assert "is started" in (await moderator(fake, world, "potion start", match="m1")).content
+    await Driver(fake, world, users, bot, plan).run()
+    await fake.wait_for_message(
+        lambda m: "owns a potion of each category and wins" in m.content,
+        channel=world.channel,
+        timeout=20,
+    )
+    assert_events_shown(fake, world, users, plan.windows)
+    public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
+    assert "Bob uses Dreambinder Elixir: Foresight." in public
+    assert "Bob has looked at and reordered the top 4 cards (timed out)." in public
 
 
 def search(first: int, last: int, max_turns: int) -> None:
