@@ -82,7 +82,7 @@ def test_bot_names_no_game() -> None:
 def test_a_module_path_still_loads_an_unregistered_game() -> None:
     assert load_game_info("tests.bot.toy_game").title == "Toy Guess"
     assert "tests.bot.toy_game" not in registry.names()
-    with pytest.raises(KeyError, match="unknown game 'chess'; known: .*floral-extract"):
+    with pytest.raises(KeyError, match=r"unknown game 'chess'; known: .*floral-extract"):
         load_game_info("chess")
     with pytest.raises(KeyError, match="declares no GAME_INFO"):
         load_game_info("games.protocol")
