@@ -39,6 +39,7 @@ from .rules import (
     can_counter,
     collection,
     funds,
+    owned_tiles,
     propagate_preview,
     sellable,
 )
@@ -129,6 +130,7 @@ class FlakyFlasks:
                 "trash": "menu",
                 "sell": "menu",
                 "hex": "menu",
+                "offer": "menu",
             },
         )
 
@@ -167,17 +169,11 @@ class FlakyFlasks:
             out, prompt = self._market_choices(state, seat)
         elif kind == "offer":
             out.append(Choice("pass", "No offer"))
-            coins = p["coins"]
-            for t in active(g):
-                if t != seat and coins >= 1:
-                    their = collection(g["players"][t])
-                    if their:
-                        want = sorted(set(their))[0]
-                        value = f"offer {g['names'][t]} give 1c get card:{want}"
-                        out.append(Choice(value, value[:80], "offer"))
+            out += _offer_choices(content, g, seat)
             prompt = (
                 "Bargain: offer <player> give <items> get <items>"
-                " (items: 3c, card:<id>, tile:<id>), or pass."
+                " (items: 3c, card:<id>, tile:<id>), or pass. The menu offers coins at the"
+                f" market price for one card or tile; you have {p['coins']} coins."
             )
         elif kind == "reply":
             offer = g["bargain"]["offer"]
@@ -436,6 +432,28 @@ class FlakyFlasks:
 
     def load(self, data: JSON) -> State:
         return copy.deepcopy(dict(data))
+
+
+def _offer_choices(content: Content, g: G, seat: int) -> list[Choice]:
+    """Complete offers a player can make from a menu: its market price in coins for one card
+    or tile another player owns (any other offer is typed)."""
+    coins = g["players"][seat]["coins"]
+    out = []
+    for t in active(g):
+        if t == seat:
+            continue
+        them, name = g["players"][t], g["names"][t]
+        cards = sorted(set(collection(them)), key=content.card_rank.__getitem__)
+        tiles = sorted(set(owned_tiles(them)), key=content.tile_rank.__getitem__)
+        wanted = [("card", c, content.cards[c].name, content.cards[c].cost) for c in cards]
+        wanted += [("tile", x, content.tiles[x].name, content.tiles[x].cost) for x in tiles]
+        for kind, item, title, cost in wanted:
+            price = max(1, cost)
+            if price <= coins:
+                value = f"offer {name} give {price}c get {kind}:{item}"
+                label = f"Offer {name} {price} coins for their {title}"
+                out.append(Choice(value, label[:80], "offer"))
+    return out
 
 
 def phase_of(g: G) -> tuple[int, int, str]:

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from games.flaky_flasks import AGENTS, GAME, export_script, replay_script
-from games.flaky_flasks.engine import PHASES, phase_of
+from games.flaky_flasks.engine import PHASES, content_of, phase_of
 from games.moves import play_window
-from games.protocol import PUBLIC, ConfigError, Event, Setup, derive_rng
+from games.protocol import PUBLIC, Accepted, ConfigError, Event, Setup, derive_rng
 
 
 def _play(seed: int, seats: int, config: dict[str, Any]) -> tuple[list[Any], list[Any], Any]:
@@ -20,7 +20,8 @@ def _play(seed: int, seats: int, config: dict[str, Any]) -> tuple[list[Any], lis
     parsed = GAME.parse_config(config, seats)
     state, events = GAME.new_match(Setup(parsed, seats, 999, [f"N{s}" for s in range(seats)]))
     agents = [AGENTS["brewer"](s, derive_rng(seed, s)) for s in range(seats)]
-    befores, all_events, windows = [None], [events], []
+    befores: list[Any] = [None]
+    all_events, windows = [events], []
     while GAME.requests(state):
         requests = GAME.requests(state)
         attempts = {r.seat: [agents[r.seat].act(r, GAME.view(state, r.seat))] for r in requests}
@@ -113,3 +114,37 @@ def test_the_table_never_shows_a_hand() -> None:
                         assert text not in table.text
                         shown += 1
     assert shown > 50
+
+
+def test_s9_offer_menu_lists_complete_offers_at_market_price_within_the_coins() -> None:
+    befores, _, _ = _play(2, 3, {"rounds": 6, "seed": 2})
+    offers = [s for s in befores[1:] if s["g"]["win"]["kind"] == "offer"]
+    assert offers
+    checked = 0
+    for state in offers:
+        for coins in (0, 4, 30):
+            state = json.loads(json.dumps(state))
+            g = state["g"]
+            (request,) = GAME.requests(state)
+            g["players"][request.seat]["coins"] = coins
+            content = content_of(state)
+            (request,) = GAME.requests(state)
+            made = [c for c in request.choices if c.value != "pass"]
+            assert request.choices[0].value == "pass"
+            if coins == 0:
+                assert not made
+            for choice in made:
+                words = choice.value.split()
+                assert words[0] == "offer" and words[2] == "give" and words[4] == "get"
+                price = int(words[3][:-1])
+                assert 1 <= price <= coins and len(choice.label) <= 80
+                kind, item = words[5].split(":")
+                items = content.cards if kind == "card" else content.tiles
+                assert price == max(1, items[item].cost)  # the market price
+                assert choice.label.endswith(f" {price} coins for their {items[item].name}")
+                verdict = GAME.submit(state, request.seat, choice.value)
+                assert isinstance(verdict, Accepted) and verdict.move == choice.value
+                checked += 1
+            if coins == 30:
+                assert made and request.presentation.get("offer") == "menu"
+    assert checked > 20
