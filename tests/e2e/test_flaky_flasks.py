@@ -268,9 +268,9 @@ async def next_prompt(fake: FakeDiscord, user: User, floor: int, timeout: float)
 
 async def click_answer(
     fake: FakeDiscord, user: User, prompt: Message, request: Request, answer: str
-) -> str | None:
-    """Answer by the prompt's components (a button, or a menu's option on its first page);
-    None: no component shows the answer."""
+) -> tuple[str, str] | None:
+    """Answer by the prompt's components (a button, or a menu's option on its first page): the
+    reply and ``"click"`` or ``"select"``; None: no component shows the answer."""
     values = [c.value for c in request.choices]
     if answer not in values:
         return None
@@ -279,17 +279,17 @@ async def click_answer(
     for custom_id in prompt.custom_ids():
         comp = prompt.component(custom_id)
         if comp.get("type") == 2 and custom_id.endswith(f":{wanted}"):
-            ix = await fake.click(user, prompt, custom_id)
+            ix, way = await fake.click(user, prompt, custom_id), "click"
             break
         options = [o["value"] for o in comp.get("options") or []]
         if comp.get("type") == 3 and wanted in options:
-            ix = await fake.select(user, prompt, custom_id, [wanted])
+            ix, way = await fake.select(user, prompt, custom_id, [wanted]), "select"
             break
     else:
         return None
     reply = await ix.reply()
     assert reply.ephemeral
-    return reply.content
+    return reply.content, way
 
 
 class Driver:
@@ -308,8 +308,10 @@ class Driver:
         user = self.users[request.seat]
         reply: str | None = None
         if user is self.world.alice:
-            reply = await click_answer(self.fake, user, prompt, request, answer)
-            self.ways.append("click" if reply is not None else "typed")
+            clicked = await click_answer(self.fake, user, prompt, request, answer)
+            if clicked is not None:
+                reply, way = clicked
+                self.ways.append(f"{way}:{request.kind}")
         elif user is self.world.carol:
             reply = await slash_submit(self.fake, user, self.world, answer)
             self.ways.append("submit")
@@ -497,7 +499,10 @@ async def test_three_player_six_round_match_to_its_end(
     ]
     assert not [t for t in public if "restarted while match" in t]
 
-    assert {"click", "typed", "submit"} <= set(driver.ways)
+    # Alice clicked buttons and picked from menus (her Hexes, plays, purchases and sales)
+    ways = {"click:hex", "click:work", "click:market", "click:offer", "select:hex"}
+    assert ways | {"select:work", "select:market"} <= set(driver.ways), set(driver.ways)
+    assert {"typed", "submit"} <= set(driver.ways)
     assert_no_secret_leaks(fake, world, users, plan)
     status = (await moderator(fake, world, "match status", match="m1")).content
     assert "finished" in status and f"Winner: {winners.replace(' and ', ', ')}" in status, status
