@@ -131,6 +131,7 @@ class FlakyFlasks:
                 "sell": "menu",
                 "hex": "menu",
                 "offer": "menu",
+                "layout": "menu",
             },
         )
 
@@ -142,9 +143,14 @@ class FlakyFlasks:
         prompt = ""
         if kind == "setup":
             out.append(Choice("keep", "Keep my layout"))
-            prompt = (
-                "Rearrange your tiles (layout 1=pipe,kiln 2=prism@G …) or keep them. "
-                + _deck_line(p)
+            out += _layout_choices(content, state["config"], p)
+            prompt = "\n".join(
+                [
+                    *board(content, g, seat),
+                    "Rearrange your tiles (layout 1=pipe,kiln 2=prism@G …) or keep them:"
+                    " channels not named become empty, unplaced tiles are spare.",
+                    _deck_line(p),
+                ]
             )
         elif kind == "hex":
             out += [Choice(v, v, "hex") for v in hex_options(content, g, seat)]
@@ -432,6 +438,45 @@ class FlakyFlasks:
 
     def load(self, data: JSON) -> State:
         return copy.deepcopy(dict(data))
+
+
+def _layout_text(channels: Sequence[Sequence[str]]) -> str:
+    """A layout answer in the form the engine accepts it: ``layout 1=pipe,kiln 3=prism@G``."""
+    parts = [f"{k + 1}={','.join(ch)}" for k, ch in enumerate(channels) if ch]
+    return " ".join(["layout", *parts])
+
+
+def _layout_choices(content: Content, config: Mapping[str, Any], p: dict[str, Any]) -> list[Choice]:
+    """Complete layouts a player can pick from a menu (any other is typed): the tiles spread
+    over the channels, dearest first; chained into as few channels as possible; and the current
+    layout with one tile's setting changed. Settings stay as they are (a spare tile: its first)."""
+    slots, length = config["slots"], config["channel_length"]
+    current = [list(ch) for ch in p["channels"]]
+    specs = [spec for ch in current for spec in ch]
+    for tile in p["spare"]:
+        settings = content.tiles[tile].settings
+        specs.append(f"{tile}@{settings[0]}" if settings else tile)
+    specs.sort(key=lambda spec: (-content.tiles[spec.split("@")[0]].cost, spec))
+    spread: list[list[str]] = [[] for _ in range(slots)]
+    for i, spec in enumerate(specs[: slots * length]):
+        spread[i % slots].append(spec)
+    chained = [specs[k * length : (k + 1) * length] for k in range(slots)]
+    found = {
+        _layout_text(spread): "Spread my tiles over the channels, dearest first",
+        _layout_text(chained): "Chain my tiles into as few channels as possible",
+    }
+    for k, channel in enumerate(current):
+        for i, spec in enumerate(channel):
+            tile_id, _, setting = spec.partition("@")
+            tile = content.tiles[tile_id]
+            for other in tile.settings:
+                if other != setting:
+                    changed = [list(ch) for ch in current]
+                    changed[k][i] = f"{tile_id}@{other}"
+                    label = f"Keep my layout, {tile.name} in channel {k + 1} set to {other}"
+                    found.setdefault(_layout_text(changed), label[:80])
+    found.pop(_layout_text(current), None)  # that is "keep"
+    return [Choice(value, label, "layout") for value, label in found.items()]
 
 
 def _offer_choices(content: Content, g: G, seat: int) -> list[Choice]:

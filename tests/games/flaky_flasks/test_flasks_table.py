@@ -4,6 +4,7 @@ the public table posted at the start of every phase (the issue's "one public pos
 from __future__ import annotations
 
 import json
+from collections import Counter
 from functools import partial
 from typing import Any
 
@@ -148,3 +149,32 @@ def test_s9_offer_menu_lists_complete_offers_at_market_price_within_the_coins() 
             if coins == 30:
                 assert made and request.presentation.get("offer") == "menu"
     assert checked > 20
+
+
+def test_s4_setup_menu_offers_complete_layouts_and_the_prompt_shows_the_board() -> None:
+    befores, _, _ = _play(2, 3, {"rounds": 6, "seed": 2})
+    setups = [s for s in befores[1:] if s["g"]["win"]["kind"] == "setup"]
+    assert setups
+    kinds: set[str] = set()
+    for state in setups:
+        for request in GAME.requests(state):
+            p = state["g"]["players"][request.seat]
+            assert "\n1 ▸ " in request.prompt and "Spare: " in request.prompt  # the board
+            assert request.choices[0].value == "keep"
+            assert request.presentation.get("layout") == "menu"
+            tiles = sorted([*(s.split("@")[0] for ch in p["channels"] for s in ch), *p["spare"]])
+            for choice in request.choices[1:]:
+                assert choice.group == "layout" and len(choice.label) <= 80
+                kinds.add(choice.label.split()[0])
+                verdict = GAME.submit(state, request.seat, choice.value)
+                assert isinstance(verdict, Accepted) and verdict.move == choice.value
+                # the layout places only the player's own tiles, none twice
+                placed = [s.split("@")[0] for part in choice.value.split()[1:]
+                          for s in part.split("=")[1].split(",")]  # fmt: skip
+                assert not Counter(placed) - Counter(tiles)
+                layout = [[] for _ in p["channels"]]  # type: list[list[str]]
+                for part in choice.value.split()[1:]:
+                    k, listed = part.split("=")
+                    layout[int(k) - 1] = listed.split(",")
+                assert layout != p["channels"]  # "keep" is the current layout
+    assert {"Spread", "Chain"} <= kinds
