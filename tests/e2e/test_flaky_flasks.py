@@ -473,6 +473,20 @@ async def test_three_player_six_round_match_to_its_end(
         for m in fake.dms_to(world.alice)
         if prompt_step(m) == prompt_step(driver.prompts[index, 1])
     ]
+    first, second = driver.prompts[index, 1], driver.prompts[index + 1, 2]
+    assert "Alice's Shadow Moth is about to resolve. Counter it or pass." in first.content
+    assert "Bob's Ward Candle is about to resolve. Counter it or pass." in second.content
+
+    # a turn's work is one clock: every work prompt of a turn shows the same deadline
+    clocks: dict[tuple[str, int], list[str]] = {}
+    for (i, seat), prompt in driver.prompts.items():
+        window = plan.windows[i]
+        if window.kind == "work":
+            label = window.before["g"]["win"]["label"]
+            clocks.setdefault((label, seat), []).extend(COUNTDOWN.findall(prompt.content))
+    assert len(clocks) >= 30 and all(len(set(deadlines)) == 1 for deadlines in clocks.values())
+    assert sum(len(deadlines) >= 3 for deadlines in clocks.values()) >= 10
+
     _, market, seat = plan.tagged("timeout:market")
     sold = next(e.text for e in market.events if e.kind == "report")
     assert f"{NAMES[seat]} sells potion" in sold and f"{NAMES[seat]} passes" in sold
