@@ -527,9 +527,11 @@ async def test_three_player_six_round_match_to_its_end(
 # --- content set files, a moderator's own set, /look, refusals ------------------------------------
 
 
-async def test_content_set_files_refused_in_one_line_then_an_own_set_plays_and_look_shows_a_hand(
+async def test_content_set_files_refused_in_one_line_an_own_set_plays_look_shows_a_hand_four_play(
     fake: FakeDiscord, world: World, launch_bot: LaunchBot
 ) -> None:
+    dave = fake.add_user("dave")  # a fourth player, a member before the bot connects
+    fake.add_member(world.guild, dave)
     bot = await launch_bot(env=BOT_ENV)
     await bot.wait_for_log("floral-host ready")
     names = [option["name"] for option in fake.command("flasks setup")["options"]]
@@ -608,6 +610,23 @@ async def test_content_set_files_refused_in_one_line_then_an_own_set_plays_and_l
     await fake.wait_for_message(
         lambda m: "Game over:" in m.content, channel=world.channel, after=mark, timeout=10
     )
+
+    # four players, the house set; one player in two seats is refused
+    twice = await moderator(fake, world, "flasks setup", player1=world.alice, player2=world.alice)
+    assert twice.ephemeral and twice.content.startswith("✖ No match created."), twice.content
+    four = {"player3": world.carol, "player4": dave}
+    reply = await moderator(fake, world, "flasks setup", **duo, **four, rounds=6)
+    assert not reply.ephemeral and f"{dave.mention} (P4). 6 rounds;" in reply.content, reply.content
+    mark = fake.mark()
+    assert "is started" in (await moderator(fake, world, "flasks start", match="m2")).content
+    table = await fake.wait_for_message(
+        lambda m: "**Table, round 1/6: " in m.content, channel=world.channel, after=mark
+    )
+    for name in ("Alice", "Bob", "Carol", "Dave"):
+        assert f"**{name}** · 0 fame · 0 coins" in table.content, table.content
+    for user in (world.alice, world.bob, world.carol, dave):
+        await fake.wait_for_message(lambda m: prompt_step(m) is not None, to=user, after=mark)
+    assert "is aborted" in (await moderator(fake, world, "match abort", match="m2")).content
 
 
 if __name__ == "__main__":
