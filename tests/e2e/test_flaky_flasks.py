@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from cogs.prompts import choice_keys
-from games.flaky_flasks import GAME
+from games.flaky_flasks import GAME, replay_script
 from games.flaky_flasks.agents import BrewerAgent
 from games.flaky_flasks.engine import content_of
 from games.flaky_flasks.render import hand_text
@@ -520,6 +520,15 @@ async def test_three_player_six_round_match_to_its_end(
     assert_no_secret_leaks(fake, world, users, plan)
     status = (await moderator(fake, world, "match status", match="m1")).content
     assert "finished" in status and f"Winner: {winners.replace(' and ', ', ')}" in status, status
+
+    # the export replays to the same end, from the chosen seed
+    exported = await moderator(fake, world, "match export", match="m1")
+    assert exported.attachments and exported.attachments[0].filename == "match-1.json"
+    script = json.loads(exported.attachments[0].data)
+    assert script["seed"] == SEED and "seed" not in script["config"], script["config"]
+    assert script["config"]["work_window_s"] == WORK and script["config"]["rounds"] == 6
+    replayed = list(replay_script(script))
+    assert replayed[-1].state["g"] == json.loads(json.dumps(final["g"]))
     print(f"played {len(plan.windows)} windows in {played:.1f} s")
     await asyncio.sleep(0)
 
