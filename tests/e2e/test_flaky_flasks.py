@@ -17,7 +17,11 @@ during the Market Phase, with a market prompt open, and the match goes on from t
 Counters comes in round 4 (Alice's Shadow Moth on Bob; Bob counters with a Ward Candle, Carol
 lets that window time out, then counters Bob's Counter, so the Moth resolves), purchases and
 sales in every Market, both bargains in round 1. ``python -m tests.e2e.test_flaky_flasks FIRST
-LAST`` searches seeds.
+LAST`` searches seeds. The match's ``/match export`` replays to the same end.
+
+The second test: bad content set files and options are refused in one line naming the field; a
+moderator's own set from a file plays (its prices in the table) and ``/look`` shows the asker's
+own hand; a four-player match sets up and starts.
 """
 
 from __future__ import annotations
