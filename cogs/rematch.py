@@ -69,7 +69,7 @@ def _may_rematch(bot: FloralBot, interaction: discord.Interaction, old: MatchRec
 
 
 async def rematch(bot: FloralBot, old: MatchRecord, by: int) -> MatchRecord:
-    """The same game, players, settings and timers as ``old``; a new seed."""
+    """The same game, players, settings and timers as ``old``; a new seed, and a new deal."""
     return await bot.host.create_match(
         old.game,
         guild_id=old.guild_id,
@@ -77,7 +77,8 @@ async def rematch(bot: FloralBot, old: MatchRecord, by: int) -> MatchRecord:
         players=list(old.players),
         names=list(old.names),
         moderators=list(dict.fromkeys([*old.moderators, by])),
-        config=old.config,
+        # a chosen deal (the games' ``seed`` option: tests, a moderator's replay) is dealt anew
+        config={key: value for key, value in old.config.items() if key != "seed"},
         window_s=old.window_s,
         timers=old.timers or None,
     )

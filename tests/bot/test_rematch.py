@@ -35,3 +35,20 @@ async def test_a_rematch_sets_up_the_same_match_with_a_new_seed(env: HostEnv, ga
     assert new.config == old.config  # the parsed config reads as itself
     assert (new.window_s, new.timers) == (old.window_s, old.timers)
     assert new.moderators == (900, 101)
+
+
+async def test_a_rematch_of_a_chosen_deal_deals_anew(env: HostEnv) -> None:
+    """A game's ``seed`` option (a deal chosen for a test or a replay) is not copied."""
+    old = await env.host.create_match(
+        "potioncraft",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        players=[101, 102],
+        names=["A", "B"],
+        moderators=[900],
+        config={"seed": 64, "max_turns": 12},
+    )
+    assert old.config["seed"] == 64
+    new = await rematch(cast(FloralBot, SimpleNamespace(host=env.host)), old, by=101)
+    assert "seed" not in new.config or new.config["seed"] != 64
+    assert new.config["max_turns"] == 12
