@@ -21,8 +21,6 @@ words). Names ignore case, spaces and dashes. ``rounds`` is the command's own op
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 
 import discord
@@ -30,19 +28,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import FloralBot
-from bot.host import HostError
 from bot.store import MatchRecord
+from cogs import options
 from cogs.common import match_autocomplete, moderator_only, respond
+from cogs.options import OptionsSpec, set_by_command
 from cogs.setup import create_match, players_text, refusal, start_match, timer_lengths
 from games.flaky_flasks.config import DEFAULTS, INT_OPTIONS
 from games.flaky_flasks.content import read_content
 from games.protocol import JSON, ConfigError
-from games.text import excerpt
 
 GAME = "flaky-flasks"
-OPTIONS_FIELD = "options"
 CONTENT_FIELD = "content_set"
-CONTENT_BYTES = 256 * 1024  # a content set file larger than this is refused unread
 TIMER_OPTION = {"window_s": "window", "reaction_window_s": "reaction_window", "rounds": "rounds"}
 BOOL_OPTIONS = ("bargain",)
 CHOICE_OPTIONS = {"prompt_mode": ("eligible", "all")}
@@ -62,64 +58,27 @@ TITLES = {
     "river_size": "river size",
     "tableau_size": "tableau size",
 }
-WORDS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
 
 # --- the options line -----------------------------------------------------------------------
 
 
-def option_key(name: str) -> str:
-    """``"Fume Decay"``, ``"fume-decay"`` -> ``"fume_decay"``."""
-    return re.sub(r"[\s_-]+", "_", name.strip().casefold()).strip("_")
+SPEC = OptionsSpec(
+    bools=BOOL_OPTIONS,
+    choices=CHOICE_OPTIONS,
+    ints={**{key: None for key in INT_OPTIONS if key not in TIMER_OPTION}, "seed": None},
+    elsewhere={
+        **set_by_command(TIMER_OPTION),
+        CONTENT_FIELD: "a content set is given as an attached JSON file",
+    },
+    order=OPTION_KEYS,
+)
 
 
 def parse_options(text: str) -> dict[str, JSON]:
     """The config an options line sets; ConfigError names the option (or ``options``). The
     engine's ``parse_config`` then checks each value's range."""
-    config: dict[str, JSON] = {}
-    for part in re.split(r"[,;\n]", text):
-        if not part.strip():
-            continue
-        name, has_value, raw = part.partition("=")
-        key = option_key(name)
-        if key in TIMER_OPTION:
-            raise ConfigError(
-                OPTIONS_FIELD,
-                f"{key} is set by the command's `{TIMER_OPTION[key]}` option, not here",
-            )
-        if key == CONTENT_FIELD:
-            raise ConfigError(OPTIONS_FIELD, "a content set is given as an attached JSON file")
-        if key not in OPTION_KEYS:
-            known = ", ".join(OPTION_KEYS)
-            raise ConfigError(
-                OPTIONS_FIELD, f"{excerpt(name.strip())} is not an option; known: {known}"
-            )
-        if key in config:
-            raise ConfigError(key, "given twice")
-        value = raw.strip()
-        if not has_value or not value:
-            raise ConfigError(key, "needs a value: write it as name=value")
-        config[key] = option_value(key, value)
-    return config
-
-
-def option_value(key: str, value: str) -> JSON:
-    """One option's text as its config value."""
-    if key in BOOL_OPTIONS:
-        word = value.casefold()
-        if word not in WORDS:
-            raise ConfigError(key, f"must be true or false, got {excerpt(value)}")
-        return WORDS[word]
-    if key in CHOICE_OPTIONS:
-        word = option_key(value)
-        if word not in CHOICE_OPTIONS[key]:
-            raise ConfigError(
-                key, f"must be one of {', '.join(CHOICE_OPTIONS[key])}, got {excerpt(value)}"
-            )
-        return word
-    if not re.fullmatch(r"[0-9]{1,20}", value):
-        raise ConfigError(key, f"must be a whole number, got {excerpt(value)}")
-    return int(value)
+    return options.parse_options(text, SPEC)
 
 
 def setup_config(
@@ -142,38 +101,12 @@ def content_from_bytes(data: bytes) -> JSON:
     """An attached content set file as JSON, checked against the format; ConfigError
     ``content_set`` (or ``content_set.<field>``) when it is too large, not UTF-8 text, not one
     JSON object or not a content set."""
-    if len(data) > CONTENT_BYTES:
-        raise ConfigError(
-            CONTENT_FIELD, f"the file has {len(data)} bytes; at most {CONTENT_BYTES} are read"
-        )
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ConfigError(CONTENT_FIELD, "the file is not UTF-8 text") from None
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        where = getattr(error, "lineno", None)
-        at = f" (line {where})" if where is not None else ""
-        raise ConfigError(CONTENT_FIELD, f"the file is not valid JSON{at}") from None
-    if not isinstance(value, dict):
-        raise ConfigError(CONTENT_FIELD, "the file must hold one JSON object")
-    read_content(value)  # names the first bad field: content_set.cards[3].symbols[1]
-    return value
+    return options.json_file(data, CONTENT_FIELD, read_content)
 
 
 async def read_content_set(attachment: discord.Attachment) -> JSON:
     """The attached file's content set, size-capped before it is downloaded."""
-    if attachment.size > CONTENT_BYTES:
-        raise ConfigError(
-            CONTENT_FIELD,
-            f"the file has {attachment.size} bytes; at most {CONTENT_BYTES} are read",
-        )
-    try:
-        data = await attachment.read()
-    except (discord.HTTPException, discord.NotFound):
-        raise ConfigError(CONTENT_FIELD, "the file could not be downloaded") from None
-    return content_from_bytes(data)
+    return await options.read_json_file(attachment, CONTENT_FIELD, read_content)
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -284,10 +217,7 @@ class FlakyFlasksCog(commands.GroupCog, group_name="flasks", group_description="
         await start_match(self.bot, interaction, match, GAME)
 
 
-def explain(error: ConfigError | HostError) -> str:
-    if isinstance(error, ConfigError) and error.field == OPTIONS_FIELD:
-        return f"Bad options: {error.message}."
-    return refusal(error)
+explain = refusal  # "Bad options: …" for the options line, "Bad option `x`: …" for one
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -19,26 +19,21 @@ chosen match again.
 
 from __future__ import annotations
 
-import re
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import FloralBot
-from bot.host import HostError
 from bot.store import MatchRecord
+from cogs import options
 from cogs.common import match_autocomplete, moderator_only, respond
+from cogs.options import OptionsSpec, set_by_command
 from cogs.setup import create_match, players_text, refusal, start_match, timer_lengths, timers_text
 from games.potioncraft.config import BOOLEANS, CHOICES, DEFAULTS, INTEGERS, SECONDS
 from games.protocol import JSON, ConfigError
-from games.text import excerpt
 
 GAME = "potioncraft"
-OPTIONS_FIELD = "options"
 TIMER_OPTION = {"window_s": "window", "reaction_s": "reaction_window"}
-TRUE, FALSE = ("true", "yes", "on"), ("false", "no", "off")
-NONE = ("none", "null", "no_limit", "unlimited")
 OPTION_KEYS = tuple(k for k in DEFAULTS if k not in SECONDS)  # what the options line may set
 TITLES = {
     "table_limit": "table limit",
@@ -61,64 +56,23 @@ SWITCHES = {  # an on/off option as (on, off) words
 # --- the options line -----------------------------------------------------------------------
 
 
-def option_key(name: str) -> str:
-    """``"Max Turns"``, ``"max-turns"`` -> ``"max_turns"``."""
-    return re.sub(r"[\s_-]+", "_", name.strip().casefold()).strip("_")
+SPEC = OptionsSpec(
+    bools=tuple(BOOLEANS),
+    choices={key: tuple(words) for key, words in CHOICES.items()},
+    ints={
+        **{key: INTEGERS.get(key) for key in OPTION_KEYS if key not in (*BOOLEANS, *CHOICES)},
+        "seed": INTEGERS.get("seed", (0, 2**63 - 1)),
+    },
+    nullable=("max_turns",),
+    bare_true=True,
+    elsewhere=set_by_command(TIMER_OPTION),
+    order=(*OPTION_KEYS, "seed"),
+)
 
 
 def parse_options(text: str) -> dict[str, JSON]:
     """The config an options line sets; ConfigError names the option (or ``options``)."""
-    config: dict[str, JSON] = {}
-    for part in re.split(r"[,;\n]", text):
-        if not part.strip():
-            continue
-        name, has_value, raw = part.partition("=")
-        key = option_key(name)
-        if key in TIMER_OPTION:
-            raise ConfigError(
-                OPTIONS_FIELD,
-                f"{key} is set by the command's `{TIMER_OPTION[key]}` option, not here",
-            )
-        if key not in (*OPTION_KEYS, "seed"):
-            known = ", ".join((*OPTION_KEYS, "seed"))
-            raise ConfigError(
-                OPTIONS_FIELD, f"{excerpt(name.strip())} is not an option; known: {known}"
-            )
-        if key in config:
-            raise ConfigError(key, "given twice")
-        value = raw.strip()
-        if not has_value:
-            if key not in BOOLEANS:
-                raise ConfigError(key, "needs a value: write it as name=value")
-            config[key] = True
-            continue
-        if not value:
-            raise ConfigError(key, "needs a value after =")
-        config[key] = option_value(key, value)
-    return config
-
-
-def option_value(key: str, value: str) -> JSON:
-    """One option's text as its config value (the engine then checks its range)."""
-    word = option_key(value)
-    if key in BOOLEANS:
-        if word in TRUE:
-            return True
-        if word in FALSE:
-            return False
-        raise ConfigError(key, f"must be true or false, got {excerpt(value)}")
-    if key in CHOICES:
-        if word not in CHOICES[key]:
-            raise ConfigError(
-                key, f"must be one of {', '.join(CHOICES[key])}, got {excerpt(value)}"
-            )
-        return word
-    if key == "max_turns" and word in NONE:
-        return None
-    if not re.fullmatch(r"[0-9]{1,20}", value):
-        low, high = INTEGERS.get(key, (0, 2**63 - 1))
-        raise ConfigError(key, f"must be a whole number {low} to {high}, got {excerpt(value)}")
-    return int(value)
+    return options.parse_options(text, SPEC)
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -221,10 +175,7 @@ def setup_config(options: str, window: int | None, reaction_window: int | None) 
     return config
 
 
-def explain(error: ConfigError | HostError) -> str:
-    if isinstance(error, ConfigError) and error.field == OPTIONS_FIELD:
-        return f"Bad options: {error.message}."
-    return refusal(error)
+explain = refusal  # "Bad options: …" for the options line, "Bad option `x`: …" for one
 
 
 async def setup(bot: commands.Bot) -> None:

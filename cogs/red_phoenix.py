@@ -20,16 +20,13 @@ end-of-turn discard) and ``reaction_window`` (ward, trade answer, a trade's disc
 
 from __future__ import annotations
 
-import json
-import re
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import FloralBot
-from bot.host import HostError
 from bot.store import MatchRecord
+from cogs import options
 from cogs.common import (
     game_match,
     match_autocomplete,
@@ -38,17 +35,15 @@ from cogs.common import (
     respond,
     respond_text,
 )
+from cogs.options import OptionsSpec, set_by_command
 from cogs.setup import create_match, players_text, refusal, start_match, timer_lengths, timers_text
 from games.protocol import JSON, ConfigError
 from games.red_phoenix.cards import card_set_of
 from games.red_phoenix.config import CHOICE_OPTIONS, INT_OPTIONS
 from games.red_phoenix.render import card_set_text
-from games.text import excerpt
 
 GAME = "red-phoenix"
-OPTIONS_FIELD = "options"
 CARD_SET_FIELD = "card_set"
-CARD_SET_BYTES = 256 * 1024  # a card set file larger than this is refused unread
 TIMER_OPTION = {"window_s": "window", "reaction_window_s": "reaction_window"}
 OPTION_KEYS = (
     *(k for k in INT_OPTIONS if k not in TIMER_OPTION),
@@ -74,53 +69,21 @@ TITLES = {
 # --- the options line -----------------------------------------------------------------------
 
 
-def option_key(name: str) -> str:
-    """``"Max Rounds"``, ``"max-rounds"`` -> ``"max_rounds"``."""
-    return re.sub(r"[\s_-]+", "_", name.strip().casefold()).strip("_")
+SPEC = OptionsSpec(
+    choices={key: tuple(words) for key, words in CHOICE_OPTIONS.items()},
+    ints={**{key: None for key in INT_OPTIONS if key not in TIMER_OPTION}, "seed": None},
+    elsewhere={
+        **set_by_command(TIMER_OPTION),
+        CARD_SET_FIELD: "a card set is given as an attached JSON file",
+    },
+    order=OPTION_KEYS,
+)
 
 
 def parse_options(text: str) -> dict[str, JSON]:
     """The config an options line sets; ConfigError names the option (or ``options``). The
     engine's ``parse_config`` then checks each value's range."""
-    config: dict[str, JSON] = {}
-    for part in re.split(r"[,;\n]", text):
-        if not part.strip():
-            continue
-        name, has_value, raw = part.partition("=")
-        key = option_key(name)
-        if key in TIMER_OPTION:
-            raise ConfigError(
-                OPTIONS_FIELD,
-                f"{key} is set by the command's `{TIMER_OPTION[key]}` option, not here",
-            )
-        if key == CARD_SET_FIELD:
-            raise ConfigError(OPTIONS_FIELD, "a card set is given as an attached JSON file")
-        if key not in OPTION_KEYS:
-            known = ", ".join(OPTION_KEYS)
-            raise ConfigError(
-                OPTIONS_FIELD, f"{excerpt(name.strip())} is not an option; known: {known}"
-            )
-        if key in config:
-            raise ConfigError(key, "given twice")
-        value = raw.strip()
-        if not has_value or not value:
-            raise ConfigError(key, "needs a value: write it as name=value")
-        config[key] = option_value(key, value)
-    return config
-
-
-def option_value(key: str, value: str) -> JSON:
-    """One option's text as its config value."""
-    if key in CHOICE_OPTIONS:
-        word = option_key(value)
-        if word not in CHOICE_OPTIONS[key]:
-            raise ConfigError(
-                key, f"must be one of {', '.join(CHOICE_OPTIONS[key])}, got {excerpt(value)}"
-            )
-        return word
-    if not re.fullmatch(r"[0-9]{1,20}", value):
-        raise ConfigError(key, f"must be a whole number, got {excerpt(value)}")
-    return int(value)
+    return options.parse_options(text, SPEC)
 
 
 def setup_config(options: str, window: int | None, reaction_window: int | None) -> dict[str, JSON]:
@@ -137,37 +100,12 @@ def setup_config(options: str, window: int | None, reaction_window: int | None) 
 def card_set_from_bytes(data: bytes) -> JSON:
     """An attached card set file as JSON (the engine then checks it against the format);
     ConfigError ``card_set`` when it is too large, not UTF-8 text or not one JSON object."""
-    if len(data) > CARD_SET_BYTES:
-        raise ConfigError(
-            CARD_SET_FIELD, f"the file has {len(data)} bytes; at most {CARD_SET_BYTES} are read"
-        )
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ConfigError(CARD_SET_FIELD, "the file is not UTF-8 text") from None
-    try:
-        value = json.loads(text)
-    except ValueError as error:
-        where = getattr(error, "lineno", None)
-        at = f" (line {where})" if where is not None else ""
-        raise ConfigError(CARD_SET_FIELD, f"the file is not valid JSON{at}") from None
-    if not isinstance(value, dict):
-        raise ConfigError(CARD_SET_FIELD, "the file must hold one JSON object")
-    return value
+    return options.json_file(data, CARD_SET_FIELD)
 
 
 async def read_card_set(attachment: discord.Attachment) -> JSON:
     """The attached file's card set, size-capped before it is downloaded."""
-    if attachment.size > CARD_SET_BYTES:
-        raise ConfigError(
-            CARD_SET_FIELD,
-            f"the file has {attachment.size} bytes; at most {CARD_SET_BYTES} are read",
-        )
-    try:
-        data = await attachment.read()
-    except (discord.HTTPException, discord.NotFound):
-        raise ConfigError(CARD_SET_FIELD, "the file could not be downloaded") from None
-    return card_set_from_bytes(data)
+    return await options.read_json_file(attachment, CARD_SET_FIELD)
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -277,10 +215,7 @@ class RedPhoenixCog(
         await start_match(self.bot, interaction, match, GAME)
 
 
-def explain(error: ConfigError | HostError) -> str:
-    if isinstance(error, ConfigError) and error.field == OPTIONS_FIELD:
-        return f"Bad options: {error.message}."
-    return refusal(error)
+explain = refusal  # "Bad options: …" for the options line, "Bad option `x`: …" for one
 
 
 async def setup(bot: commands.Bot) -> None:

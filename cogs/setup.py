@@ -50,6 +50,9 @@ def timers_text(record: MatchRecord, names: Mapping[str, str]) -> str:
 
 
 def refusal(error: ConfigError | HostError) -> str:
+    """A refused setup in one line: the options line as a whole, one option, or the host's."""
+    if isinstance(error, ConfigError) and error.field == "options":
+        return f"Bad options: {error.message}."
     if isinstance(error, ConfigError):
         return f"Bad option `{error.field}`: {error.message}."
     return str(error)

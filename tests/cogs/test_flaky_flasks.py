@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from bot.store import MatchRecord
 from bot.transport import request_to_json
 from cogs.flaky_flasks import (
-    CONTENT_BYTES,
     content_from_bytes,
     options_text,
     parse_options,
     setup_config,
     setup_text,
 )
+from cogs.options import FILE_BYTES
 from cogs.prompts import every_page, offered_values, prompt_view
 from games.flaky_flasks import AGENTS, GAME
 from games.play import play_match
@@ -140,7 +140,7 @@ def test_s11_content_set_file_is_read_as_json() -> None:
         (b'"house"', "the file must hold one JSON object"),
         (b"\xff\xfe\x00", "the file is not UTF-8 text"),
         (b"[" * 100_000, "the file is not valid JSON"),
-        (b" " * (CONTENT_BYTES + 1), f"the file has {CONTENT_BYTES + 1} bytes"),
+        (b" " * (FILE_BYTES + 1), f"the file has {FILE_BYTES + 1} bytes"),
     ],
 )
 def test_s11_unreadable_content_set_files_are_refused(data: bytes, words: str) -> None:

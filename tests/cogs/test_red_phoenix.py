@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from bot.store import MatchRecord
 from bot.transport import request_to_json
+from cogs.options import FILE_BYTES
 from cogs.prompts import every_page, offered_values, prompt_view
 from cogs.red_phoenix import (
-    CARD_SET_BYTES,
     card_set_from_bytes,
     options_text,
     parse_options,
@@ -127,7 +127,7 @@ def test_appendix_a_card_set_file_is_read_as_json() -> None:
         (b"[1, 2]", "the file must hold one JSON object"),
         (b'"house"', "the file must hold one JSON object"),
         (b"\xff\xfe\x00", "the file is not UTF-8 text"),
-        (b" " * (CARD_SET_BYTES + 1), f"the file has {CARD_SET_BYTES + 1} bytes"),
+        (b" " * (FILE_BYTES + 1), f"the file has {FILE_BYTES + 1} bytes"),
     ],
 )
 def test_appendix_a_unreadable_card_set_files_are_refused(data: bytes, words: str) -> None:
