@@ -79,6 +79,7 @@ class Practice:
     def __init__(self) -> None:
         self.host: Host | None = None
         self.players: dict[int, list[AgentPlayer]] = {}
+        self.stopped = False  # set by stop: no prompt starts an answer while the host closes
 
     def transport(self, inner: Transport) -> PracticeTransport:
         return PracticeTransport(inner, self)
@@ -142,6 +143,7 @@ class Practice:
                         player.prompt(request)
 
     async def stop(self) -> None:
+        self.stopped = True
         tasks = [task for seats in self.players.values() for p in seats for task in p.tasks]
         for task in tasks:
             task.cancel()
@@ -179,7 +181,7 @@ class Practice:
     def route(self, delivery: Delivery) -> None:
         """Tell each AI player of the match what its seat sees; hand it its prompts."""
         players = self.players.get(delivery.match_id)
-        if not players:
+        if not players or self.stopped:
             return
         events = [event_from_json(e) for e in delivery.payload.get("events", [])]
         step = delivery.payload.get("step", 0)
