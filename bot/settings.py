@@ -34,6 +34,7 @@ class Settings:
     log_channel: str | None = None
     max_turns: int | None = None  # the turn limit of new matches, when set (short test matches)
     guild_ready_timeout: float = 2.0  # seconds on_ready waits for guilds (tests lower it)
+    opener_starts: bool = False  # the opener of a full table may start its match too
 
     @classmethod
     def load(
@@ -55,6 +56,7 @@ class Settings:
             log_channel=_text(values, "FLORAL_LOG_CHANNEL"),
             max_turns=_int(values, "FLORAL_MAX_TURNS", "a number of turns"),
             guild_ready_timeout=_seconds(values, "FLORAL_GUILD_READY_TIMEOUT", 2.0),
+            opener_starts=_flag(values, "FLORAL_OPENER_STARTS"),
         )
 
 
@@ -96,6 +98,16 @@ def _int(values: Mapping[str, str], name: str, what: str = "an integer id") -> i
             f"{name}: expected {what} (a positive whole number), got {_excerpt(value)}"
         )
     return int(value)
+
+
+def _flag(values: Mapping[str, str], name: str) -> bool:
+    """``true``/``false`` (also 1/0, yes/no, on/off); unset is false."""
+    value = (_text(values, name) or "false").casefold()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name}: expected true or false, got {_excerpt(value)}")
 
 
 def _seconds(values: Mapping[str, str], name: str, default: float) -> float:

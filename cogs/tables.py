@@ -14,12 +14,14 @@ from bot.client import FloralBot
 from bot.host import HostError
 from bot.store import MatchRecord, TableRecord
 from bot.tables import Tables
-from cogs.common import floral_bot, match_name, respond
+from cogs.common import floral_bot, is_moderator_member, match_name, respond
 from cogs.help import game_autocomplete
 from games import registry
 
 
-def table_text(table: TableRecord, start_command: str | None = None) -> str:
+def table_text(
+    table: TableRecord, start_command: str | None = None, opener_starts: bool = False
+) -> str:
     title = registry.get(table.game).title
     seats = [
         f"{n}. {table.players[n - 1][1] if n <= len(table.players) else '—'}"
@@ -29,7 +31,8 @@ def table_text(table: TableRecord, start_command: str | None = None) -> str:
     if table.status == "full" and table.match_id is not None:
         name = match_name(table.match_id)
         start = f" with `{start_command} match:{name}`" if start_command else ""
-        tail = f"Full: match {name} is set up; a moderator starts it{start}."
+        opener = ", or its opener with **Start**" if opener_starts else ""
+        tail = f"Full: match {name} is set up; a moderator starts it{start}{opener}."
     else:
         tail = "Press **Join** to take a seat."
     return "\n".join([head, *seats, tail])
@@ -37,12 +40,14 @@ def table_text(table: TableRecord, start_command: str | None = None) -> str:
 
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ft:(?P<action>join|leave):(?P<table>\d+)",
+    template=r"ft:(?P<action>join|leave|start):(?P<table>\d+)",
 ):
-    """Join or Leave a table; persistent, so a table's post works after a restart."""
+    """Join or Leave a table, or Start its match (the opener, with ``FLORAL_OPENER_STARTS``);
+    persistent, so a table's post works after a restart."""
 
     def __init__(self, action: str, table_id: int) -> None:
         style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
+        style = discord.ButtonStyle.primary if action == "start" else style
         super().__init__(
             discord.ui.Button(
                 label=action.capitalize(), style=style, custom_id=f"ft:{action}:{table_id}"
@@ -63,6 +68,9 @@ class TableButton(
         bot = floral_bot(interaction)
         tables = tables_of(bot)
         user = interaction.user
+        if self.action == "start":
+            await start_full_table(bot, interaction, self.table_id)
+            return
         try:
             if self.action == "join":
                 table, record = await tables.join(self.table_id, user.id, user.display_name)
@@ -72,8 +80,9 @@ class TableButton(
             await respond(interaction, f"✖ {error}")
             return
         command = start_command(bot, table.game)
-        view = None if table.status == "full" else table_view(table.id)
-        await interaction.response.edit_message(content=table_text(table, command), view=view)
+        view = table_view(table.id, full=table.status == "full", starts=bot.settings.opener_starts)
+        text = table_text(table, command, bot.settings.opener_starts)
+        await interaction.response.edit_message(content=text, view=view)
         if record is not None:
             await interaction.followup.send(set_up_text(record, command))
 
@@ -87,11 +96,31 @@ def set_up_text(record: MatchRecord, command: str | None) -> str:
     )
 
 
-def table_view(table_id: int) -> discord.ui.View:
+def table_view(table_id: int, full: bool = False, starts: bool = False) -> discord.ui.View | None:
+    """Join and Leave while seats are free; once full, Start if the opener may start it."""
+    if full and not starts:
+        return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton("join", table_id))
-    view.add_item(TableButton("leave", table_id))
+    for action in ("start",) if full else ("join", "leave"):
+        view.add_item(TableButton(action, table_id))
     return view
+
+
+async def start_full_table(bot: FloralBot, interaction: discord.Interaction, table_id: int) -> None:
+    """The table's Start button: its opener (or a moderator) starts the match it set up."""
+    try:
+        table = await tables_of(bot).get(table_id)
+        if table.match_id is None:
+            raise HostError(f"Table {table_id} is not full yet.")
+        opener = bot.settings.opener_starts and interaction.user.id == table.opener
+        if not (opener or is_moderator_member(bot, interaction.user)):
+            raise HostError("Only the table's opener or a moderator can start its match.")
+        await bot.host.start_match(table.match_id, by=interaction.user.id)
+    except HostError as error:
+        await respond(interaction, f"✖ {error}")
+        return
+    await interaction.response.edit_message(view=None)
+    await interaction.followup.send(f"Match {match_name(table.match_id)} is started.")
 
 
 def tables_of(bot: FloralBot) -> Tables:
@@ -129,10 +158,10 @@ class TableCog(commands.GroupCog, name="TableCog", group_name="table", group_des
         table = await self.tables.open(
             interaction.guild_id, interaction.channel_id, game, interaction.user.id, seats
         )
+        view = table_view(table.id)
+        assert view is not None  # a new table has its seats free
         await interaction.response.send_message(
-            table_text(table),
-            view=table_view(table.id),
-            allowed_mentions=discord.AllowedMentions(users=False),
+            table_text(table), view=view, allowed_mentions=discord.AllowedMentions(users=False)
         )
 
 

@@ -16,6 +16,15 @@ def test_defaults(tmp_path: Path) -> None:
     assert settings.db_path == Path("data/floral-host.db")
     assert (settings.grace_s, settings.reminder_s, settings.log_level) == (15.0, 15.0, "INFO")
     assert settings.discord_token is None and settings.dev_guild_id is None
+    assert settings.opener_starts is False
+
+
+@pytest.mark.parametrize(
+    ("value", "flag"), [("1", True), ("On", True), ("false", False), ("no", False)]
+)
+def test_opener_starts_is_a_flag(tmp_path: Path, value: str, flag: bool) -> None:
+    settings = Settings.load({"FLORAL_OPENER_STARTS": value}, tmp_path / "missing.env")
+    assert settings.opener_starts is flag
 
 
 def test_env_file_with_environment_winning(tmp_path: Path) -> None:
@@ -55,6 +64,8 @@ def test_token_never_in_repr() -> None:
         ("FLORAL_GUILD_READY_TIMEOUT", "-inf"),
         ("LOG_LEVEL", "verbose"),
         ("LOG_LEVEL", "x" * 10_000),
+        ("FLORAL_OPENER_STARTS", "maybe"),
+        ("FLORAL_OPENER_STARTS", "x" * 10_000),
     ],
 )
 def test_bad_values_name_the_variable_in_one_short_line(name: str, value: str) -> None:

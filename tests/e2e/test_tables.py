@@ -38,3 +38,20 @@ async def test_an_open_table_filled_by_two_joins_then_started(
     assert f"<@{world.alice.id}>, <@{world.bob.id}>" in set_up.content
     assert "started" in await moderator(fake, world, "brew start", match="m1")
     await fake.wait_for_message(lambda m: "It starts now" in m.content, channel=world.channel)
+
+
+async def test_with_the_setting_the_opener_starts_the_full_table(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_bot(launch_bot, FLORAL_OPENER_STARTS="true")
+    options = {"game": "warlocks-brew"}
+    ix = await fake.slash(world.carol, "table open", options, channel=world.channel)
+    post = await ix.reply()
+    for user in (world.alice, world.bob):
+        assert await press(fake, user, post, "join") == ""
+    assert "or its opener with **Start**" in post.content
+    refused = await press(fake, world.alice, post, "start")  # a player, not the opener
+    assert refused == "✖ Only the table's opener or a moderator can start its match."
+    assert await press(fake, world.carol, post, "start") == ""
+    assert not post.custom_ids()
+    await fake.wait_for_message(lambda m: "It starts now" in m.content, channel=world.channel)
