@@ -18,6 +18,9 @@ async def test_help_shows_moderators_their_commands_and_players_theirs(
     moderator = await (await fake.slash(world.mod, "help", {}, channel=world.channel)).reply()
     assert "**For moderators**" in moderator.content
     assert "• `/floral` setup · spellbook · reveal · start: Floral Extract" in moderator.content
+    assert "characters cut" not in moderator.content  # every command fits, with every game
+    for group in ("/potion", "/phoenix", "/flasks", "/table", "/practice", "/stats"):
+        assert f"`{group}`" in moderator.content, group
     in_dm = await (await fake.slash(world.bob, "help", {})).reply()
     assert "**For everyone**" in in_dm.content and "For moderators" not in in_dm.content
 
