@@ -12,6 +12,10 @@ turn DM the game's picture of its seat when the game draws one (Floral Extract: 
 as an attachment whose description is the picture's text alternative. The text they illustrate
 is sent unchanged. They are rendered in a worker thread from the stored steps, within a time
 budget; a render that fails or runs late sends the text alone (a warning is logged).
+
+Embeds (``bot.embeds``): a match post and a prompt carry a card beside their text: the game's
+colour, a field per player (the winners marked on the end post), the window's deadline as a
+live timestamp, the game and match in the footer.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any, cast
 import aiohttp
 import discord
 
+from bot.embeds import MatchCards
 from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
 from games import registry
@@ -36,8 +41,11 @@ MESSAGE_LIMIT = 2000
 CANNOT_DM = 50007
 
 ViewFactory = Callable[[Mapping[str, Any]], discord.ui.View | None]
-EndViewFactory = Callable[[int], discord.ui.View | None]  # a match id -> its end post's buttons
 """Builds the buttons of a prompt from its request payload (None: no buttons)."""
+
+EndViewFactory = Callable[[int], discord.ui.View | None]  # a match id -> its end post's buttons
+CardFinder = Callable[[Delivery], Awaitable[discord.Embed | None]]
+"""The embed a delivery carries beside its text (``bot.embeds``), if any."""
 
 LogChannelFinder = Callable[[Delivery], int | None]
 """The moderator log channel of a delivery's match, if there is one."""
@@ -189,6 +197,7 @@ class DiscordTransport:
         log_channel: LogChannelFinder,
         pictures: PictureFinder | None = None,
         end_view: EndViewFactory | None = None,
+        cards: CardFinder | None = None,
     ) -> None:
         """``pictures``: the picture of a delivery; by default rendered from the store of the
         client's host (none for a client without one). ``end_view``: the buttons of a match's
@@ -196,6 +205,7 @@ class DiscordTransport:
         self._client = client
         self._view_factory = view_factory
         self._end_view = end_view
+        self._cards = cards or MatchCards(lambda: client_store(client))
         self._log_channel = log_channel
         self._pictures = pictures or StoredPictures(lambda: client_store(client))
         self._parts_sent: dict[int, int] = {}
@@ -260,6 +270,7 @@ class DiscordTransport:
         parts = split_text(text)
         done = self._parts_sent.get(delivery.message_id, 0)
         picture = await self._picture(delivery) if delivery.audience.kind != "moderators" else None
+        card = await self._card(delivery)
         for index in range(done, len(parts)):
             last = index == len(parts) - 1
             kwargs: dict[str, Any] = {}
@@ -267,6 +278,8 @@ class DiscordTransport:
                 view = self._buttons(delivery, request)
                 if view is not None:
                     kwargs["view"] = view
+            if last and card is not None:
+                kwargs["embed"] = card
             if last and picture is not None:
                 kwargs["file"] = discord.File(
                     io.BytesIO(picture.png),
@@ -280,6 +293,18 @@ class DiscordTransport:
             self._parts_sent[delivery.message_id] = index + 1
         self._parts_sent.pop(delivery.message_id, None)
         self._rendered.pop(delivery.message_id, None)
+
+    async def _card(self, delivery: Delivery) -> discord.Embed | None:
+        """The delivery's embed; a failure sends the text alone (it says everything)."""
+        try:
+            return await self._cards(delivery)
+        except Exception:
+            log.warning(
+                "the embed of message %d failed; sent without it",
+                delivery.message_id,
+                exc_info=True,
+            )
+            return None
 
     def _buttons(
         self, delivery: Delivery, request: Mapping[str, Any] | None

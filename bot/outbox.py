@@ -146,6 +146,8 @@ def step_messages(
             payload["request"] = prompt.payload
         if over and audience == PUBLIC:
             payload["over"] = True  # the end post (it gets a Rematch button on Discord)
+        if audience == PUBLIC and prompts:  # the window it opens closes then (its card shows it)
+            payload["deadline"] = min(float(p.payload["deadline"]) for p in prompts.values())
         messages.append(OutboxMessage(match_id, key, "\n".join(texts), payload))
     return messages
 

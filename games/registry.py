@@ -66,6 +66,8 @@ class GameInfo:
     script_formats: tuple[str, ...] = ()
     # the discord.py extension with the game's commands (``cogs.floral_extract``); None: none
     cog: str | None = None
+    # the colour of the game's cards on Discord (0xRRGGBB); None: one chosen by its name
+    colour: int | None = None
     # timer kind -> default window length in seconds; protocol v2 adds kinds beyond "turn"
     timers: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TIMERS))
     # what the pictures may draw of this game (PictureHooks); None: the generic end card only

@@ -31,6 +31,7 @@ GAME_INFO = GameInfo(
     script_formats=SCRIPT_FORMATS,
     cog="cogs.flaky_flasks",
     timers=TIMERS,
+    colour=0xD68910,
 )
 
 __all__ = [

@@ -38,6 +38,7 @@ GAME_INFO = GameInfo(
     cog="cogs.floral_extract",
     timers={"turn": DEFAULT_TIMEOUT_S},
     pictures=PICTURES,
+    colour=0x2E7D6B,
 )
 
 __all__ = [

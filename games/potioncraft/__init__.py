@@ -25,6 +25,7 @@ GAME_INFO = GameInfo(
     cog="cogs.potioncraft",
     # §16: window_s (draw, main, astral, foresight, discard) and reaction_s (block, pair)
     timers={"turn": float(DEFAULTS["window_s"]), "reaction": float(DEFAULTS["reaction_s"])},
+    colour=0x2471A3,
 )
 
 __all__ = [

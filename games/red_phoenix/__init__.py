@@ -27,6 +27,7 @@ GAME_INFO = GameInfo(
     script_formats=SCRIPT_FORMATS,
     cog="cogs.red_phoenix",
     timers=TIMERS,
+    colour=0xC0392B,
 )
 
 __all__ = [

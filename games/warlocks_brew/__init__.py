@@ -44,6 +44,7 @@ GAME_INFO = GameInfo(
     cog="cogs.warlocks_brew",
     timers={"turn": float(DEFAULT_WINDOW_S)},
     pictures=PICTURES,
+    colour=0x8E44AD,
 )
 
 __all__ = [

@@ -1,0 +1,51 @@
+"""The cards beside match posts and prompts (``bot/embeds.py``): a colour per game, a field per
+player, the deadline as a live timestamp, the game and match in the footer; always within
+Discord's limits."""
+
+from __future__ import annotations
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from bot.embeds import MatchFacts, card, game_colour
+from games import registry
+from tests.e2e.fake_discord.limits import embed_errors
+
+FACTS = MatchFacts(7, "warlocks-brew", "Warlock's Brew", ("Alice", "Bob", "Carol"))
+
+
+def test_every_game_has_its_own_colour_and_keeps_it() -> None:
+    colours = [game_colour(name) for name in registry.names()]
+    assert len(set(colours)) == len(colours)
+    assert game_colour("a-game-not-registered") == game_colour("a-game-not-registered")
+
+
+def test_a_post_has_a_field_per_player_the_deadline_and_the_footer() -> None:
+    embed = card(FACTS, deadline=1_900_000_000.5)
+    fields = [(f.name, f.value) for f in embed.fields]
+    assert fields == [
+        ("Alice", "P1"),
+        ("Bob", "P2"),
+        ("Carol", "P3"),
+        ("⏳ Closes", "<t:1900000000:R>"),
+    ]
+    assert embed.footer.text == "Warlock's Brew · match m7"
+    assert embed.colour is not None and embed.colour.value == game_colour("warlocks-brew")
+
+
+def test_the_end_post_marks_the_winners_and_a_prompt_shows_only_its_deadline() -> None:
+    end = card(FACTS, winners=[0, 2])
+    assert [f.value for f in end.fields] == ["P1 · 🏆 wins", "P2", "P3 · 🏆 wins"]
+    prompt = card(FACTS, deadline=1_900_000_000, players=False)
+    assert [(f.name, f.value) for f in prompt.fields] == [("⏳ Closes", "<t:1900000000:R>")]
+
+
+NAMES = st.lists(st.text(max_size=5000), min_size=1, max_size=40)
+
+
+@example(["n" * 300] * 30, "t" * 3000)  # every part at its longest
+@given(NAMES, st.text(max_size=3000))
+def test_any_names_and_title_fit_discords_limits(names: list[str], title: str) -> None:
+    facts = MatchFacts(10**18, "x", title, tuple(names))
+    embed = card(facts, deadline=1.0, winners=list(range(len(names))))
+    assert embed_errors([embed.to_dict()]) == [], embed_errors([embed.to_dict()])
