@@ -100,7 +100,11 @@ class FloralBot(commands.Bot):
         db_path.parent.mkdir(parents=True, exist_ok=True)
         store = await SqliteStore.open(db_path)
         transport = DiscordTransport(
-            self, self.views, self.log_channel_of, end_view=self.views.end_view
+            self,
+            self.views,
+            self.log_channel_of,
+            end_view=self.views.end_view,
+            threads=self.settings.threads,
         )
         self._host = Host(
             store,

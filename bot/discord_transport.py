@@ -198,6 +198,7 @@ class DiscordTransport:
         pictures: PictureFinder | None = None,
         end_view: EndViewFactory | None = None,
         cards: CardFinder | None = None,
+        threads: bool = False,
     ) -> None:
         """``pictures``: the picture of a delivery; by default rendered from the store of the
         client's host (none for a client without one). ``end_view``: the buttons of a match's
@@ -206,6 +207,8 @@ class DiscordTransport:
         self._view_factory = view_factory
         self._end_view = end_view
         self._cards = cards or MatchCards(lambda: client_store(client))
+        self._threads = threads  # a match's posts after its first go to a thread started there
+        self._thread_ids: dict[int, int] = {}  # match id -> its thread
         self._log_channel = log_channel
         self._pictures = pictures or StoredPictures(lambda: client_store(client))
         self._parts_sent: dict[int, int] = {}
@@ -235,7 +238,7 @@ class DiscordTransport:
     async def _send(self, delivery: Delivery) -> None:
         audience = delivery.audience
         if audience.kind == "public":
-            await self._post(delivery, self._client.get_partial_messageable(delivery.channel_id))
+            await self._to_channel(delivery)
         elif audience.kind == "seat":
             assert delivery.user_id is not None
             user = self._client.get_user(delivery.user_id) or discord.Object(delivery.user_id)
@@ -243,6 +246,41 @@ class DiscordTransport:
             await self._post(delivery, dm, delivery.payload.get("request"))
         else:
             await self._to_moderators(delivery)
+
+    async def _to_channel(self, delivery: Delivery) -> None:
+        """A match post: to its channel, or with threads on, to the match's thread, which its
+        first post starts (a thread that cannot be started leaves the posts in the channel)."""
+        channel = self._client.get_partial_messageable(delivery.channel_id)
+        store = client_store(self._client) if self._threads else None
+        if store is None:
+            await self._post(delivery, channel)
+            return
+        match_id = delivery.match_id
+        thread_id = self._thread_ids.get(match_id) or await store.thread_of(match_id)
+        if thread_id is not None:
+            self._thread_ids[match_id] = thread_id
+            await self._post(delivery, self._client.get_partial_messageable(thread_id))
+            return
+        first = await self._post(delivery, channel)
+        if first is None:
+            return
+        record = await store.get_match(match_id)
+        title = registry.load(record.game).title if record is not None else "a match"
+        try:
+            data = await self._client.http.start_thread_with_message(
+                delivery.channel_id,
+                first.id,
+                name=f"Match m{match_id}: {title}"[:100],
+                auto_archive_duration=1440,
+                rate_limit_per_user=None,
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "no thread for match %d (%s): its posts stay in the channel", match_id, error
+            )
+            return
+        self._thread_ids[match_id] = int(data["id"])
+        await store.set_thread(match_id, int(data["id"]))
 
     async def _to_moderators(self, delivery: Delivery) -> None:
         channel_id = self._log_channel(delivery)
@@ -263,12 +301,14 @@ class DiscordTransport:
         delivery: Delivery,
         channel: discord.abc.Messageable,
         request: Mapping[str, Any] | None = None,
-    ) -> None:
+    ) -> discord.Message | None:
+        """Send the delivery's parts not sent yet; the last part sent, if any."""
         text = delivery.text
         if request is not None:
             text = f"{text}\n{prompt_suffix(request)}"
         parts = split_text(text)
         done = self._parts_sent.get(delivery.message_id, 0)
+        sent: discord.Message | None = None
         picture = await self._picture(delivery) if delivery.audience.kind != "moderators" else None
         card = await self._card(delivery)
         for index in range(done, len(parts)):
@@ -289,10 +329,11 @@ class DiscordTransport:
             # The nonce makes Discord drop a resend of a part it already posted: after a crash
             # between posting and marking the outbox row delivered, nobody sees it twice.
             nonce = f"fh{delivery.message_id}.{index}"
-            await channel.send(parts[index], nonce=nonce, **kwargs)
+            sent = await channel.send(parts[index], nonce=nonce, **kwargs)
             self._parts_sent[delivery.message_id] = index + 1
         self._parts_sent.pop(delivery.message_id, None)
         self._rendered.pop(delivery.message_id, None)
+        return sent
 
     async def _card(self, delivery: Delivery) -> discord.Embed | None:
         """The delivery's embed; a failure sends the text alone (it says everything)."""

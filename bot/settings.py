@@ -35,6 +35,7 @@ class Settings:
     max_turns: int | None = None  # the turn limit of new matches, when set (short test matches)
     guild_ready_timeout: float = 2.0  # seconds on_ready waits for guilds (tests lower it)
     opener_starts: bool = False  # the opener of a full table may start its match too
+    threads: bool = False  # each match's posts after its first go to a thread of the channel
 
     @classmethod
     def load(
@@ -57,6 +58,7 @@ class Settings:
             max_turns=_int(values, "FLORAL_MAX_TURNS", "a number of turns"),
             guild_ready_timeout=_seconds(values, "FLORAL_GUILD_READY_TIMEOUT", 2.0),
             opener_starts=_flag(values, "FLORAL_OPENER_STARTS"),
+            threads=_flag(values, "FLORAL_THREADS"),
         )
 
 

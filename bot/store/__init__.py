@@ -239,6 +239,11 @@ class Store(Protocol):
 
     async def get_table(self, table_id: int) -> TableRecord | None: ...
 
+    async def thread_of(self, match_id: int) -> int | None:
+        """The thread the match's posts go to (``FLORAL_THREADS``), once it has one."""
+
+    async def set_thread(self, match_id: int, thread_id: int) -> None: ...
+
     async def update_table(self, table: TableRecord) -> None:
         """Store the table's players, status and match."""
 

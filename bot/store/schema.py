@@ -174,6 +174,16 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         );
         """,
     ),
+    (
+        5,
+        """
+        -- with FLORAL_THREADS: the thread of the channel a match's posts go to
+        CREATE TABLE match_threads (
+            match_id INTEGER PRIMARY KEY,
+            thread_id INTEGER NOT NULL
+        );
+        """,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -343,7 +343,21 @@ class SqliteStore:
             )
         )
 
+    async def set_thread(self, match_id: int, thread_id: int) -> None:
+        await self._save(
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO match_threads (match_id, thread_id) VALUES (?, ?)",
+                (match_id, thread_id),
+            )
+        )
+
     # --- reads --------------------------------------------------------------------------
+
+    async def thread_of(self, match_id: int) -> int | None:
+        rows = list(
+            await self._fetch("SELECT thread_id FROM match_threads WHERE match_id = ?", (match_id,))
+        )
+        return int(rows[0][0]) if rows else None
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         rows = list(

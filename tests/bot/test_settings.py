@@ -16,7 +16,7 @@ def test_defaults(tmp_path: Path) -> None:
     assert settings.db_path == Path("data/floral-host.db")
     assert (settings.grace_s, settings.reminder_s, settings.log_level) == (15.0, 15.0, "INFO")
     assert settings.discord_token is None and settings.dev_guild_id is None
-    assert settings.opener_starts is False
+    assert settings.opener_starts is False and settings.threads is False
 
 
 @pytest.mark.parametrize(
@@ -65,6 +65,7 @@ def test_token_never_in_repr() -> None:
         ("LOG_LEVEL", "verbose"),
         ("LOG_LEVEL", "x" * 10_000),
         ("FLORAL_OPENER_STARTS", "maybe"),
+        ("FLORAL_THREADS", "sometimes"),
         ("FLORAL_OPENER_STARTS", "x" * 10_000),
     ],
 )

@@ -75,7 +75,7 @@ class Role:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel (type 0) or a DM channel with the bot (type 1)."""
+    """A guild text channel (type 0), a DM channel with the bot (type 1) or a thread (11)."""
 
     id: int
     type: int
@@ -85,6 +85,7 @@ class Channel:
     position: int = 0
     # permission overwrites: {"id", "type" (0 role, 1 member), "allow", "deny"} as Discord sends
     overwrites: list[JSON] = field(default_factory=list)
+    parent_id: int | None = None  # a thread's channel
 
     @property
     def is_dm(self) -> bool:
@@ -115,7 +116,7 @@ class Channel:
             "nsfw": False,
             "last_message_id": None,
             "rate_limit_per_user": 0,
-            "parent_id": None,
+            "parent_id": None if self.parent_id is None else str(self.parent_id),
             "flags": 0,
         }
 

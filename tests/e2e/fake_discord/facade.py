@@ -25,6 +25,7 @@ from .gateway import Gateway, Session
 from .interactions import Interaction, InteractionRoutes
 from .messages import MessageRoutes
 from .rest import RecordedRequest, Rest
+from .threads import ThreadRoutes
 from .uploads import upload
 
 log = logging.getLogger(__name__)
@@ -81,11 +82,13 @@ class FakeDiscord(UserActions, FaultInjection):
         self.rest = Rest(self)
         self.app_commands = AppCommands(self)
         self.message_routes = MessageRoutes(self)
+        self.threads = ThreadRoutes(self)
         self.interaction_routes = InteractionRoutes(self)
         self.rest.add_world_routes()
         self.app_commands.add_routes(self.rest.add)
         self.rest.add_guild_routes()
         self.message_routes.add_routes(self.rest.add)
+        self.threads.add_routes(self.rest.add)
         self.interaction_routes.add_routes(self.rest.add)
 
     # ----------------------------------------------------------------- lifecycle
