@@ -47,14 +47,16 @@ SHARED_EXTENSIONS = (
     "cogs.help",
     "cogs.practice",
     "cogs.stats",
-    "cogs.tables",
     "cogs.rematch",
 )
+# loaded after the games' cogs: /table adds an `open` command to each game's group
+AFTER_GAMES = ("cogs.tables",)
 
 
 def extensions() -> list[str]:
-    """The cogs the client loads: the shared ones, then each registered game's."""
-    return [*SHARED_EXTENSIONS, *registry.cogs()]
+    """The cogs the client loads: the shared ones, each registered game's, then the ones that
+    build on the games' cogs."""
+    return [*SHARED_EXTENSIONS, *registry.cogs(), *AFTER_GAMES]
 
 
 class ViewRegistry:

@@ -5,6 +5,7 @@ is set up, and a moderator starts it with the game's ``start`` command."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -124,9 +125,7 @@ async def start_full_table(bot: FloralBot, interaction: discord.Interaction, tab
 
 
 def tables_of(bot: FloralBot) -> Tables:
-    cog = bot.get_cog("TableCog")
-    assert isinstance(cog, TableCog)
-    return cog.tables
+    return tables_cog(bot).tables
 
 
 def start_command(bot: FloralBot, game: str) -> str | None:
@@ -154,6 +153,11 @@ class TableCog(commands.GroupCog, name="TableCog", group_name="table", group_des
         game: str,
         seats: app_commands.Range[int, 2, 9] | None = None,
     ) -> None:
+        await self.open_table(interaction, game, seats)
+
+    async def open_table(
+        self, interaction: discord.Interaction, game: str, seats: int | None
+    ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         table = await self.tables.open(
             interaction.guild_id, interaction.channel_id, game, interaction.user.id, seats
@@ -165,7 +169,41 @@ class TableCog(commands.GroupCog, name="TableCog", group_name="table", group_des
         )
 
 
+def open_command(game: str, title: str) -> app_commands.Command[Any, Any, None]:
+    """``/<game group> open [seats]``: ``/table open`` for that game."""
+
+    async def open_table(
+        interaction: discord.Interaction, seats: app_commands.Range[int, 2, 9] | None = None
+    ) -> None:
+        cog = tables_cog(floral_bot(interaction))
+        await cog.open_table(interaction, game, seats)
+
+    return app_commands.Command(
+        name="open",
+        description=f"Open a table of {title}: players join with a button",
+        callback=open_table,
+        parent=None,
+    )
+
+
+def add_open_commands(bot: FloralBot) -> None:
+    """An ``open`` command in each registered game's command group (its cog loaded before)."""
+    groups = {type(cog).__module__: cog for cog in bot.cogs.values()}
+    for name in registry.names():
+        info = registry.get(name)
+        cog = groups.get(info.cog or "")
+        if isinstance(cog, commands.GroupCog) and isinstance(cog.app_command, app_commands.Group):
+            cog.app_command.add_command(open_command(name, info.title))
+
+
+def tables_cog(bot: FloralBot) -> TableCog:
+    cog = bot.get_cog("TableCog")
+    assert isinstance(cog, TableCog)
+    return cog
+
+
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, FloralBot)
     bot.add_dynamic_items(TableButton)
     await bot.add_cog(TableCog(bot))
+    add_open_commands(bot)

@@ -55,3 +55,16 @@ async def test_with_the_setting_the_opener_starts_the_full_table(
     assert await press(fake, world.carol, post, "start") == ""
     assert not post.custom_ids()
     await fake.wait_for_message(lambda m: "It starts now" in m.content, channel=world.channel)
+
+
+async def test_every_games_group_opens_a_table_of_that_game(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_bot(launch_bot)
+    for group in ("floral", "brew", "potion", "phoenix", "flasks"):
+        assert fake.command(f"{group} open")["name"] == "open"  # synced for every game
+    ix = await fake.slash(world.alice, "potion open", {"seats": 3}, channel=world.channel)
+    post = await ix.reply()
+    assert not post.ephemeral and "**Table 1: Potioncraft**, 3 seats" in post.content
+    assert await press(fake, world.bob, post, "join") == ""
+    assert "1. Bob\n2. —\n3. —" in post.content

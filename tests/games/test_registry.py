@@ -65,7 +65,7 @@ def test_a_game_is_named_by_what_it_declares() -> None:
 
 
 def test_the_client_loads_the_shared_cogs_and_every_registered_games() -> None:
-    assert client.extensions() == [*client.SHARED_EXTENSIONS, *registry.cogs()]
+    assert client.extensions() == [*client.SHARED_EXTENSIONS, *registry.cogs(), *client.AFTER_GAMES]
     assert {"cogs.prompts", "cogs.matches", "cogs.help"} <= set(client.SHARED_EXTENSIONS)
     for extension in client.extensions():  # each one exists and is a discord.py extension
         assert callable(importlib.import_module(extension).setup)
