@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 PALETTE = (0x2E7D6B, 0x8E44AD, 0xC0392B, 0x2471A3, 0xD68910, 0x117A65, 0xA93226, 0x5D6D7E)
 NAME_LIMIT, FOOTER_LIMIT, TOTAL_LIMIT, FIELDS = 256, 2048, 6000, 25
 DEADLINE_CHARS = 40  # the deadline field's name and value
+LINE_LIMIT = 100  # a seat's field value: its public line, kept short
 MATCHES_KEPT = 1024
 
 
@@ -58,13 +59,22 @@ def card(
     deadline: float | None = None,
     winners: Sequence[int] | None = None,
     players: bool = True,
+    lines: Sequence[str] | None = None,
 ) -> discord.Embed:
-    """The card of one message of a match: within Discord's limits whatever the names."""
+    """The card of one message of a match: within Discord's limits whatever the names.
+    ``lines``: each seat's public line (the game's ``public_lines``)."""
     embed = discord.Embed(colour=game_colour(facts.game))
     footer = clip(f"{facts.title} · match m{facts.match_id}", FOOTER_LIMIT)
     seats = list(enumerate(facts.names[: FIELDS - 1])) if players else []
     values = [
-        f"P{seat + 1}" + (" · 🏆 wins" if winners is not None and seat in winners else "")
+        clip(
+            " · ".join(
+                [f"P{seat + 1}"]
+                + ([lines[seat]] if lines is not None and seat < len(lines) else [])
+                + (["🏆 wins"] if winners is not None and seat in winners else [])
+            ),
+            LINE_LIMIT,
+        )
         for seat, _ in seats
     ]
     # Discord's 6,000 characters in all: long names share what the rest leaves
@@ -103,7 +113,26 @@ class MatchCards:
             facts,
             deadline=float(deadline) if isinstance(deadline, int | float) else None,
             winners=winners,
+            lines=await self._lines(facts, payload.get("step")),
         )
+
+    async def _lines(self, facts: MatchFacts, step: object) -> list[str] | None:
+        """Each seat's public line after ``step``, when the game gives them and that step is
+        still the latest (a post sent late shows the names only, never a later state)."""
+        store = self._store()
+        try:
+            info = registry.load(facts.game)
+        except KeyError:
+            return None
+        if store is None or info.public_lines is None:
+            return None
+        latest = await store.latest_step(facts.match_id)
+        if latest.step != step:
+            return None
+        game = info.game
+        return [
+            str(line) for line in info.public_lines(game.view(game.load(latest.snapshot), None))
+        ]
 
     async def _winners(self, match_id: int) -> list[int] | None:
         """The end post's winners, as the finished match's stored outcome names them."""

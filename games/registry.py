@@ -68,6 +68,9 @@ class GameInfo:
     cog: str | None = None
     # the colour of the game's cards on Discord (0xRRGGBB); None: one chosen by its name
     colour: int | None = None
+    # public_lines(public view) -> one short line per seat for the players' fields of a card
+    # (bot/embeds.py): what everyone may see (points, health, hand sizes); None: names only
+    public_lines: Callable[[Any], Sequence[str]] | None = None
     # timer kind -> default window length in seconds; protocol v2 adds kinds beyond "turn"
     timers: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TIMERS))
     # what the pictures may draw of this game (PictureHooks); None: the generic end card only

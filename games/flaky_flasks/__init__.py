@@ -5,7 +5,7 @@ Rules as the bot plays them: ``docs/flaky-flasks.md``.
 
 from __future__ import annotations
 
-from games.protocol import Game
+from games.protocol import JSON, Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
@@ -21,6 +21,15 @@ TIMERS = {
     "reaction": float(DEFAULTS["reaction_window_s"]),  # counter
 }
 
+
+def public_lines(view: JSON) -> list[str]:
+    """Each seat's line on a match card: fame, coins and hand size."""
+    return [
+        f"fame {p['fame']} · {p['coins']} coins · hand {p['hand_size']}"
+        for p in view.get("players", [])
+    ]
+
+
 GAME_INFO = GameInfo(
     game=GAME,
     agents=AGENTS,
@@ -32,6 +41,7 @@ GAME_INFO = GameInfo(
     cog="cogs.flaky_flasks",
     timers=TIMERS,
     colour=0xD68910,
+    public_lines=public_lines,
 )
 
 __all__ = [

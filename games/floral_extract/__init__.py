@@ -5,7 +5,7 @@ from games.floral_extract.config import DEFAULT_TIMEOUT_S
 from games.floral_extract.engine import FloralExtract
 from games.floral_extract.script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from games.floral_extract.state import State
-from games.protocol import RandomAgent
+from games.protocol import JSON, RandomAgent
 from games.registry import AgentFactory, GameInfo, PictureHooks
 
 GAME = FloralExtract()
@@ -27,6 +27,13 @@ PICTURES = PictureHooks(
     scores=_points, score_label="points", turn=_turn, module="pictures.floral_extract"
 )
 
+
+def public_lines(view: JSON) -> list[str]:
+    """Each seat's line on a match card: its points (public in every report)."""
+    points = view.get("points", {})
+    return [f"{points.get(seat, 0)} points" for seat in ("P1", "P2")]
+
+
 GAME_INFO = GameInfo(
     game=GAME,
     agents=AGENTS,
@@ -39,6 +46,7 @@ GAME_INFO = GameInfo(
     timers={"turn": DEFAULT_TIMEOUT_S},
     pictures=PICTURES,
     colour=0x2E7D6B,
+    public_lines=public_lines,
 )
 
 __all__ = [

@@ -5,7 +5,7 @@ Rules as the bot plays them: ``docs/red-phoenix.md``.
 
 from __future__ import annotations
 
-from games.protocol import Game
+from games.protocol import JSON, Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
@@ -16,6 +16,15 @@ from .state import State
 
 GAME: Game[State] = RedPhoenix()  # the annotation makes mypy check the protocol
 TIMERS = {"turn": float(DEFAULT_WINDOW_S), "reaction": float(DEFAULT_REACTION_S)}
+
+
+def public_lines(view: JSON) -> list[str]:
+    """Each seat's line on a match card: Health, coins and hand size (or out)."""
+    return [
+        f"❤ {p['health']} · {p['coins']} coins · hand {p['hand_size']}" if p["alive"] else "out"
+        for p in view.get("players", {}).values()
+    ]
+
 
 GAME_INFO = GameInfo(
     game=GAME,
@@ -28,6 +37,7 @@ GAME_INFO = GameInfo(
     cog="cogs.red_phoenix",
     timers=TIMERS,
     colour=0xC0392B,
+    public_lines=public_lines,
 )
 
 __all__ = [

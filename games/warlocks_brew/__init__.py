@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.protocol import Game
+from games.protocol import JSON, Game
 from games.registry import GameInfo, PictureHooks
 
 from .agents import AGENTS, DEFAULT_AGENT
@@ -33,6 +33,15 @@ PICTURES = PictureHooks(
     scores=_largest_set, score_label="most of one ingredient", turn=_auction, turn_label="auction"
 )
 
+
+def public_lines(view: JSON) -> list[str]:
+    """Each seat's line on a match card: coins in hand and ingredients brewed."""
+    return [
+        "out" if p.get("eliminated") else f"{p['hand_size']} coins · brew {p['brew_size']}"
+        for p in view.get("players", [])
+    ]
+
+
 GAME_INFO = GameInfo(
     game=GAME,
     agents=AGENTS,
@@ -45,6 +54,7 @@ GAME_INFO = GameInfo(
     timers={"turn": float(DEFAULT_WINDOW_S)},
     pictures=PICTURES,
     colour=0x8E44AD,
+    public_lines=public_lines,
 )
 
 __all__ = [

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from bot.embeds import MatchFacts, card, game_colour
 from games import registry
+from games.protocol import Setup
 from tests.e2e.fake_discord.limits import embed_errors
 
 FACTS = MatchFacts(7, "warlocks-brew", "Warlock's Brew", ("Alice", "Bob", "Carol"))
@@ -31,6 +32,25 @@ def test_a_post_has_a_field_per_player_the_deadline_and_the_footer() -> None:
     ]
     assert embed.footer.text == "Warlock's Brew · match m7"
     assert embed.colour is not None and embed.colour.value == game_colour("warlocks-brew")
+
+
+def test_each_game_gives_a_short_public_line_per_seat() -> None:
+    for name in registry.names():
+        info = registry.get(name)
+        assert info.public_lines is not None, name
+        seats = info.game.min_seats + 1 if info.game.max_seats > 2 else 2
+        state, _ = info.game.new_match(Setup(info.game.parse_config({}, seats), seats, 3))
+        lines = info.public_lines(info.game.view(state, None))
+        assert len(lines) == seats and all(0 < len(line) <= 100 for line in lines), (name, lines)
+
+
+def test_a_seats_field_shows_its_public_line() -> None:
+    embed = card(FACTS, lines=["5 coins · brew 0", "4 coins · brew 1", "out"], winners=[1])
+    assert [f.value for f in embed.fields] == [
+        "P1 · 5 coins · brew 0",
+        "P2 · 4 coins · brew 1 · 🏆 wins",
+        "P3 · out",
+    ]
 
 
 def test_the_end_post_marks_the_winners_and_a_prompt_shows_only_its_deadline() -> None:

@@ -22,6 +22,7 @@ async def test_posts_and_prompts_carry_their_card(
     assert embed["color"] == 0x8E44AD
     names = [f["name"] for f in embed["fields"]]
     assert names == ["Alice", "Bob", "⏳ Closes"] and embed["fields"][2]["value"].startswith("<t:")
+    assert embed["fields"][0]["value"] == "P1 · 5 coins · brew 0"  # Warlock's Brew's public line
     prompt = await fake.wait_for_message(lambda m: "Bid a coin" in m.content, to=world.alice)
     assert "Bid a coin" in prompt.content  # the text is unchanged beside the card
     (card,) = prompt.embeds
