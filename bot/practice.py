@@ -11,19 +11,17 @@ On a restart each AI player is rebuilt knowing what its seat was told (the log r
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from dataclasses import dataclass
 
-from bot.audit import replay
 from bot.games import load_game_info
 from bot.host import Host, HostError
-from bot.simulate import AgentPlayer
+from bot.simulate import AgentPlayer, answer_open, deliver_to, remember, stop_players
 from bot.store import ACTIVE_STATUSES, MatchRecord, Store
-from bot.transport import Delivery, Transport, event_from_json, request_to_json
+from bot.transport import Delivery, Transport
 from games import registry
-from games.protocol import PUBLIC, derive_rng
+from games.protocol import derive_rng
 from games.registry import GameInfo
 
 log = logging.getLogger(__name__)
@@ -123,31 +121,17 @@ class Practice:
             if not any(is_ai(user) for user in record.players):
                 continue
             players = self._ai_players(record)
-            game = load_game_info(record.game).game
-            for step, _, events in replay(game, record, await store.steps(record.id)):
-                for player in players:
-                    player.observe(events, step.step)
-                    player.known_step = step.step
+            await remember(players, store, record)
             self.players[record.id] = players
 
     def answer_open_windows(self) -> None:
         """After the host started: the prompts sent before a restart are answered now."""
-        host = self._host()
         for match_id, players in self.players.items():
-            for player in players:
-                for prompt in host.prompts_for(player.user_id):
-                    if prompt.match_id == match_id and not prompt.answered:
-                        request = request_to_json(
-                            prompt.request, match_id, prompt.step, prompt.deadline
-                        )
-                        player.prompt(request)
+            answer_open(self._host(), match_id, players)
 
     async def stop(self) -> None:
         self.stopped = True
-        tasks = [task for seats in self.players.values() for p in seats for task in p.tasks]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_players(self.players.values())
 
     def _ai_players(self, record: MatchRecord) -> list[AgentPlayer]:
         info = load_game_info(record.game)
@@ -180,17 +164,8 @@ class Practice:
 
     def route(self, delivery: Delivery) -> None:
         """Tell each AI player of the match what its seat sees; hand it its prompts."""
-        players = self.players.get(delivery.match_id)
-        if not players or self.stopped:
-            return
-        events = [event_from_json(e) for e in delivery.payload.get("events", [])]
-        step = delivery.payload.get("step", 0)
-        request = delivery.payload.get("request")
-        for player in players:
-            if delivery.audience == PUBLIC or delivery.audience.seat == player.seat:
-                player.observe(events, step)
-            if request is not None and delivery.audience.seat == player.seat:
-                player.prompt(request)
+        if not self.stopped:
+            deliver_to(self.players.get(delivery.match_id, []), delivery)
 
 
 class PracticeTransport:

@@ -23,7 +23,7 @@ import random
 import re
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -189,22 +189,51 @@ class SimulatedPlayers:
         self.say(WALL_CLOCK.sub("", format_delivery(delivery)))
 
     def route(self, delivery: Delivery) -> None:
-        players = self.players.get(delivery.match_id, [])
-        events = [event_from_json(e) for e in delivery.payload.get("events", [])]
-        step = delivery.payload.get("step", 0)
-        for player in players:
-            if delivery.audience == PUBLIC or delivery.audience.seat == player.seat:
-                player.observe(events, step)
-        request = delivery.payload.get("request")
-        for player in players:
-            if request is not None and delivery.audience.seat == player.seat:
-                player.prompt(request)
+        deliver_to(self.players.get(delivery.match_id, []), delivery)
 
     async def stop(self) -> None:
-        tasks = [task for seats in self.players.values() for p in seats for task in p.tasks]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_players(self.players.values())
+
+
+def deliver_to(players: Sequence[AgentPlayer], delivery: Delivery) -> None:
+    """Tell each AI player of the delivery's match what its seat sees; hand it its prompts."""
+    events = [event_from_json(e) for e in delivery.payload.get("events", [])]
+    step = delivery.payload.get("step", 0)
+    for player in players:
+        if delivery.audience == PUBLIC or delivery.audience.seat == player.seat:
+            player.observe(events, step)
+    request = delivery.payload.get("request")
+    for player in players:
+        if request is not None and delivery.audience.seat == player.seat:
+            player.prompt(request)
+
+
+async def stop_players(matches: Iterable[Sequence[AgentPlayer]]) -> None:
+    """Cancel every answer the players are still thinking about."""
+    tasks = [task for players in matches for player in players for task in player.tasks]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def remember(players: Sequence[AgentPlayer], store: Store, record: MatchRecord) -> None:
+    """After a restart: each player knows what its seat was told (the stored log replayed)."""
+    game = load_game_info(record.game).game
+    for step, _, events in replay(game, record, await store.steps(record.id)):
+        for player in players:
+            player.observe(events, step.step)
+            player.known_step = step.step
+
+
+def answer_open(host: Host, match_id: int, players: Sequence[AgentPlayer]) -> None:
+    """Prompts sent before a restart are not sent again unless the window had expired: the
+    players answer the open ones now."""
+    for player in players:
+        for prompt in host.prompts_for(player.user_id):
+            if prompt.match_id == match_id and not prompt.answered:
+                player.prompt(
+                    request_to_json(prompt.request, match_id, prompt.step, prompt.deadline)
+                )
 
 
 @dataclass
@@ -248,24 +277,14 @@ class Simulation:
         resumed = []
         for record in await store.list_matches(statuses=ACTIVE_STATUSES):
             players = self.seat_players(record)
-            game = self.info(record.game).game
-            for step, _, events in replay(game, record, await store.steps(record.id)):
-                for player in players:
-                    player.observe(events, step.step)
-                    player.known_step = step.step
+            await remember(players, store, record)
             self.players.players[record.id] = players
             resumed.append(record.id)
         return resumed
 
     def answer_open_windows(self, match_ids: list[int]) -> None:
-        """Prompts sent before a restart are not sent again unless the window had expired."""
         for match_id in match_ids:
-            for player in self.players.players[match_id]:
-                for prompt in self.host.prompts_for(player.user_id):
-                    if prompt.match_id == match_id and not prompt.answered:
-                        player.prompt(
-                            request_to_json(prompt.request, match_id, prompt.step, prompt.deadline)
-                        )
+            answer_open(self.host, match_id, self.players.players[match_id])
 
     async def new_match(
         self, key: str, seed: int, index: int, config: Mapping[str, Any] | None = None
