@@ -30,9 +30,9 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.store import MatchRecord
 from cogs import options
-from cogs.common import match_autocomplete, moderator_only, respond
+from cogs.common import match_autocomplete, moderator_only
 from cogs.options import OptionsSpec, set_by_command
-from cogs.setup import create_match, players_text, refusal, start_match, timer_lengths
+from cogs.setup import create_match, players_text, refuse_setup, start_match, timer_lengths
 from games.flaky_flasks.config import DEFAULTS, INT_OPTIONS
 from games.flaky_flasks.content import read_content
 from games.protocol import JSON, ConfigError
@@ -194,7 +194,7 @@ class FlakyFlasksCog(commands.GroupCog, group_name="flasks", group_description="
             if content_set is not None:  # at most 256 KB: read well within the 3 s to answer
                 config[CONTENT_FIELD] = await read_content_set(content_set)
         except ConfigError as error:
-            await respond(interaction, f"✖ No match created. {explain(error)}")
+            await refuse_setup(interaction, error)
             return
         await create_match(
             self.bot,
@@ -206,7 +206,6 @@ class FlakyFlasksCog(commands.GroupCog, group_name="flasks", group_description="
             # the Counter window is the host's reaction timer; the others carry their own
             # length from the config (window_s, work_window_s)
             timers=timer_lengths(reaction_window=reaction_window),
-            explain=explain,
         )
 
     @app_commands.command(description="Start the match: the first round begins")
@@ -215,9 +214,6 @@ class FlakyFlasksCog(commands.GroupCog, group_name="flasks", group_description="
     @moderator_only()
     async def start(self, interaction: discord.Interaction, match: str) -> None:
         await start_match(self.bot, interaction, match, GAME)
-
-
-explain = refusal  # "Bad options: …" for the options line, "Bad option `x`: …" for one
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -26,9 +26,16 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.store import MatchRecord
 from cogs import options
-from cogs.common import match_autocomplete, moderator_only, respond
+from cogs.common import match_autocomplete, moderator_only
 from cogs.options import OptionsSpec, set_by_command
-from cogs.setup import create_match, players_text, refusal, start_match, timer_lengths, timers_text
+from cogs.setup import (
+    create_match,
+    players_text,
+    refuse_setup,
+    start_match,
+    timer_lengths,
+    timers_text,
+)
 from games.potioncraft.config import BOOLEANS, CHOICES, DEFAULTS, INTEGERS, SECONDS
 from games.protocol import JSON, ConfigError
 
@@ -143,7 +150,7 @@ class PotionCog(commands.GroupCog, group_name="potion", group_description="Potio
         try:
             config = setup_config(options, window, reaction_window)
         except ConfigError as error:
-            await respond(interaction, f"✖ No match created. {explain(error)}")
+            await refuse_setup(interaction, error)
             return
         await create_match(
             self.bot,
@@ -153,7 +160,6 @@ class PotionCog(commands.GroupCog, group_name="potion", group_description="Potio
             config,
             setup_text,
             timers=timer_lengths(window=window, reaction_window=reaction_window),
-            explain=explain,
         )
 
     @app_commands.command(description="Start the match: the first turn begins")
@@ -173,9 +179,6 @@ def setup_config(options: str, window: int | None, reaction_window: int | None) 
     if reaction_window is not None:
         config["reaction_s"] = reaction_window
     return config
-
-
-explain = refusal  # "Bad options: …" for the options line, "Bad option `x`: …" for one
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -32,11 +32,17 @@ from cogs.common import (
     match_autocomplete,
     match_name,
     moderator_only,
-    respond,
     respond_text,
 )
 from cogs.options import OptionsSpec, set_by_command
-from cogs.setup import create_match, players_text, refusal, start_match, timer_lengths, timers_text
+from cogs.setup import (
+    create_match,
+    players_text,
+    refuse_setup,
+    start_match,
+    timer_lengths,
+    timers_text,
+)
 from games.protocol import JSON, ConfigError
 from games.red_phoenix.cards import card_set_of
 from games.red_phoenix.config import CHOICE_OPTIONS, INT_OPTIONS
@@ -181,7 +187,7 @@ class RedPhoenixCog(
             if card_set is not None:  # at most 256 KB: read well within the 3 s to answer
                 config[CARD_SET_FIELD] = await read_card_set(card_set)
         except ConfigError as error:
-            await respond(interaction, f"✖ No match created. {explain(error)}")
+            await refuse_setup(interaction, error)
             return
         await create_match(
             self.bot,
@@ -191,7 +197,6 @@ class RedPhoenixCog(
             config,
             setup_text,
             timers=timer_lengths(window=window, reaction_window=reaction_window),
-            explain=explain,
         )
 
     @app_commands.command(description="This match's card set: ingredients, items, methods, results")
@@ -213,9 +218,6 @@ class RedPhoenixCog(
     @moderator_only()
     async def start(self, interaction: discord.Interaction, match: str) -> None:
         await start_match(self.bot, interaction, match, GAME)
-
-
-explain = refusal  # "Bad options: …" for the options line, "Bad option `x`: …" for one
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -58,6 +58,15 @@ def refusal(error: ConfigError | HostError) -> str:
     return str(error)
 
 
+async def refuse_setup(
+    interaction: discord.Interaction,
+    error: ConfigError | HostError,
+    explain: Callable[[ConfigError | HostError], str] = refusal,
+) -> None:
+    """A setup command's refusal: one ephemeral line, nothing created."""
+    await respond(interaction, f"✖ No match created. {explain(error)}")
+
+
 async def create_match(
     bot: FloralBot,
     interaction: discord.Interaction,
@@ -85,7 +94,7 @@ async def create_match(
             timers=timers or None,
         )
     except (ConfigError, HostError) as error:
-        await respond(interaction, f"✖ No match created. {explain(error)}")
+        await refuse_setup(interaction, error, explain)
         return None
     log.info(
         "%s match %d created by %s in channel %s",

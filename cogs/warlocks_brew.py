@@ -23,11 +23,12 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.host import HostError
 from bot.store import MatchRecord
-from cogs.common import match_autocomplete, moderator_only, respond
+from cogs.common import match_autocomplete, moderator_only
 from cogs.setup import (
     create_match,
     players_text,
     refusal,
+    refuse_setup,
     start_match,
     timer_lengths,
 )
@@ -111,7 +112,7 @@ class WarlocksBrew(commands.GroupCog, group_name="brew", group_description="Warl
         try:
             config = parse_variants(variants)
         except ConfigError as error:
-            await respond(interaction, f"✖ No match created. {_refusal(error)}")
+            await refuse_setup(interaction, error, _refusal)
             return
         config["window"] = window if window is not None else DEFAULT_WINDOW
         await create_match(

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from bot.store import MatchRecord
 from bot.transport import request_to_json
-from cogs.potioncraft import explain, options_text, parse_options, setup_config, setup_text
+from cogs.potioncraft import options_text, parse_options, setup_config, setup_text
 from cogs.prompts import every_page, offered_values, plan
+from cogs.setup import refusal as explain
 from games.potioncraft import AGENTS, GAME
 from games.potioncraft.config import DEFAULTS
 from games.protocol import JSON, ConfigError, Setup, derive_rng
