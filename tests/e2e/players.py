@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from .fake_discord import FakeDiscord, User, World
+import re
+
+from .fake_discord import FakeDiscord, Message, User, World
+
+# a prompt component's id: fx:[menu kind:]MATCH:STEP...
+PROMPT_ID = re.compile(r"^fx:(?:[A-Za-z][A-Za-z0-9_-]*:)?(\d+):(\d+)")
 
 
 async def type_text(fake: FakeDiscord, user: User, text: str) -> str:
@@ -21,3 +26,30 @@ async def slash_submit(fake: FakeDiscord, user: User, world: World, value: str) 
     reply = await ix.reply()
     assert reply.ephemeral
     return reply.content
+
+
+async def moderator_says(
+    fake: FakeDiscord, world: World, command: str, **options: object
+) -> Message:
+    """A moderator's slash command in the match channel; the bot's reply."""
+    ix = await fake.slash(world.mod, command, dict(options), channel=world.channel)
+    return await ix.reply()
+
+
+def prompt_step(message: Message) -> int | None:
+    """The window step a prompt's components answer (None: no prompt components)."""
+    for custom_id in message.custom_ids():
+        found = PROMPT_ID.match(custom_id)
+        if found:
+            return int(found[2])
+    return None
+
+
+async def next_prompt(fake: FakeDiscord, user: User, floor: int, timeout: float = 15) -> Message:
+    """The first DM prompt to ``user`` for a window after step ``floor``."""
+
+    def fits(message: Message) -> bool:
+        step = prompt_step(message)
+        return step is not None and step > floor
+
+    return await fake.wait_for_message(fits, to=user, timeout=timeout)

@@ -48,7 +48,8 @@ from games.protocol import PUBLIC, Event, Request, Setup, derive_rng
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
-from .players import slash_submit, type_text
+from .players import moderator_says as moderator
+from .players import next_prompt, prompt_step, slash_submit, type_text
 
 HOUSE = Path(__file__).resolve().parents[2] / "games" / "flaky_flasks" / "house.json"
 
@@ -67,7 +68,6 @@ BOT_ENV = {
     "FLORAL_LOG_CHANNEL": "mod-log",
 }
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
-PROMPT_ID = re.compile(r"^fx:(?:[A-Za-z][A-Za-z0-9_-]*:)?(\d+):(\d+)")
 WANTS = {0: ["moth", "moth"], 1: ["candle", "candle"], 2: ["candle", "candle"]}
 KINDS = ("setup", "hex", "counter", "work", "market", "offer", "reply")
 
@@ -244,30 +244,6 @@ def search(first: int, last: int) -> None:
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-
-async def moderator(fake: FakeDiscord, world: World, command: str, **options: object) -> Message:
-    ix = await fake.slash(world.mod, command, dict(options), channel=world.channel)
-    return await ix.reply()
-
-
-def prompt_step(message: Message) -> int | None:
-    """The window step a prompt's components answer (None: no prompt components)."""
-    for custom_id in message.custom_ids():
-        found = PROMPT_ID.match(custom_id)
-        if found:
-            return int(found[2])
-    return None
-
-
-async def next_prompt(fake: FakeDiscord, user: User, floor: int, timeout: float) -> Message:
-    """The first DM prompt to ``user`` for a window after step ``floor``."""
-
-    def fits(message: Message) -> bool:
-        step = prompt_step(message)
-        return step is not None and step > floor
-
-    return await fake.wait_for_message(fits, to=user, timeout=timeout)
 
 
 async def click_answer(

@@ -40,7 +40,8 @@ from games.protocol import Event, Move, Request, Setup, derive_rng
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
-from .players import slash_submit, type_text
+from .players import moderator_says as moderator
+from .players import next_prompt, prompt_step, slash_submit, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 
@@ -53,7 +54,6 @@ BOT_ENV = {
     "FLORAL_REMINDER_SECONDS": "2",
     "FLORAL_LOG_CHANNEL": "mod-log",
 }
-PROMPT_ID = re.compile(r"^fx:(?:[A-Za-z][A-Za-z0-9_-]*:)?(\d+):(\d+)")
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 
 
@@ -264,30 +264,6 @@ def add_dave(fake: FakeDiscord, world: World) -> User:
     dave = fake.add_user("dave")
     fake.add_member(world.guild, dave)
     return dave
-
-
-async def moderator(fake: FakeDiscord, world: World, command: str, **options: object) -> Message:
-    ix = await fake.slash(world.mod, command, dict(options), channel=world.channel)
-    return await ix.reply()
-
-
-def prompt_step(message: Message) -> int | None:
-    """The window step a prompt's components answer (None: no prompt components)."""
-    for custom_id in message.custom_ids():
-        found = PROMPT_ID.match(custom_id)
-        if found:
-            return int(found[2])
-    return None
-
-
-async def next_prompt(fake: FakeDiscord, user: User, floor: int, timeout: float = 15) -> Message:
-    """The first DM prompt to ``user`` for a window after step ``floor``."""
-
-    def fits(message: Message) -> bool:
-        step = prompt_step(message)
-        return step is not None and step > floor
-
-    return await fake.wait_for_message(fits, to=user, timeout=timeout)
 
 
 def latest_prompt(fake: FakeDiscord, user: User, step: int) -> Message:

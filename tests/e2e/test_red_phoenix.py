@@ -46,7 +46,8 @@ from games.red_phoenix.state import State, hand_list
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
-from .players import slash_submit, type_text
+from .players import moderator_says as moderator
+from .players import next_prompt, prompt_step, slash_submit, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 
@@ -62,7 +63,6 @@ BOT_ENV = {
     "FLORAL_LOG_CHANNEL": "mod-log",
 }
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
-PROMPT_ID = re.compile(r"^fx:(?:[A-Za-z][A-Za-z0-9_-]*:)?(\d+):(\d+)")
 TARGET = 2  # Carol: the only one Alice and Bob spend damage on
 BUYER = 1  # Bob buys an Aether to ward with
 
@@ -221,30 +221,6 @@ async def start_bot(launch_bot: LaunchBot) -> BotProcess:
     bot = await launch_bot(env=BOT_ENV)
     await bot.wait_for_log("floral-host ready")
     return bot
-
-
-async def moderator(fake: FakeDiscord, world: World, command: str, **options: object) -> Message:
-    ix = await fake.slash(world.mod, command, dict(options), channel=world.channel)
-    return await ix.reply()
-
-
-def prompt_step(message: Message) -> int | None:
-    """The window step a prompt's components answer (None: no prompt components)."""
-    for custom_id in message.custom_ids():
-        found = PROMPT_ID.match(custom_id)
-        if found:
-            return int(found[2])
-    return None
-
-
-async def next_prompt(fake: FakeDiscord, user: User, floor: int, timeout: float = 15) -> Message:
-    """The first DM prompt to ``user`` for a window after step ``floor``."""
-
-    def fits(message: Message) -> bool:
-        step = prompt_step(message)
-        return step is not None and step > floor
-
-    return await fake.wait_for_message(fits, to=user, timeout=timeout)
 
 
 async def click_answer(
