@@ -99,6 +99,7 @@ def request_to_json(request: Request, match_id: int, step: int, deadline: float)
         "separator": request.separator,
         "presentation": dict(request.presentation),
         "timer": request.timer,
+        "help": request.help,
         "deadline": deadline,  # epoch seconds, UTC
     }
 
@@ -121,6 +122,7 @@ def request_from_json(data: Mapping[str, Any]) -> Request:
         separator=data.get("separator", ","),
         presentation=data.get("presentation", {}),
         timer=data.get("timer", "turn"),
+        help=data.get("help", ""),
     )
 
 

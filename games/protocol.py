@@ -149,6 +149,24 @@ optional ``ready(state, moves)`` says so after an accepted answer (a game withou
 closes as ``"all"``). Every window still closes at its deadline."""
 
 
+HELP_CHARS = 1800
+"""The longest ``Request.help``: it is sent alone as one Discord message."""
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """One section of a match's content reference (``GameInfo.reference``: the cards, potions,
+    tiles or panels in play, by name, with what each does): public, so every seat and the
+    audience may read it. ``text`` is at most ``TOPIC_CHARS`` characters."""
+
+    title: str
+    text: str
+
+
+TOPIC_CHARS = 1000
+"""The longest ``Topic.text``: an embed field holds 1,024."""
+
+
 @dataclass(frozen=True, slots=True)
 class Request:
     """A decision one seat must make now.
@@ -177,6 +195,10 @@ class Request:
     ``Presentation``), e.g. ``{"declare": "menu"}``; a group without a hint gets buttons while
     they fit and menus past that. A multi-choice request always shows as one menu.
 
+    ``prompt`` says what a player needs to decide now, once, by name; ``help`` holds the
+    reference a player asks for by typing ``help`` (the whole typed grammar of this decision,
+    the full board): at most ``HELP_CHARS`` characters, never repeated in the prompt.
+
     ``clock`` names a turn clock (any key the engine chooses, e.g. ``"turn:2"``) for a turn of
     several actions: when every request of the next window carries the same key as every request
     of the window just closed, the new window keeps that window's deadline (the time left on the
@@ -202,6 +224,7 @@ class Request:
     presentation: Mapping[str, Presentation] = field(default_factory=dict)
     timer: str = "turn"  # the timer kind of the window (one the game declares: GameInfo.timers)
     clock: str | None = None  # a turn clock the window shares with the one before (see above)
+    help: str = ""  # the reference behind ``help``: the grammar, the full board (see above)
 
     def join_answer(self, values: Sequence[str]) -> str:
         """The raw answer that picks ``values`` (one value stays itself)."""

@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any
 
 import games
-from games.protocol import Agent, Game
+from games.protocol import Agent, Game, Topic
 from games.scripts import ScriptStep
 from games.text import excerpt
 
@@ -75,6 +75,10 @@ class GameInfo:
     timers: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TIMERS))
     # what the pictures may draw of this game (PictureHooks); None: the generic end card only
     pictures: PictureHooks | None = None
+    # reference(state) -> the match's content by name, with what each piece does (every card,
+    # potion, tile or panel in play), in reading order: ``/cards`` on Discord, ``cards`` in
+    # ``play``. Public (no seat's secret); each Topic's text at most TOPIC_CHARS characters
+    reference: Callable[[Any], Sequence[Topic]] | None = None
 
     @property
     def name(self) -> str:

@@ -13,12 +13,19 @@ nesting, huge numbers, lone surrogates).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 
 EXCERPT_CHARS = 60
 MAX_DIGITS = 9
 ELLIPSIS = "…"
 OTHER_NUMERALS = "write numbers with the digits 0-9"
+
+
+def names_text(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: ``Alice``, ``Alice and Bob``, ``Alice, Bob and Carol``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def read_number(text: str) -> int | None:
