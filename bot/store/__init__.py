@@ -94,6 +94,8 @@ class WindowRecord:
     remaining: float | None  # seconds left, set while the match is paused
     reminded: bool
     moves: dict[int, JSON] = field(default_factory=dict)  # each seat's current valid move
+    # seat -> the step of its prompt where older than ``step`` (close rule "each"); {}: none
+    prompted: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
