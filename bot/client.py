@@ -31,6 +31,7 @@ from bot.discord_transport import DiscordTransport, fit
 from bot.host import Host, HostError
 from bot.practice import Practice
 from bot.settings import Settings
+from bot.store.owner import own
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
 from games import registry
@@ -237,10 +238,11 @@ class StopOnSignal:
 async def _run(settings: Settings, token: str) -> None:
     stop = StopOnSignal()
     try:
-        await check_database(settings.db_path)
-        async with FloralBot(settings) as bot:
-            stop.bot = bot
-            await bot.start(token)
+        with own(settings.db_path, "floral-host run"):  # one process per database
+            await check_database(settings.db_path)
+            async with FloralBot(settings) as bot:
+                stop.bot = bot
+                await bot.start(token)
     except asyncio.CancelledError:
         if not stop.requested:
             raise
