@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.store.faults import UnusableDatabase
-from bot.store.owner import owner_path, own
+from bot.store.owner import own, owner_path
 from tests.bot.test_simulate import ROOT
 
 HOLD = """
@@ -117,7 +117,10 @@ def test_a_holder_killed_with_sigkill_leaves_no_stale_lock(tmp_path: Path) -> No
 
 def test_in_one_process_a_second_owner_is_refused_too(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
-    with own(db, "floral-host simulate"), pytest.raises(UnusableDatabase) as refused:
-        with own(db, "floral-host run"):
-            pass
+    with (
+        own(db, "floral-host simulate"),
+        pytest.raises(UnusableDatabase) as refused,
+        own(db, "floral-host run"),
+    ):
+        pass
     assert "in use by floral-host simulate (pid" in str(refused.value)
