@@ -231,6 +231,10 @@ class Store(Protocol):
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
 
+    async def match_count(self) -> int:
+        """How many matches the database holds, of any status."""
+        ...
+
     async def list_matches(
         self, guild_id: int | None = None, statuses: Sequence[MatchStatus] | None = None
     ) -> list[MatchRecord]: ...
