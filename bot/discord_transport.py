@@ -29,6 +29,7 @@ from typing import Any, cast
 import aiohttp
 import discord
 
+from bot import history
 from bot.embeds import MatchCards
 from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
@@ -112,10 +113,15 @@ class StoredPictures:
         if record is None or record.status != "finished" or record.step != step:
             return None
         info = registry.load(record.game)
-        snapshots = [s.snapshot for s in await store.steps(match_id)]
-        picture = await asyncio.to_thread(
-            hooks.end_card, info, record.names, record.outcome, snapshots, f"Match {match_id}"
-        )
+        steps = await store.steps(match_id)
+
+        def draw() -> Picture:  # off the loop: the states between checkpoints are replayed
+            snapshots = history.snapshots(info.game, record, steps)
+            return hooks.end_card(
+                info, record.names, record.outcome, snapshots, f"Match {match_id}"
+            )
+
+        picture = await asyncio.to_thread(draw)
         return Picture(picture.png, picture.description, f"match-{match_id}-end.png")
 
     async def _seat_picture(
@@ -137,11 +143,11 @@ class StoredPictures:
         latest = await store.latest_step(match_id)
         if latest.step == step:
             snapshot = latest.snapshot
-        else:
-            at_step = [s for s in await store.steps(match_id) if s.step == step]
-            if not at_step:
+        else:  # an older prompt's: replayed from the checkpoint before it, off the loop
+            steps = await store.steps(match_id)
+            snapshot = await asyncio.to_thread(history.snapshot_at, info.game, steps, step)
+            if snapshot is None:
                 return None
-            snapshot = at_step[0].snapshot
         return await asyncio.to_thread(hooks.seat_picture, info, snapshot, seat, names)
 
 

@@ -81,6 +81,8 @@ class MatchRecord:
     practice: bool = False
     ended_at: float | None = None  # as stored: when it finished or was aborted
     ended_seq: int | None = None  # as stored: the order of the ends (1, 2, ...), for ratings
+    # when ``floral-host prune --keep-results`` dropped its log and messages (the outcome stays)
+    pruned_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,18 @@ class WindowTiming:
     reminded: bool
 
 
+# A step keeps the state snapshot after it only at a checkpoint (step 0 and every
+# SNAPSHOT_EVERY-th step) and while it is its match's latest step (the host resumes from it): a
+# stored match is its move log and a few states, and the others are derived by replaying the
+# log from the checkpoint before them (bot/history.py).
+SNAPSHOT_EVERY = 32
+
+
+def keeps_snapshot(step: int) -> bool:
+    """Whether ``step`` is a checkpoint, keeping its snapshot once later steps follow it."""
+    return step % SNAPSHOT_EVERY == 0
+
+
 @dataclass(frozen=True, slots=True)
 class StepRecord:
     """One entry of the move log with the state snapshot after it (step 0: the start)."""
@@ -114,7 +128,7 @@ class StepRecord:
     step: int
     kind: StepKind
     moves: dict[int, JSON] | None  # resolve: every asked seat's move, None for a timeout
-    snapshot: JSON
+    snapshot: JSON  # the engine's dump(); None when not kept (see SNAPSHOT_EVERY)
 
 
 @dataclass(frozen=True, slots=True)
