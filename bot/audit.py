@@ -29,6 +29,7 @@ __all__ = [
     "audit_store",
     "check_export",
     "first_difference",
+    "judged_moves",
     "main",
     "open_existing",
     "replay",
@@ -64,6 +65,20 @@ def _check_moves(
 ) -> list[str]:
     """Each stored attempt gets the ruling ``games.moves`` gives it now, and the logged move is
     the one that stands."""
+    expected, problems = judged_moves(game, match_id, state, step, attempts)
+    if expected != (step.moves or {}):
+        problems.append(
+            f"match {match_id} step {step.step}: logged moves {step.moves}"
+            f" but the attempts give {expected}"
+        )
+    return problems
+
+
+def judged_moves(
+    game: Game[Any], match_id: int, state: Any, step: StepRecord, attempts: Sequence[Attempt]
+) -> tuple[dict[int, JSON], list[str]]:
+    """The moves a resolve step's window gets from its attempts judged now (None for a seat
+    asked that has none accepted), and each attempt whose stored ruling is not the one now."""
     revisable = {request.seat: request.revisable for request in game.requests(state)}
     problems: list[str] = []
     expected: dict[int, JSON] = {seat: None for seat in step.moves or {}}
@@ -83,12 +98,7 @@ def _check_moves(
         elif judged.accepted:
             answered.add(attempt.seat)
             expected[attempt.seat] = json.loads(json.dumps(judged.move))
-    if expected != (step.moves or {}):
-        problems.append(
-            f"match {match_id} step {step.step}: logged moves {step.moves}"
-            f" but the attempts give {expected}"
-        )
-    return problems
+    return expected, problems
 
 
 def check_export(

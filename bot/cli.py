@@ -32,6 +32,8 @@ _HANDLERS = {
     "backup": "bot.backup",
     "list": "bot.listing",
     "ratings": "bot.ratings_command",
+    "prune": "bot.prune",
+    "forget": "bot.forget",
 }
 
 
@@ -94,6 +96,30 @@ def build_parser() -> argparse.ArgumentParser:
     listing = sub.add_parser("list", help="the stored matches with their status")
     listing.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
 
+    prune = sub.add_parser(
+        "prune", help="drop the matches that ended before a date, then compact (bot stopped)"
+    )
+    prune.add_argument(
+        "--finished-before",
+        required=True,
+        type=arguments.moment,
+        metavar="DATE",
+        help="matches that finished or were aborted before it (2025-01-31: its midnight, UTC)",
+    )
+    prune.add_argument(
+        "--keep-results",
+        action="store_true",
+        help="keep each match's row and outcome (stats and ratings stay true): drop its log",
+    )
+    prune.add_argument("--dry-run", action="store_true", help="only say how many would go")
+    prune.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+
+    forget = sub.add_parser(
+        "forget", help="remove a user's names, messages and ratings (bot stopped)"
+    )
+    forget.add_argument("user", metavar="USER_ID", type=arguments.discord_id, help="digits")
+    forget.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+
     rated = sub.add_parser("ratings", help="the players' ratings as JSON lines")
     rated.add_argument(
         "--rebuild", action="store_true", help="clear the stored ratings and fold every match again"
@@ -106,13 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _guild_id(text: str) -> int:
     """A Discord server id: its digits."""
-    text = text.strip()
-    digits = text.isascii() and text.isdigit() and len(text) <= 19
-    if not (digits and 0 < int(text) <= arguments.MAX_SEED):
-        raise argparse.ArgumentTypeError(
-            f"expected a server id (digits), got {arguments.excerpt(text)}"
-        )
-    return int(text)
+    return arguments.discord_id(text, "a server id")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

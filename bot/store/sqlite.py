@@ -500,12 +500,7 @@ class SqliteStore:
         return _step(next(iter(rows)))
 
     async def steps(self, match_id: int) -> list[StepRecord]:
-        rows = await self._fetch(
-            "SELECT match_id, step, kind, moves, snapshot FROM steps"
-            " WHERE match_id = ? ORDER BY step",
-            (match_id,),
-        )
-        return [_step(row) for row in rows]
+        return await self._read(lambda db: read_steps(db, match_id))
 
     async def attempts(self, match_id: int) -> list[Attempt]:
         rows = await self._fetch(
@@ -591,6 +586,19 @@ def _touch_schema_row(db: sqlite3.Connection) -> None:
 
 
 # --- transactions, run in the connection's thread ------------------------------------------
+
+
+def read_match(db: sqlite3.Connection, match_id: int) -> MatchRecord | None:
+    row = db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    return None if row is None else _match(row)
+
+
+def read_steps(db: sqlite3.Connection, match_id: int) -> list[StepRecord]:
+    rows = db.execute(
+        "SELECT match_id, step, kind, moves, snapshot FROM steps WHERE match_id = ? ORDER BY step",
+        (match_id,),
+    )
+    return [_step(row) for row in rows]
 
 
 def _in_transaction(fn: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
