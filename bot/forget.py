@@ -42,6 +42,8 @@ from games.protocol import JSON, Game, Setup
 from games.registry import GameInfo
 
 FORMER = "a former player"
+# the name where a game's names take no spaces (Potioncraft's scripts: letters, digits and _)
+FORMER_PLAIN = "former_player"
 
 
 class StillPlaying(Exception):
@@ -54,14 +56,30 @@ class Forgotten:
     matches: list[int]  # the matches that named them, renamed
     logs_dropped: list[int]  # of those, the ones whose log could not be renamed faithfully
     ratings: int  # ratings rows removed
+    names: list[str]  # the names their seats took
 
 
-def former_name(taken: Sequence[str]) -> str:
+def former_name(taken: Sequence[str], base: str = FORMER) -> str:
     """The new name of a forgotten seat, distinct from the match's other names."""
-    name, number = FORMER, 2
+    name, number = base, 2
     while name in taken:
-        name, number = f"{FORMER} {number}", number + 1
+        name, number = f"{base} {number}" if " " in base else f"{base}{number}", number + 1
     return name
+
+
+def renamed_seats(
+    record: MatchRecord, seats: Sequence[int], swap: Mapping[int, int], base: str = FORMER
+) -> MatchRecord:
+    """The match with the user's id swapped for the stand-in and their seats renamed."""
+    names = list(record.names)
+    for seat in seats:
+        names[seat] = former_name(names, base)
+    return dataclasses.replace(
+        record,
+        players=tuple(swap.get(player, player) for player in record.players),
+        moderators=tuple(swap.get(moderator, moderator) for moderator in record.moderators),
+        names=tuple(names),
+    )
 
 
 def replacer(
@@ -69,7 +87,8 @@ def replacer(
 ) -> Callable[[str], str]:
     """A text with each old name (as a whole word) and each mention of the user replaced."""
     mention = f"<@!?{user_id}>"
-    words = [rf"(?<!\w){re.escape(old)}(?!\w)" for old in sorted(renames, key=len, reverse=True)]
+    longest_first = sorted(filter(None, renames), key=len, reverse=True)  # "Al" after "Alan"
+    words = [rf"(?<!\w){re.escape(old)}(?!\w)" for old in longest_first]
     pattern = re.compile("|".join([mention, *words]), re.IGNORECASE if any_case else 0)
     fallback = next(iter(renames.values()), FORMER)
     lookup = {old.casefold(): new for old, new in renames.items()}
@@ -109,14 +128,15 @@ def forget_user(db: sqlite3.Connection, user_id: int, at: float) -> Forgotten | 
     cursor = db.execute("INSERT INTO forgotten (at) VALUES (?)", (at,))
     assert cursor.lastrowid is not None
     stand_in = -cursor.lastrowid
-    dropped = [
-        match_id
-        for match_id in matches
-        if not _forget_in_match(db, match_id, user_id, stand_in, at)
-    ]
+    dropped, names = [], set()
+    for match_id in matches:
+        kept, taken = _forget_in_match(db, match_id, user_id, stand_in, at)
+        names.update(taken)
+        if not kept:
+            dropped.append(match_id)
     for (table_id,) in tables:
         _forget_at_table(db, table_id, user_id, stand_in)
-    return Forgotten(stand_in, matches, dropped, ratings)
+    return Forgotten(stand_in, matches, dropped, ratings, sorted(names))
 
 
 def _refuse_while_playing(db: sqlite3.Connection, user_id: int) -> None:
@@ -153,30 +173,24 @@ def _matches_naming(db: sqlite3.Connection, user_id: int) -> list[int]:
 
 def _forget_in_match(
     db: sqlite3.Connection, match_id: int, user_id: int, stand_in: int, at: float
-) -> bool:
-    """Rename the user's seats in one match; False when its log had to be dropped."""
+) -> tuple[bool, list[str]]:
+    """Rename the user's seats in one match: whether its log was kept (False: dropped), and
+    the names their seats took. "a former player" where the log replays under it, else
+    "former_player" (a game whose names take no spaces)."""
     record = read_match(db, match_id)
     if record is None:  # a log entry of a match pruned away
         _forget_in_log(db, match_id, user_id, stand_in, lambda text: text)
-        return True
-    names = list(record.names)
+        return True, []
     seats = [seat for seat, player in enumerate(record.players) if player == user_id]
-    renames: dict[str, str] = {}
-    for seat in seats:
-        names[seat] = former_name(names)
-        renames[record.names[seat]] = names[seat]
     swap = {user_id: stand_in}
-    renamed = dataclasses.replace(
-        record,
-        players=tuple(swap.get(player, player) for player in record.players),
-        moderators=tuple(swap.get(moderator, moderator) for moderator in record.moderators),
-        names=tuple(names),
-    )
-    replace = replacer(renames, user_id)
-    kept = not seats or record.pruned_at is not None
-    kept = kept or _rename_log(db, record, renamed, seats, user_id, stand_in)
-    if not kept:
-        _drop_log(db, match_id, at)
+    renamed, kept = renamed_seats(record, seats, swap), True
+    if seats and record.pruned_at is None:
+        tries = (renamed_seats(record, seats, swap, base) for base in (FORMER, FORMER_PLAIN))
+        found = next((r for r in tries if _rename_log(db, record, r, user_id, stand_in)), None)
+        kept, renamed = found is not None, found or renamed
+        if not kept:
+            _drop_log(db, match_id, at)
+    replace = replacer(_renames(record, renamed), user_id)
     db.execute(
         "UPDATE matches SET players = ?, moderators = ?, names = ?, outcome = ? WHERE id = ?",
         (
@@ -189,16 +203,15 @@ def _forget_in_match(
     )
     _forget_in_log(db, match_id, user_id, stand_in, replace)
     _forget_in_messages(db, match_id, {f"seat{seat}" for seat in seats}, replace)
-    return kept
+    return kept, [renamed.names[seat] for seat in seats]
+
+
+def _renames(record: MatchRecord, renamed: MatchRecord) -> dict[str, str]:
+    return {old: new for old, new in zip(record.names, renamed.names, strict=True) if old != new}
 
 
 def _rename_log(
-    db: sqlite3.Connection,
-    record: MatchRecord,
-    renamed: MatchRecord,
-    seats: Sequence[int],
-    user_id: int,
-    stand_in: int,
+    db: sqlite3.Connection, record: MatchRecord, renamed: MatchRecord, user_id: int, stand_in: int
 ) -> bool:
     """Rewrite the match's steps and attempts under the new names, replayed and judged again by
     the engine; False (nothing written) when the result would not pass the audit."""
@@ -207,8 +220,9 @@ def _rename_log(
         " WHERE match_id = ? ORDER BY id",
         (record.id,),
     ).fetchall()
-    renames = {old: new for old, new in zip(record.names, renamed.names, strict=True) if old != new}
+    renames = _renames(record, renamed)
     any_case, exact = replacer(renames, user_id, any_case=True), replacer(renames, user_id)
+    seats = [seat for seat, player in enumerate(record.players) if player == user_id]
     ids, attempts, moves = [], [], []
     for id_, match_id, step, seat, by, raw, verdict, reason, move, when in rows:
         if seat in seats and verdict != "accepted":
@@ -379,9 +393,10 @@ def main(args: argparse.Namespace) -> int:
     if forgotten is None:
         print(f"nothing stored names user {user_id}")
         return 0
+    names = ", ".join(map(repr, forgotten.names)) or "none"
     print(
-        f"forgot user {user_id}: {len(forgotten.matches)} matches renamed (their seats are"
-        f" {FORMER!r}, id {forgotten.stand_in}), {forgotten.ratings} ratings removed"
+        f"forgot user {user_id}: {len(forgotten.matches)} matches renamed (their seats: {names};"
+        f" their id: {forgotten.stand_in}), {forgotten.ratings} ratings removed"
     )
     if forgotten.logs_dropped:
         dropped = ", ".join(f"m{match_id}" for match_id in forgotten.logs_dropped)

@@ -70,21 +70,22 @@ def vacuumed_size(db: Path) -> int:
 
 
 def every_value(db: Path) -> Iterator[tuple[str, str, Any]]:
-    """(table, column, value) for every value of every row, archived messages unpacked (as
-    their JSON text)."""
+    """(table, column, value) for every value of every row; an archived message's values one
+    by one (its payload as JSON text)."""
     with connect(db) as connection:
-        tables = [
-            row[0]
-            for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        ]
-        for table in tables:
+        names = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        for (table,) in names.fetchall():
             cursor = connection.execute(f"SELECT * FROM {table}")
             columns = [column[0] for column in cursor.description]
             for row in cursor:
                 for column, value in zip(columns, row, strict=True):
-                    if isinstance(value, bytes):
-                        value = json.dumps(archive.unpack(value), ensure_ascii=False)
-                    yield table, column, value
+                    if not isinstance(value, bytes):
+                        yield table, column, value
+                        continue
+                    for message in archive.unpack(value):
+                        for part in message:
+                            text = part if isinstance(part, str) else json.dumps(part)
+                            yield table, column, text
 
 
 async def as_older_schema(source: Path, dest: Path, version: int) -> None:
