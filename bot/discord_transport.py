@@ -35,6 +35,7 @@ from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
 from games import registry
 from pictures import Picture, hooks
+from pictures.card import render
 
 log = logging.getLogger(__name__)
 
@@ -115,11 +116,16 @@ class StoredPictures:
         info = registry.load(record.game)
         steps = await store.steps(match_id)
 
-        def draw() -> Picture:  # off the loop: the states between checkpoints are replayed
-            snapshots = history.snapshots(info.game, record, steps)
-            return hooks.end_card(
-                info, record.names, record.outcome, snapshots, f"Match {match_id}"
+        def draw() -> Picture:  # off the loop: the chart's states are replayed from the log
+            game = info.game
+            if hooks.charts_scores(info):
+                states = [state for _, state, _ in history.replay(game, record, steps)]
+            else:  # the last state alone, which the store keeps
+                states = [game.load(steps[-1].snapshot)]
+            card = hooks.end_card_of_states(
+                info, record.names, record.outcome, states, f"Match {match_id}"
             )
+            return render(card)
 
         picture = await asyncio.to_thread(draw)
         return Picture(picture.png, picture.description, f"match-{match_id}-end.png")

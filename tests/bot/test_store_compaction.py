@@ -3,6 +3,7 @@ its messages compressed; the audit still replays it, and an active match still r
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from bot.audit import audit_store
 from bot.store import SNAPSHOT_EVERY, archive
 from bot.store.archive import ARCHIVE_EVERY
 from bot.store.sqlite import SqliteStore
+from games.registry import PictureHooks
+from pictures import hooks
 from tests.bot import toy_game
 from tests.bot.conftest import PLAYERS, HostEnv
 from tests.bot.storage_helpers import cli, connect, simulated, vacuumed_size
@@ -76,6 +79,14 @@ async def test_a_long_match_keeps_few_snapshots_derives_the_rest_and_resumes(
     steps = await env.host.store.steps(record.id)
     assert [s.step for s in steps if s.snapshot is not None] == [0, 32, 40]
     assert history.snapshots(toy_game.GAME, finished, steps) == seen
+    # the end card's chart from the replayed states, as from every state the match went through
+    charted = dataclasses.replace(
+        toy_game.GAME_INFO, pictures=PictureHooks(scores=lambda state: state["scores"])
+    )
+    replayed = [state for _, state, _ in history.replay(toy_game.GAME, finished, steps)]
+    card = hooks.end_card_of_states(charted, finished.names, finished.outcome, replayed)
+    assert card == hooks.end_card_data(charted, finished.names, finished.outcome, seen)
+    assert len(card.scores) == 41 and card.scores[-1] != card.scores[0]
     assert await audit_store(env.host.store) == ({"matches": 1, "finished": 1, "mismatches": 0}, [])
 
 
