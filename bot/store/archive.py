@@ -23,11 +23,14 @@ COLUMNS = "id, audience, text, payload, status, tries, next_try, error, created_
 
 
 def pack(rows: Sequence[Sequence[Any]]) -> bytes:
-    """The chunk of outbox rows (``COLUMNS``, the payload as stored JSON text)."""
-    messages = [[*row[:3], json.loads(row[3]), *row[4:]] for row in rows]
-    # ASCII (escapes): any text a row could hold encodes, a lone surrogate included
-    text = json.dumps(messages, separators=(",", ":"))
-    return zlib.compress(text.encode("ascii"), LEVEL)
+    """The chunk of outbox rows (``COLUMNS``, the payload as stored JSON text, which goes in
+    as it is: parsing it again would double the time the store's thread spends here)."""
+    messages = []
+    for id_, audience, text, payload, *rest in rows:
+        head, tail = json.dumps([id_, audience, text]), json.dumps(rest)
+        messages.append(f"{head[:-1]},{payload},{tail[1:]}")
+    # ASCII (escapes, as the outbox stores JSON): any text encodes, a lone surrogate included
+    return zlib.compress(f"[{','.join(messages)}]".encode("ascii"), LEVEL)
 
 
 def unpack(blob: bytes) -> list[list[Any]]:
