@@ -288,15 +288,20 @@ class Store(Protocol):
 
     async def open_window(self, match_id: int) -> WindowRecord | None: ...
 
-    async def latest_step(self, match_id: int) -> StepRecord: ...
+    async def latest_step(self, match_id: int) -> StepRecord:
+        """The match's latest step, with its snapshot (always kept: the host resumes from it)."""
 
-    async def steps(self, match_id: int) -> list[StepRecord]: ...
+    async def steps(self, match_id: int) -> list[StepRecord]:
+        """The whole move log in order; a step's snapshot is None where not kept
+        (``SNAPSHOT_EVERY``): ``bot.history`` replays it."""
 
     async def attempts(self, match_id: int) -> list[Attempt]: ...
 
     async def match_log(self, match_id: int) -> list[LogEntry]: ...
 
-    async def outbox(self, match_id: int) -> list[OutboxRow]: ...
+    async def outbox(self, match_id: int) -> list[OutboxRow]:
+        """Every message of the match in order, delivered ones included: a backend may keep
+        those compressed (SQLite: ``bot.store.archive``), they read back as they were."""
 
     async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
         """The head (oldest pending message) of each (match, audience) queue that is due at

@@ -10,6 +10,10 @@ be lost. ``synchronous=FULL`` would sync inside every commit, one at a time on t
 thread (about 8 ms each on a plain disk, so at most ~120 commits a second for the whole host);
 instead commits run with ``NORMAL`` and ``sync`` syncs the WAL file once for every commit made
 meanwhile (group commit), which gives the same guarantee where it is needed.
+
+Size: a step keeps its snapshot only at checkpoints and while latest (``SNAPSHOT_EVERY``), and
+the transaction that settles messages archives the match's delivered ones, compressed, in
+chunks (``bot.store.archive``): a finished match is a few tens or hundreds of KB, not MB.
 """
 
 from __future__ import annotations
