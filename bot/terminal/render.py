@@ -128,7 +128,7 @@ def choices_view(request: Request, limit: int) -> RenderableType:
     shown = request.choices[:limit]
     width = len(key(request, len(shown) - 1)) if numbered(request) else 0
     for index, choice in enumerate(shown):
-        groups.setdefault(_heading(choice), []).append(_entry(request, index, choice, width))
+        groups.setdefault(_heading(choice), []).append(choice_entry(request, index, width))
     parts: list[RenderableType] = []
     for heading, entries in groups.items():
         if len(groups) > 1:
@@ -145,7 +145,10 @@ def _heading(choice: Choice) -> str:
     return f"{group}: {choice.stage}" if choice.stage else group
 
 
-def _entry(request: Request, index: int, choice: Choice, width: int) -> Text:
+def choice_entry(request: Request, index: int, width: int) -> Text:
+    """One choice as listed: what picks it (its number, right-aligned to ``width``; none when
+    its answer is a number), its answer and its label."""
+    choice = request.choices[index]
     entry = Text()
     if width:
         entry.append(f"{key(request, index):>{width}} ", KEY)
