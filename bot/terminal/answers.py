@@ -32,10 +32,15 @@ def key(request: Request, index: int) -> str:
     return str(index + 1) if numbered(request) else request.choices[index].value
 
 
+def by_number(request: Request, typed: str) -> bool:
+    """Whether ``typed`` picks this question's choices by their numbers in its list."""
+    return numbered(request) and _NUMBERS.fullmatch(typed.strip()) is not None
+
+
 def read_answer(request: Request, typed: str) -> str:
     """The raw answer to submit for ``typed``; AnswerError for a number that picks nothing."""
     text = typed.strip()
-    if numbered(request) and _NUMBERS.fullmatch(text):
+    if by_number(request, text):
         return _by_numbers(request, [int(n) for n in _SPLIT.split(text)])
     if request.max_choices > 1:
         picked = _by_answers(request, _SPLIT.split(text))

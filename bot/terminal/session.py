@@ -24,7 +24,7 @@ from bot.process import is_closed_output
 from bot.simulate import AgentPlayer, SimulatedPlayers, check_level, check_players
 from bot.store.sqlite import SqliteStore
 from bot.terminal import render
-from bot.terminal.answers import AnswerError, completions, read_answer
+from bot.terminal.answers import AnswerError, by_number, completions, read_answer
 from bot.terminal.keyboard import LineKeyboard, TerminalKeyboard
 from bot.transport import Delivery, request_from_json
 from games.protocol import Agent, Request, derive_rng
@@ -211,12 +211,18 @@ class Session:
         if prompt is None:
             self.screen.show(Text("Nothing is asked of you right now: wait for your turn.", "dim"))
             return
+        request, step = prompt.request, prompt.step
+        shown, shown_step = self.question, self.question_step
+        if shown is not None and shown_step is not None and by_number(shown, text):
+            # a number picks from the list you read: if a newer question has opened since,
+            # the host refuses it rather than picking from a list you have not seen
+            request, step = shown, shown_step
         try:
-            raw = read_answer(prompt.request, text)
+            raw = read_answer(request, text)
         except AnswerError as error:
             self.screen.show(render.acknowledgement(False, str(error), self.game))
             return
-        result = await self.host.submit(self.match_id, HUMAN, raw, step=prompt.step)
+        result = await self.host.submit(self.match_id, HUMAN, raw, step=step)
         self.screen.show(render.acknowledgement(result.accepted, result.text, self.game))
 
     def open_prompt(self) -> OpenPrompt | None:
