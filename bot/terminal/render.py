@@ -28,12 +28,17 @@ SECRET = Style(color="magenta")
 ACCEPTED, REFUSED = Style(color="green"), Style(color="red")
 DIM = Style(dim=True)
 
-COMMANDS = (
-    ("help", "what this question needs: the game's reference for it"),
-    ("cards", "this match's cards (potions, tiles…) and what each does; cards WORD finds some"),
-    ("view", "what you see, your secrets included"),
-    ("status", "the table as everyone sees it, and the time left"),
-    ("quit", "to leave: the match is aborted, with no result (Ctrl-D too)"),
+COMMANDS = (  # (what to type, a few words for the intro, what it does for help)
+    ("help", "what a question needs", "what this question needs: the game's reference for it"),
+    (
+        "cards",
+        "this match's cards",
+        "this match's cards (potions, tiles…) and what each does;"
+        " cards WORD shows those naming WORD",
+    ),
+    ("view", "what you see", "what you see, your secrets included"),
+    ("status", "the table", "the table as everyone sees it, and the time left"),
+    ("quit", "leave", "leave: the match is aborted, with no result (Ctrl-D too)"),
 )
 
 
@@ -52,19 +57,22 @@ class Seats:
         return list(self.names[1:])
 
 
-def intro(title: str, seats: Seats, window_s: float, rules: str | None) -> RenderableType:
+def intro(
+    title: str, seats: Seats, window_s: float, reactions: bool, rules: str | None
+) -> RenderableType:
+    """Which game, who you play, the clock, how to answer and the commands."""
     text = Text()
     text.append(f"You are {seats.you} (P1), against {names_text(seats.others)}.", VALUE)
+    less = " (less to react out of turn)" if reactions else ""
     text.append(
-        f" A question waits {length_text(window_s)} for your answer (a quick reaction less);"
-        " if time runs out, the default it names is played for you.\n"
+        f" You have {length_text(window_s)} to answer each question{less}; if time runs out,"
+        " its default is played for you.\n"
     )
-    text.append("Answer with a choice's number, or type the answer itself. Also: ")
-    for number, (name, what) in enumerate(COMMANDS):
-        text.append(name, KEY).append(f" {what.split(':')[0]}")
-        text.append(
-            ", " if number < len(COMMANDS) - 2 else " and " if number == len(COMMANDS) - 2 else "."
-        )
+    text.append("Answer with a choice's number, or type the answer itself. Also type ")
+    for number, (name, short, _) in enumerate(COMMANDS):
+        text.append(name, KEY).append(f" ({short})")
+        last = number == len(COMMANDS) - 1
+        text.append("." if last else " or " if number == len(COMMANDS) - 2 else ", ")
     if rules:
         text.append(f"\nThe rules: {rules}", DIM)
     return Panel(text, title=Text(title, VALUE), title_align="left", box=box.ROUNDED, expand=False)
@@ -90,7 +98,7 @@ def commands_table(keys: bool = False) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(style=KEY)
     table.add_column()
-    for name, what in COMMANDS:
+    for name, _, what in COMMANDS:
         table.add_row(name, what)
     if keys:
         table.add_row("Tab", "completes the answers and names; ↑ ↓ recall what you typed")
@@ -225,8 +233,41 @@ def cards_view(title: str, game: str, topics: Sequence[Topic], word: str) -> Ren
     )
 
 
-def view_view(text: str, game: str) -> RenderableType:
-    return Panel(rich_text(text, game), title=Text("What you see", VALUE), title_align="left")
+def view_view(text: str, game: str, view: JSON, topics: Sequence[Topic] = ()) -> RenderableType:
+    """``view``: the game's description of what you see, and your hand as a table when your
+    view holds one (with what each card does, where the match's reference says)."""
+    parts: list[RenderableType] = [rich_text(text, game)]
+    hand = hand_of(view)
+    table = hand_table(hand, topics, game) if hand else None
+    if table is not None:
+        parts.append(table)
+    return Panel(Group(*parts), title=Text("What you see", VALUE), title_align="left")
+
+
+def hand_of(view: JSON) -> list[str] | None:
+    """The cards in your hand, by name, if your view holds them (``hand``, at its top or in
+    your own part of it)."""
+    if not isinstance(view, Mapping):
+        return None
+    for holder in (view, view.get("you"), view.get("me")):
+        hand = holder.get("hand") if isinstance(holder, Mapping) else None
+        if isinstance(hand, list) and hand and all(isinstance(card, str) for card in hand):
+            return hand
+    return None
+
+
+def hand_table(hand: Sequence[str], topics: Sequence[Topic], game: str) -> Table | None:
+    """Your cards with what each does, from the reference topics named after them; None when
+    the reference names none of them (the description already lists the hand)."""
+    texts = {topic.title.casefold(): topic.text for topic in topics}
+    if not any(card.casefold() in texts for card in hand):
+        return None
+    table = Table(box=box.SIMPLE_HEAD, title=Text("Your hand", VALUE), title_justify="left")
+    table.add_column("card", style=VALUE)
+    table.add_column("what it does")
+    for card in hand:
+        table.add_row(card, rich_text(texts.get(card.casefold(), ""), game))
+    return table
 
 
 def status_view(

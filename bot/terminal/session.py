@@ -27,7 +27,7 @@ from bot.terminal import render
 from bot.terminal.answers import AnswerError, by_number, completions, read_answer
 from bot.terminal.keyboard import LineKeyboard, TerminalKeyboard
 from bot.transport import Delivery, request_from_json
-from games.protocol import Agent, Request, derive_rng
+from games.protocol import Agent, Request, Topic, derive_rng
 from games.registry import GameInfo
 from games.text import names_text
 
@@ -197,7 +197,8 @@ class Session:
             self.screen.show(await self.cards(rest.strip()))
         elif command == "view":
             text = await self.host.describe(self.match_id, HUMAN)
-            self.screen.show(render.view_view(text, self.game))
+            view = await self.host.view(self.match_id, HUMAN)
+            self.screen.show(render.view_view(text, self.game, view, await self.topics()))
         elif command == "status":
             self.screen.show(await self.status())
 
@@ -233,9 +234,12 @@ class Session:
         return None
 
     async def cards(self, word: str) -> RenderableType:
+        return render.cards_view(self.info.title, self.game, await self.topics(), word)
+
+    async def topics(self) -> list[Topic]:
+        """The match's content reference (none when the game gives none)."""
         reference = self.info.reference
-        topics = list(reference(await self.state())) if reference is not None else []
-        return render.cards_view(self.info.title, self.game, topics, word)
+        return list(reference(await self.state())) if reference is not None else []
 
     async def state(self) -> Any:
         """The match's state now (its latest stored step), for what the game derives from it."""
@@ -378,7 +382,9 @@ async def play(
             terminal.session = session
             rules = RULES / f"{info.name}.md"
             window = window_s or info.timers.get("turn", DEFAULT_WINDOW_S)
-            screen.show(render.intro(info.title, session.seats, window, _shown_path(rules)))
+            reactions = any(kind != "turn" for kind in info.timers)
+            intro = render.intro(info.title, session.seats, window, reactions, _shown_path(rules))
+            screen.show(intro)
             await _run(session, host, record.id, lines, interactive)
         finally:
             await terminal.stop()

@@ -196,3 +196,12 @@ def test_help_shows_the_games_reference_else_the_choices() -> None:
     assert "Type cast X." in shown and "Tab" in shown and "quit" in shown
     bare = plain(render.help_view(FLOWERS, True, "g", interactive=False))
     assert "3 Hyacinth" in bare and "You have answered" in bare and "Tab" not in bare
+
+
+def test_view_shows_your_hand_as_a_table_where_the_reference_names_its_cards() -> None:
+    view = {"turn": 1, "you": {"hand": ["Bat Wing", "Toadstool"]}}
+    topics = [Topic("Bat Wing", "Worth **2**."), Topic("Moon Dust", "Worth 3.")]
+    shown = plain(render.view_view("Turn 1.", "g", view, topics))
+    assert "Your hand" in shown and "Worth 2." in shown and "Toadstool" in shown
+    assert "Your hand" not in plain(render.view_view("Turn 1.", "g", view, []))
+    assert render.hand_of({"hand": [1, 2]}) is None  # coins are not cards to look up
