@@ -130,6 +130,7 @@ class Session:
     question_step: int | None = None
     leaving: bool = False
     told: set[tuple[int, int]] = field(default_factory=set)  # (step, mark) said on a pipe
+    answered: set[int] = field(default_factory=set)  # the steps you answered
 
     @property
     def game(self) -> str:
@@ -142,6 +143,7 @@ class Session:
         kind = str(payload.get("kind", ""))
         if kind == "setup" or self.leaving:
             return  # the hello (the intro says it) and the abort notice (quit says it)
+        self._closed_unanswered(int(payload.get("step", 0)), kind)
         events = render.events_view(payload.get("events", []), self.game)
         if events is not None:
             self.screen.show(events)
@@ -152,6 +154,17 @@ class Session:
         request = payload.get("request")
         if isinstance(request, dict) and delivery.audience.kind == "seat":
             self._ask(request, kind)
+
+    def _closed_unanswered(self, step: int, kind: str) -> None:
+        """Say so when the question you were shown closed without your answer (its time ran
+        out, or another player's answer closed it): its default is played for you."""
+        asked = self.question_step
+        if kind != "turn" or asked is None or step < asked or self.question is None:
+            return
+        if asked not in self.answered:
+            default = self.question.default
+            self.screen.show(Text(f"⌛ Closed without your answer: {default}.", "yellow"))
+        self.question_step = None
 
     def _ask(self, payload: dict[str, Any], kind: str) -> None:
         self.question = request_from_json(payload)
@@ -224,6 +237,8 @@ class Session:
             self.screen.show(render.acknowledgement(False, str(error), self.game))
             return
         result = await self.host.submit(self.match_id, HUMAN, raw, step=step)
+        if result.accepted and result.step is not None:
+            self.answered.add(result.step)
         self.screen.show(render.acknowledgement(result.accepted, result.text, self.game))
 
     def open_prompt(self) -> OpenPrompt | None:
