@@ -69,7 +69,7 @@ def test_play_a_whole_match_from_a_pipe() -> None:
     assert text.count("✖ Send one number from 0 to 9.") == 3
     assert transcript.count("✔ You guess 4.") == 3
     assert "What you can type besides an answer:" in text  # help lists the commands
-    assert "quit    to leave" in text
+    assert "quit    leave: the match is aborted" in text
     assert "Round 0, scores [0, 0]. Your secret: " in text  # view: the game's own words
     assert "Toy Guess, running" in text and "left to answer" in text  # status
     assert re.search(r"^(You won|AI \(random\) wins|Nobody wins|You share)", transcript[-2])
