@@ -22,6 +22,7 @@ from games.protocol import JSON, Choice, Request, Topic
 from games.text import names_text
 
 SHOWN_CHOICES = 99  # a longer list is left to Tab completion and help
+CARDS_AT_ONCE = 4000  # a longer reference shows its titles first
 KEY = Style(color="cyan", bold=True)
 VALUE = Style(bold=True)
 SECRET = Style(color="magenta")
@@ -215,22 +216,35 @@ def help_view(
 
 
 def cards_view(title: str, game: str, topics: Sequence[Topic], word: str) -> RenderableType:
-    """``cards [WORD]``: the match's content reference, every topic or those naming WORD."""
+    """``cards [WORD]``: the match's content reference: every topic when they are short, else
+    their titles; with WORD (``all`` for everything) the topics naming it."""
     if not topics:
         return Text(
             f"{title} has no card reference yet: view shows what you can see, and the rules"
             f" page docs/{game}.md explains the game."
         )
+    everything = word.casefold() == "all"
+    if everything:
+        word = ""
     found = [t for t in topics if word.casefold() in f"{t.title}\n{t.text}".casefold()]
     if not found:
         titles = ", ".join(t.title for t in topics)
         return Text(f"No card mentions {word!r}. The reference has: {titles}.")
+    long = sum(len(t.text) for t in found) > CARDS_AT_ONCE
+    if not word and not everything and long and len(found) > 1:
+        return _topic_index(found)
     return Group(
         *(
             Panel(rich_text(t.text, game), title=Text(t.title, VALUE), title_align="left")
             for t in found
         )
     )
+
+
+def _topic_index(topics: Sequence[Topic]) -> RenderableType:
+    titles = Columns([Text(t.title, VALUE) for t in topics], padding=(0, 3))
+    hint = Text("Type cards and a name (a title or any word in it) to read those; cards all.", DIM)
+    return Panel(Group(titles, hint), title=Text("This match's cards", VALUE), title_align="left")
 
 
 def view_view(text: str, game: str, view: JSON, topics: Sequence[Topic] = ()) -> RenderableType:

@@ -188,6 +188,10 @@ def test_cards_shows_the_reference_or_says_there_is_none() -> None:
     found = plain(render.cards_view("G", "g", topics, "toad"))
     assert "Toadstool" in found and "Bat Wing" not in found
     assert "has no card reference yet" in plain(render.cards_view("G", "g", [], ""))
+    long = [Topic(f"Potion {n}", "x" * 900) for n in range(6)]
+    index = plain(render.cards_view("G", "g", long, ""))
+    assert "Potion 5" in index and "xxx" not in index and "cards all" in index
+    assert plain(render.cards_view("G", "g", long, "all")).count("x" * 50) >= 6
 
 
 def test_help_shows_the_games_reference_else_the_choices() -> None:
