@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from bot.terminal.answers import numbered
+from bot.terminal.markdown import rich_text
 from bot.terminal.render import choice_entry
 from games import registry
 from games.protocol import Request, Setup
@@ -145,6 +146,11 @@ def first_question(game: str) -> tuple[int, Any, Request]:
     raise AssertionError(f"{game}: no seed below 100 asks seat 0 first")
 
 
+def opening(text: str) -> str:
+    """The start of a text as the terminal draws it: its first 60 characters (never wrapped)."""
+    return next(line for line in rich_text(text).plain.splitlines() if line.strip())[:60]
+
+
 def typed_answer(request: Request) -> str:
     """An answer to type in words: the first choices the question needs."""
     values = [choice.value for choice in request.choices[: max(1, request.min_choices)]]
@@ -170,7 +176,7 @@ def test_play_a_game_in_a_terminal(game: str) -> None:
 
         term.enter("help")
         term.expect("Help")
-        term.expect(request.help.splitlines()[0] if request.help else "If you don't answer")
+        term.expect(opening(request.help) if request.help else "If you don't answer")
         term.expect("What you can type besides an answer:")
 
         term.enter("cards")
@@ -179,7 +185,7 @@ def test_play_a_game_in_a_terminal(game: str) -> None:
 
         term.enter("view")
         term.expect("What you see")
-        term.expect(info.game.describe(state, 0).splitlines()[0])
+        term.expect(opening(info.game.describe(state, 0)))
 
         term.enter("status")
         term.expect(f"{info.title}, running")
