@@ -59,16 +59,19 @@ class Seats:
 
 
 def intro(
-    title: str, seats: Seats, window_s: float, reactions: bool, rules: str | None
+    title: str, seats: Seats, window_s: float | None, reactions: bool, rules: str | None
 ) -> RenderableType:
-    """Which game, who you play, the clock, how to answer and the commands."""
+    """Which game, who you play, the clock (``window_s``; None: each question says its own),
+    how to answer and the commands."""
     text = Text()
     text.append(f"You are {seats.you} (P1), against {names_text(seats.others)}.", VALUE)
     less = " (less to react out of turn)" if reactions else ""
-    text.append(
-        f" You have {length_text(window_s)} to answer each question{less}; if time runs out,"
-        " its default is played for you.\n"
+    clock = (
+        f"You have {length_text(window_s)} to answer each question{less}"
+        if window_s is not None
+        else "Each question shows the time you have to answer it"
     )
+    text.append(f" {clock}; if time runs out, its default is played for you.\n")
     text.append("Answer with a choice's number, or type the answer itself. Also type ")
     for number, (name, short, _) in enumerate(COMMANDS):
         text.append(name, KEY).append(f" ({short})")

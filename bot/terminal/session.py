@@ -396,9 +396,8 @@ async def play(
             session = Session(host, info, record.id, render.Seats(tuple(names)), screen)
             terminal.session = session
             rules = RULES / f"{info.name}.md"
-            window = window_s or info.timers.get("turn", DEFAULT_WINDOW_S)
             reactions = any(kind != "turn" for kind in info.timers)
-            intro = render.intro(info.title, session.seats, window, reactions, _shown_path(rules))
+            intro = render.intro(info.title, session.seats, window_s, reactions, _shown_path(rules))
             screen.show(intro)
             await _run(session, host, record.id, lines, interactive)
         finally:
@@ -419,8 +418,10 @@ async def _run(
     with keyboard.attached():
         await host.start_match(match_id)
         reader = asyncio.create_task(session.read_answers())
-        clock = asyncio.create_task(session.count_down() if not interactive else _idle())
         over = asyncio.create_task(host.wait_over(match_id))
+        tasks = [reader, over]
+        if not interactive:  # a terminal has the toolbar
+            tasks.append(asyncio.create_task(session.count_down()))
         try:
             await asyncio.wait([over, reader], return_when=asyncio.FIRST_COMPLETED)
             if session.leaving or reader.done():
@@ -428,9 +429,9 @@ async def _run(
             else:  # the match ended by itself: its last results are shown before the end
                 await host.wait_idle()
         finally:
-            for task in (reader, clock, over):
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(reader, clock, over, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
     if not session.leaving:
         session.screen.show(Text(await session.ending(), "bold"))
 
@@ -444,10 +445,6 @@ def _scaled_timers(info: GameInfo, window_s: float | None) -> dict[str, float] |
     return {
         kind: length * window_s / turn for kind, length in info.timers.items() if kind != "turn"
     }
-
-
-async def _idle() -> None:
-    """Nothing to count down: the toolbar shows the time left."""
 
 
 def _shown_path(path: Path) -> str | None:
