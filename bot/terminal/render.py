@@ -130,7 +130,7 @@ def question(request: Request, game: str, window_left: float | None = None) -> R
 
 
 def _help_hint(request: Request) -> str:
-    return " help says more." if request.help else ""
+    return " Type help for the full reference." if request.help else ""
 
 
 def choices_view(request: Request, limit: int) -> RenderableType:
