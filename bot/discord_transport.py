@@ -30,6 +30,7 @@ import aiohttp
 import discord
 
 from bot.embeds import MatchCards
+from bot.outbox import CHOICES_MARK, DEADLINE_MARK, deadline_line
 from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
 from games import registry
@@ -182,9 +183,16 @@ def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return f"{text[:keep]}… ({len(text) - keep} more characters cut)"
 
 
-def prompt_suffix(request: Mapping[str, Any]) -> str:
-    """The live countdown Discord renders for a prompt's deadline."""
-    return f"⌛ Closes <t:{int(request['deadline'])}:R>."
+def prompt_on_discord(text: str, request: Mapping[str, Any]) -> str:
+    """A prompt's text as Discord shows it: its deadline once, as a live countdown (the last
+    line, ``bot.outbox.deadline_line``), and no list of the choices its buttons and menus show."""
+    lines = text.split("\n")
+    if lines[-1].startswith(DEADLINE_MARK):
+        lines.pop()
+    if request.get("choices") and lines and lines[-1].startswith(CHOICES_MARK):
+        lines.pop()
+    lines.append(deadline_line(request, 0.0, countdown=True))
+    return "\n".join(lines)
 
 
 class DiscordTransport:
@@ -305,7 +313,7 @@ class DiscordTransport:
         """Send the delivery's parts not sent yet; the last part sent, if any."""
         text = delivery.text
         if request is not None:
-            text = f"{text}\n{prompt_suffix(request)}"
+            text = prompt_on_discord(text, request)
         parts = split_text(text)
         done = self._parts_sent.get(delivery.message_id, 0)
         sent: discord.Message | None = None

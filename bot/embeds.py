@@ -97,16 +97,11 @@ class MatchCards:
 
     async def __call__(self, delivery: Delivery) -> discord.Embed | None:
         payload = delivery.payload
-        if payload.get("kind") not in ("start", "turn"):
-            return None  # hellos, notices, reminders: text only
-        request = payload.get("request")
-        if delivery.audience.kind == "moderators":
-            return None
+        if payload.get("kind") not in ("start", "turn") or delivery.audience.kind != "public":
+            return None  # hellos, notices, reminders, a seat's DMs: text only
         facts = await self._match(delivery.match_id)
         if facts is None:
             return None
-        if isinstance(request, dict):  # a prompt: its own deadline
-            return card(facts, deadline=float(request["deadline"]), players=False)
         deadline = payload.get("deadline")
         winners = await self._winners(delivery.match_id) if payload.get("over") else None
         return card(

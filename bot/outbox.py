@@ -46,25 +46,41 @@ def clock_text(epoch: float) -> str:
 
 
 CHOICES_TEXT_LIMIT = 600  # a long list is left to the buttons and menus: the deadline line stays
+CHOICES_MARK = "Choices: "  # the line a console shows the choices on (Discord has buttons)
+DEADLINE_MARK = "⏳ "  # the last line of every message that carries a prompt: its deadline
 
 
 def prompt_text(request: Request, deadline: float, now: float) -> str:
+    """A prompt as the console shows it: the game's words, the choices as a typed answer names
+    them, and the deadline line, always last (a richer transport renders the last two its own
+    way from the payload: ``deadline_line``)."""
     choices = _choices_text(request)
     lines = [request.prompt]
     if choices:
-        lines.append(f"Choices: {choices}")
-    lines.append(deadline_line(request.default, deadline, now))
+        lines.append(f"{CHOICES_MARK}{choices}")
+    lines.append(deadline_line({"deadline": deadline, "default": request.default}, now))
     return "\n".join(lines)
 
 
-DEADLINE_MARK = "⏳ Answer within "  # how a prompt's deadline line begins (see late_delivery)
-
-
-def deadline_line(default: str, deadline: float, now: float, head: str = DEADLINE_MARK) -> str:
-    return (
-        f"{head}{seconds_text(deadline - now)} (until {clock_text(deadline)})."
-        f" If you don't: {default}"
+def deadline_line(request: Mapping[str, JSON], now: float, *, countdown: bool = False) -> str:
+    """A prompt's one deadline line, from its payload (``request_to_json``): the time left and
+    the clock time on a console, or with ``countdown`` a live Discord timestamp; and what
+    happens if the seat lets it pass. A prompt sent late says by how much its deadline moved."""
+    deadline = float(request["deadline"])
+    when = (
+        f"<t:{int(deadline)}:R>"
+        if countdown
+        else f"within {seconds_text(deadline - now)} (until {clock_text(deadline)})"
     )
+    late, moved = request.get("late_s"), request.get("moved_s")
+    if isinstance(late, int | float) and isinstance(moved, int | float):
+        head = (
+            f"This prompt reached you {seconds_text(late)} late, so your deadline moved"
+            f" by {seconds_text(moved)}: answer {when}."
+        )
+    else:
+        head = f"Answer {when}."
+    return f"{DEADLINE_MARK}{head} If you don't: {request['default']}"
 
 
 def late_delivery(delivery: Delivery, late_s: float, moved_s: float, now: float) -> Delivery:
@@ -73,14 +89,10 @@ def late_delivery(delivery: Delivery, late_s: float, moved_s: float, now: float)
     countdown) and the text's deadline line say the new time, and why."""
     request = dict(delivery.payload["request"])
     request["deadline"] = float(request["deadline"]) + moved_s
+    request["late_s"], request["moved_s"] = late_s, moved_s
     lines = delivery.text.split("\n")
-    marked = [i for i, line in enumerate(lines) if line.startswith(DEADLINE_MARK)]
-    if marked:
-        head = (
-            f"⏳ This prompt reached you {seconds_text(late_s)} late, so your deadline moved"
-            f" by {seconds_text(moved_s)}: answer within "
-        )
-        lines[marked[-1]] = deadline_line(str(request["default"]), request["deadline"], now, head)
+    if lines[-1].startswith(DEADLINE_MARK):
+        lines[-1] = deadline_line(request, now)
     payload = {**delivery.payload, "request": request}
     return dataclasses.replace(delivery, text="\n".join(lines), payload=payload)
 

@@ -57,7 +57,7 @@ def prompt(live: Live, window: Window, seat: int, now: float) -> Prompt:
 
 
 def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ...]:
-    """A reminder, with the prompt again, to each seat that has not answered."""
+    """One short line to each seat that has not answered: its prompt's buttons still work."""
     left = seconds_text(window.deadline - now)
     return tuple(
         notice(
@@ -66,7 +66,6 @@ def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ..
             f"⏰ {left} left to answer in match {live.id}.",
             live.record.step,
             "reminder",
-            prompt(live, window, seat, now),
         )
         for seat in window.missing()
     )
