@@ -210,10 +210,15 @@ async def warn_log_channel_readers(
 
 
 def ack_text(result: SubmitResult) -> str:
-    """The acknowledgement of an accepted answer: "Cast C (5) locked for turn 7."."""
+    """What an accepted answer locked in, by the engine's summary, and for which occasion:
+    "✅ Cast C (5) — locked for turn 7."; a revisable answer may still change."""
+    what = result.text.strip().rstrip(".") or "Your answer"
+    if result.revisable:
+        until = f" for {result.occasion}" if result.occasion else f" in match {result.match_id}"
+        return f"✅ {what} — your answer{until}; you can change it until the deadline."
     if result.occasion:
-        return f"✅ {result.text} locked for {result.occasion}."
-    return f"✅ {result.text.rstrip('.')} — locked (match {result.match_id})."
+        return f"✅ {what} — locked for {result.occasion}."
+    return f"✅ {what} — locked (match {result.match_id})."
 
 
 def refusal_text(result: SubmitResult) -> str:

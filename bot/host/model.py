@@ -31,6 +31,7 @@ class SubmitResult:
     seat: int | None = None
     step: int | None = None
     occasion: str = ""  # what an accepted answer is for (the request's occasion)
+    revisable: bool = False  # an accepted answer a later one may still replace
 
 
 @dataclass(frozen=True, slots=True)

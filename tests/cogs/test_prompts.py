@@ -93,11 +93,17 @@ async def test_no_choices_no_view() -> None:
     assert prompt_view(request(())) is None
 
 
-def test_acknowledgements_name_the_turn() -> None:
-    result = SubmitResult(True, "Cast C (5)", 1, 0, 14, "turn 7")
-    assert ack_text(result) == ("✅ Cast C (5) locked for turn 7.")
-    plant = SubmitResult(True, "Plant Azalea in pot 1", 1, 0, 1, "the planting before turn 6")
-    assert ack_text(plant) == ("✅ Plant Azalea in pot 1 locked for the planting before turn 6.")
+def test_acknowledgements_name_what_was_accepted_and_for_what() -> None:
+    result = SubmitResult(True, "take 1 card from the deck", 1, 0, 14, "turn 2")
+    assert ack_text(result) == "✅ take 1 card from the deck — locked for turn 2."
+    plant = SubmitResult(True, "Plant Azalea in pot 1.", 1, 0, 1, "the planting before turn 6")
+    assert ack_text(plant) == "✅ Plant Azalea in pot 1 — locked for the planting before turn 6."
+    bare = SubmitResult(True, "You bid your 3 coin.", 4, 0, 2)
+    assert ack_text(bare) == "✅ You bid your 3 coin — locked (match 4)."
+    revisable = SubmitResult(True, "You guess 4.", 4, 0, 2, "round 1", revisable=True)
+    assert ack_text(revisable) == (
+        "✅ You guess 4 — your answer for round 1; you can change it until the deadline."
+    )
 
 
 async def test_a_button_may_carry_a_word_and_still_parses_after_a_restart() -> None:

@@ -188,7 +188,7 @@ async def test_whole_match_by_buttons_and_typing(
     assert "<t:" in alice.content and ":R>" in alice.content
     assert [v for _, v in buttons(alice)] == list("ACHWX")
     ack = await click_value(fake, world.alice, alice, 2)
-    assert ack == "✅ Plant Hyacinth in pot 1 locked for the planting before turn 1.", ack
+    assert ack == "✅ Plant Hyacinth in pot 1 — locked for the planting before turn 1.", ack
     assert (await type_answer(fake, world.bob, bob, 0)).startswith("✅ Plant Azalea")
     alice = await prompt_after(fake, world.alice, step_of(alice))
     bob = await prompt_after(fake, world.bob, step_of(bob))

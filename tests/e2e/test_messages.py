@@ -38,4 +38,5 @@ async def test_a_prompt_says_its_deadline_once_and_a_reminder_is_one_line(
     )
     assert re.fullmatch(rf"⏰ \d\.\d s left to answer in match {match}\.", reminder.content)
     assert not reminder.custom_ids() and not reminder.embeds
-    assert "locked" in await click(fake, world.alice, prompt, "4")  # the prompt still answers
+    ack = await click(fake, world.alice, prompt, "4")  # the prompt still answers
+    assert ack == f"✅ You guess 4 — locked (match {match}).", ack  # what it accepted
