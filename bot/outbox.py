@@ -127,12 +127,12 @@ def step_messages(
     prompts: Mapping[int, Prompt],
     kind: str = "turn",
     header: str = "",
-    seat_header: str = "",
+    seat_headers: Mapping[int, str] | None = None,
     over: bool = False,
 ) -> list[OutboxMessage]:
     """At most one message per audience: the step's events joined, and for a seat the next
     prompt in the same message as its results. ``header`` opens the public message,
-    ``seat_header`` each seat's; ``over`` marks the public one as the match's end post."""
+    ``seat_headers`` the seats'; ``over`` marks the public one as the match's end post."""
     by_audience: dict[str, list[Event]] = {}
     for event in events:
         by_audience.setdefault(audience_key(event.audience), []).append(event)
@@ -142,8 +142,8 @@ def step_messages(
         texts = [e.text for e in by_audience.get(key, [])]
         if audience == PUBLIC and header:
             texts.insert(0, header)
-        elif audience.seat is not None and seat_header:
-            texts.insert(0, seat_header)
+        elif audience.seat is not None and (seat_headers or {}).get(audience.seat):
+            texts.insert(0, (seat_headers or {})[audience.seat])
         prompt = prompts.get(audience.seat) if audience.seat is not None else None
         if prompt is not None:
             texts.append(prompt.text)

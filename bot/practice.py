@@ -181,4 +181,3 @@ class PracticeTransport:
         if delivery.audience.kind == "seat" and is_ai(delivery.user_id):
             return
         await self.inner.send(delivery)
-

@@ -60,6 +60,7 @@ class Lifecycle:
         window_s: float | None,
         timers: Mapping[str, float] | None = None,
         practice: bool = False,
+        starts: notices.StartRule = "moderator",
     ) -> MatchRecord:
         key, engine = self._matches.resolve(game)
         players = tuple(players)
@@ -84,7 +85,7 @@ class Lifecycle:
             lengths,
             practice,
         )
-        hellos = notices.hellos(engine, names)
+        hellos = notices.hellos(engine, names, "now" if practice else starts)
         store = self._matches.store
         try:
             match_id = await store.create_match(new, engine.dump(state), self._now(), hellos)
@@ -139,8 +140,8 @@ class Lifecycle:
             events = _start_events(live)
             if live.record.status == "revealed":
                 events = [e for e in events if e.audience != PUBLIC]
-            names = " vs ".join(live.record.names)
-            header = f"▶ Match {match_id}: {live.game.title}, {names}. It starts now."
+            names = live.record.names
+            header = f"▶ Match {match_id}: {live.game.title}, {' vs '.join(names)}. It starts now."
             now = self._now()
             window = self._windows.next_window(live, live.state, 1, now)
             outbox = step_messages(
@@ -151,7 +152,7 @@ class Lifecycle:
                 notices.prompts(live, window, now),
                 "start",
                 header,
-                notices.how_to_answer(live),
+                {seat: notices.how_to_answer(live, seat) for seat in range(len(names))},
             )
             change = Change(
                 match_id,

@@ -29,6 +29,7 @@ import aiosqlite
 from bot.store import (
     Attempt,
     Change,
+    FirstMessages,
     LogEntry,
     MatchRecord,
     MatchStatus,
@@ -293,7 +294,7 @@ class SqliteStore:
     # --- writes -------------------------------------------------------------------------
 
     async def create_match(
-        self, new: NewMatch, snapshot: JSON, at: float, outbox: Sequence[OutboxMessage]
+        self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
         return await self._save(lambda db: _create_match(db, new, snapshot, at, outbox))
 
@@ -632,7 +633,7 @@ def _create_match(
     new: NewMatch,
     snapshot: JSON,
     at: float,
-    outbox: Sequence[OutboxMessage],
+    outbox: FirstMessages,
 ) -> int:
     cursor = db.execute(
         "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
@@ -662,7 +663,10 @@ def _create_match(
         (match_id, dumps(snapshot), at),
     )
     _insert_log(db, match_id, (LogEntry("created"),), at)
-    _insert_outbox(db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in outbox], at)
+    messages = outbox(match_id) if callable(outbox) else outbox
+    _insert_outbox(
+        db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in messages], at
+    )
     return match_id
 
 

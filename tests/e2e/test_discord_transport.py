@@ -3,12 +3,11 @@ fits, the prompt's buttons ride on the last part, and a resend posts nothing twi
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import discord
 import pytest
-
-import re
 
 from bot.discord_transport import DiscordTransport, fit, prompt_on_discord, split_text
 from bot.outbox import late_delivery, prompt_text

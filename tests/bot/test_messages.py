@@ -1,0 +1,73 @@
+"""The messages the host composes, as people read them: the hello names its match, its game and
+the other players and says how the match starts; the how-to card names them too; every
+template that lists names lists them as a sentence does, for 1 to 6 names."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.host import StartRule
+from bot.host.notices import hello_text
+from bot.tables import Tables
+from games.text import names_text
+from tests.bot.conftest import CHANNEL, GUILD, HostEnv
+from tests.bot.toy_game import GAME
+
+NAMES = ("Alice", "Bob", "Carol", "Dan", "Eve", "Fay", "Gus")
+OPENER = 99
+
+
+@pytest.mark.parametrize(
+    ("starts", "how"),
+    [
+        ("moderator", "It starts when a moderator starts it."),
+        ("opener", "It starts when the table's opener presses its Start button (or a moderator"),
+    ],
+)
+async def test_the_hello_names_the_match_the_game_the_others_and_who_starts_it(
+    env: HostEnv, starts: StartRule, how: str
+) -> None:
+    record = await env.new_match(start=False, players=(1, 2, 3), names=NAMES[:3], starts=starts)
+    await env.host.wait_idle()
+    hello = env.transport.to("seat1")[0].text
+    assert hello.startswith(
+        f"👋 You are Bob in match {record.id}, Toy Guess, against Alice and Carol."
+        f" Your prompts will come here. {how}"
+    ), hello
+
+
+async def test_a_practice_hello_says_it_starts_at_once(env: HostEnv) -> None:
+    await env.new_match(start=False, practice=True, names=NAMES[:2])
+    await env.host.wait_idle()
+    hello = env.transport.to("seat0")[0].text
+    assert hello.endswith("against Bob. Your prompts will come here. It starts at once.")
+
+
+async def test_a_table_whose_opener_starts_it_says_so_in_its_hellos(env: HostEnv) -> None:
+    tables = Tables(env.host, opener_starts=True)
+    table = await tables.open(GUILD, CHANNEL, "warlocks-brew", OPENER, None)
+    await tables.join(table.id, 11, "Alice")
+    _, record = await tables.join(table.id, 12, "Bob")
+    assert record is not None
+    await env.host.wait_idle()
+    hello = env.transport.to("seat0", record.id)[0].text
+    assert f"in match {record.id}, Warlock's Brew, against Bob." in hello
+    assert "the table's opener presses its Start button" in hello
+
+
+async def test_the_how_to_card_names_the_match_the_seat_and_the_others(env: HostEnv) -> None:
+    record = await env.new_match(players=(1, 2, 3), names=NAMES[:3])
+    await env.host.wait_idle()
+    first = env.transport.to("seat2")[1].text
+    assert first.startswith(
+        f"🃏 **How to play match {record.id}.** You are Carol in Toy Guess against Alice and Bob."
+    ), first
+    assert "Type `help`" in first and "`cards`" in first
+
+
+@pytest.mark.parametrize("count", range(1, 7))
+def test_the_hello_lists_the_others_as_a_sentence(count: int) -> None:
+    names = NAMES[: count + 1]
+    text = hello_text(GAME, names, 0, 5, "now")
+    assert f"against {names_text(names[1:])}. " in text
+    assert text.count(" and ") == (1 if count > 1 else 0) and ", and" not in text
