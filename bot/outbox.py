@@ -129,10 +129,12 @@ def step_messages(
     header: str = "",
     seat_headers: Mapping[int, str] | None = None,
     over: bool = False,
+    card: Sequence[Mapping[str, JSON]] | None = None,
 ) -> list[OutboxMessage]:
     """At most one message per audience: the step's events joined, and for a seat the next
     prompt in the same message as its results. ``header`` opens the public message,
-    ``seat_headers`` the seats'; ``over`` marks the public one as the match's end post."""
+    ``seat_headers`` the seats'; ``over`` marks the public one as the match's end post;
+    ``card`` (a seat's ``{"name", "line", "won"}`` each) gives it the seats' card."""
     by_audience: dict[str, list[Event]] = {}
     for event in events:
         by_audience.setdefault(audience_key(event.audience), []).append(event)
@@ -158,6 +160,8 @@ def step_messages(
             payload["request"] = prompt.payload
         if over and audience == PUBLIC:
             payload["over"] = True  # the end post (it gets a Rematch button on Discord)
+        if card is not None and audience == PUBLIC:
+            payload["seats"] = [dict(seat) for seat in card]
         if audience == PUBLIC and prompts:  # the window it opens closes then (its card shows it)
             payload["deadline"] = min(float(p.payload["deadline"]) for p in prompts.values())
         messages.append(OutboxMessage(match_id, key, "\n".join(texts), payload))

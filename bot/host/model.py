@@ -124,6 +124,7 @@ class Live:
     window: Window | None = None
     start_events: list[Event] | None = None  # new_match's events, kept until the start
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    card_owed: bool = False  # the turn changed in a step with no public post: the next shows it
 
     @property
     def id(self) -> int:

@@ -8,12 +8,13 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Literal
 
+from bot.games import load_game_info
 from bot.host.matches import Matches
 from bot.host.model import Live, Window
 from bot.outbox import Prompt, clock_text, notice, prompt_text, seconds_text
 from bot.store import Change, LogEntry, OutboxMessage, OutboxRow
 from bot.transport import parse_audience, request_to_json
-from games.protocol import Game
+from games.protocol import JSON, Game
 from games.text import names_text
 
 StartRule = Literal["moderator", "opener", "now"]
@@ -68,6 +69,26 @@ def how_to_answer(live: Live, seat: int) -> str:
         f" for the match's cards; `/look` shows what only you know, `/rules game:{record.game}`"
         " the rules, `/match leave` leaves the match."
     )
+
+
+def seats_card(live: Live, view: JSON, winners: Sequence[int] = ()) -> list[dict[str, JSON]]:
+    """The seats' card of a post: each seat's name, its public line (the game's
+    ``public_lines`` of the public ``view``; none for a game without them) and on the end post
+    whether it won."""
+    try:
+        public_lines = load_game_info(live.record.game).public_lines
+    except KeyError:  # a game outside the registry (tests)
+        public_lines = None
+    lines = [str(line) for line in public_lines(view)] if public_lines is not None else []
+    return [
+        {"name": name, "line": lines[seat] if seat < len(lines) else "", "won": seat in winners}
+        for seat, name in enumerate(live.record.names)
+    ]
+
+
+def public_turn(view: JSON) -> JSON:
+    """The turn a public view is at (every game's view holds ``"turn"``)."""
+    return view.get("turn") if isinstance(view, dict) else None
 
 
 def prompts(live: Live, window: Window | None, now: float) -> dict[int, Prompt]:

@@ -9,8 +9,9 @@ import pytest
 from bot.host import StartRule
 from bot.host.notices import hello_text
 from bot.tables import Tables
+from bot.transport import Delivery, format_delivery
 from games.text import names_text
-from tests.bot.conftest import CHANNEL, GUILD, HostEnv
+from tests.bot.conftest import CHANNEL, GUILD, PLAYERS, HostEnv
 from tests.bot.toy_game import GAME
 
 NAMES = ("Alice", "Bob", "Carol", "Dan", "Eve", "Fay", "Gus")
@@ -71,3 +72,39 @@ def test_the_hello_lists_the_others_as_a_sentence(count: int) -> None:
     text = hello_text(GAME, names, 0, 5, "now")
     assert f"against {names_text(names[1:])}. " in text
     assert text.count(" and ") == (1 if count > 1 else 0) and ", and" not in text
+
+
+async def play(env: HostEnv, match_id: int, guesses: tuple[str, str] = ("3", "5")) -> Delivery:
+    """Both seats answer; the public post that follows."""
+    for user, guess in zip(PLAYERS, guesses, strict=True):
+        assert (await env.host.submit(match_id, user, guess)).accepted
+    await env.host.wait_idle()
+    return env.transport.to("public", match_id)[-1]
+
+
+async def test_the_seats_card_rides_on_the_start_the_end_and_a_new_turns_first_post(
+    env: HostEnv,
+) -> None:
+    config = {"rounds": 2, "actions": 2}  # a round (a turn) of two windows
+    record = await env.new_match(config=config, names=("Alice", "Bob"))
+    await env.host.wait_idle()
+    start = env.transport.to("public")[-1]
+    assert start.payload["seats"] == [
+        {"name": "Alice", "line": "0 points", "won": False},
+        {"name": "Bob", "line": "0 points", "won": False},
+    ]
+    mid_turn = await play(env, record.id)
+    assert "action 1 of 2 done" in mid_turn.text and "seats" not in mid_turn.payload
+    assert format_delivery(mid_turn).count("\n") == 0  # the console shows no seats either
+    new_turn = await play(env, record.id)
+    assert "Round 1: target" in new_turn.text
+    lines = [seat["line"] for seat in new_turn.payload["seats"]]
+    assert sorted(lines) != ["0 points", "0 points"]  # the scores after the round
+    console = format_delivery(new_turn).splitlines()
+    assert console[-2:] == [
+        f"{' ' * len(f'[m{record.id} public]')}   Alice: P1 · {lines[0]}",
+        f"{' ' * len(f'[m{record.id} public]')}   Bob: P2 · {lines[1]}",
+    ]
+    assert "seats" not in (await play(env, record.id)).payload
+    end = await play(env, record.id)
+    assert end.payload["over"] and any(seat["won"] for seat in end.payload["seats"])

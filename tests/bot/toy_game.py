@@ -467,4 +467,5 @@ GAME_INFO = GameInfo(
     run_script=run_script,
     export_script=export_script,
     timers={"turn": 60.0, "reaction": REACTION_S},  # turn: DEFAULTS["timeout_s"]
+    public_lines=lambda view: [f"{score} point{'s' * (score != 1)}" for score in view["scores"]],
 )

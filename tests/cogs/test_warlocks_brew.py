@@ -101,7 +101,7 @@ def test_setup_text() -> None:
         0, None, 0.0,
     )  # fmt: skip
     text = setup_text(record, ["<@10>", "<@11>", "<@12>"])
-    assert text.startswith("🧪 Match **7**: Warlock's Brew, <@10> (P1), <@11> (P2), <@12> (P3).")
+    assert text.startswith("🧪 Match **7**: Warlock's Brew, <@10> (P1), <@11> (P2) and <@12> (P3).")
     assert "Variants: Utter Darkness. Deck: 30 cards. Bids close after 45 s." in text
     assert text.endswith("Next: `/brew start match:m7`.")
 

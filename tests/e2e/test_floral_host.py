@@ -242,11 +242,11 @@ async def test_non_moderator_and_non_player_are_refused(
     reply = await fake.wait_for_message(to=world.carol, after=mark)
     assert "Nothing is asked of you" in reply.content
     status = await moderator(fake, world, "match status", match=f"m{match}")
-    assert "waiting for Alice, Bob" in status, status
+    assert "waiting for Alice and Bob" in status, status
     refused = await type_text(fake, world.alice, "Q")
     assert refused.startswith("✖ Send one flower letter"), refused
     status = await moderator(fake, world, "match status", match=f"m{match}")
-    assert "waiting for Alice, Bob" in status, status
+    assert "waiting for Alice and Bob" in status, status
 
 
 # --- 3. closed DMs ----------------------------------------------------------------------------
@@ -408,7 +408,7 @@ async def test_pause_resume_extend_status(
     await prompt_after(fake, world.bob, 0)
     status = await moderator(fake, world, "match status")
     assert f"Match m{match}" in status and "running" in status and "<t:" in status
-    assert "waiting for Alice, Bob" in status
+    assert "waiting for Alice and Bob" in status
     assert "paused" in await moderator(fake, world, "match pause")
     await fake.wait_for_message(lambda m: "is paused" in m.content, channel=world.channel)
     assert "Paused" in await moderator(fake, world, "match status")

@@ -9,7 +9,15 @@ import sys
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, World
-from .test_protocol_v2 import COUNTDOWN, LaunchBot, click, prompt_to, start, toy_match
+from .test_protocol_v2 import (
+    COUNTDOWN,
+    LaunchBot,
+    click,
+    prompt_to,
+    public_post,
+    start,
+    toy_match,
+)
 
 
 async def start_toybot(launch_bot: LaunchBot, **env: str) -> BotProcess:
@@ -40,3 +48,26 @@ async def test_a_prompt_says_its_deadline_once_and_a_reminder_is_one_line(
     assert not reminder.custom_ids() and not reminder.embeds
     ack = await click(fake, world.alice, prompt, "4")  # the prompt still answers
     assert ack == f"✅ You guess 4 — locked (match {match}).", ack  # what it accepted
+
+
+async def test_the_seats_card_rides_on_turn_posts_and_a_mid_turn_post_is_text_alone(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_toybot(launch_bot)
+    config = {"rounds": 1, "actions": 2}  # one round (turn) of two windows
+    match = await toy_match(fake, world, [world.alice, world.bob], config, window=30)
+    await start(fake, world, match)
+    post = await public_post(fake, world, "It starts now")
+    (card,) = post.embeds
+    fields = [(f["name"], f["value"]) for f in card["fields"]]
+    assert fields[:2] == [("Alice", "P1 · 0 points"), ("Bob", "P2 · 0 points")], fields
+    assert fields[2][0] == "⏳ Closes" and card["footer"]["text"] == f"Toy Guess · match m{match}"
+    for action in (1, 2):
+        for user in (world.alice, world.bob):
+            prompt = await prompt_to(fake, user, f"(action {action} of 2)")
+            assert "locked" in await click(fake, user, prompt, "3")
+    mid_turn = await public_post(fake, world, "action 1 of 2 done")
+    assert not mid_turn.embeds and not mid_turn.components  # text alone
+    end = await public_post(fake, world, "Game over")
+    values = [f["value"] for f in end.embeds[0]["fields"]]
+    assert values == ["P1 · 1 point · 🏆 wins", "P2 · 1 point · 🏆 wins"], values

@@ -210,7 +210,7 @@ async def test_whole_three_player_match(
         channel=world.mod_log,
     )
     status = await moderator(fake, world, "match status", match="m1")
-    assert "finished" in status and "Winner: Alice, Carol" in status, status
+    assert "finished" in status and "Winners: Alice and Carol" in status, status
 
 
 # --- refusals -------------------------------------------------------------------------------
