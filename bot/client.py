@@ -40,10 +40,11 @@ log = logging.getLogger(__name__)
 
 # View Channels, Send Messages, Attach Files (for /match export): 35840, see docs/running.md
 INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
-# every game's prompts, /match, /submit and /look, /help and /rules, /practice, /stats, /table
+# every game's prompts, /match, /submit and /look, /cards, /help and /rules, /practice, /stats
 SHARED_EXTENSIONS = (
     "cogs.prompts",
     "cogs.matches",
+    "cogs.cards",
     "cogs.help",
     "cogs.practice",
     "cogs.stats",

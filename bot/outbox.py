@@ -54,7 +54,7 @@ def prompt_text(request: Request, deadline: float, now: float) -> str:
     """A prompt as the console shows it: the game's words, the choices as a typed answer names
     them, and the deadline line, always last (a richer transport renders the last two its own
     way from the payload: ``deadline_line``)."""
-    choices = _choices_text(request)
+    choices = choices_text(request)
     lines = [request.prompt]
     if choices:
         lines.append(f"{CHOICES_MARK}{choices}")
@@ -97,7 +97,7 @@ def late_delivery(delivery: Delivery, late_s: float, moved_s: float, now: float)
     return dataclasses.replace(delivery, text="\n".join(lines), payload=payload)
 
 
-def _choices_text(request: Request) -> str:
+def choices_text(request: Request) -> str:
     """The choices as a typed answer names them, as many as fit ``CHOICES_TEXT_LIMIT``."""
     shown: list[str] = []
     length = 0

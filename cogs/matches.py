@@ -30,6 +30,7 @@ from cogs.common import (
     seated_while_active,
     visible_match,
 )
+from cogs.prompts import help_text, is_a_choice
 from games import registry
 from games.text import names_text
 from pictures import Picture, hooks
@@ -351,9 +352,12 @@ class Players(commands.Cog):
         return prompts[0]
 
     @app_commands.command(description="Answer your open prompt (when DMs or buttons fail)")
-    @app_commands.describe(value="Your answer: a flower letter, a rune or a digit")
+    @app_commands.describe(value="Your answer as the prompt shows it (`help`: how to answer)")
     async def submit(self, interaction: discord.Interaction, value: str) -> None:
         prompt = await self._prompt(interaction)
+        if value.strip().casefold() == "help" and not is_a_choice(prompt.request, value.strip()):
+            await respond(interaction, help_text(prompt.request, prompt.match_id))
+            return
         result = await self.bot.host.submit(
             prompt.match_id, interaction.user.id, value, step=prompt.step
         )

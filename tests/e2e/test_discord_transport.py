@@ -76,7 +76,7 @@ async def test_a_prompt_says_its_deadline_once_as_a_countdown_and_leaves_choices
     assert sent.content == (
         "You played 4.\nCast a rune.\n⏳ Answer <t:1900000000:R>. If you don't: A"
     )
-    assert not sent.embeds and len(sent.custom_ids()) == 8  # the choices are the buttons
+    assert not sent.embeds and len(sent.custom_ids()) == 9  # the choices and Help are buttons
     late = late_delivery(prompt(world, text, message_id=8), 12.0, 12.0, now=1.9e9 - 48)
     await transport.send(late)
     shown = fake.dms_to(world.alice)[-1].content
@@ -85,6 +85,18 @@ async def test_a_prompt_says_its_deadline_once_as_a_countdown_and_leaves_choices
         "⏳ This prompt reached you 12 s late, so your deadline moved by 12 s:"
         " answer <t:1900000012:R>. If you don't: A"
     )
+
+
+async def test_without_a_help_button_a_prompt_says_how_to_ask_for_help(
+    fake: FakeDiscord, world: World, client: discord.Client
+) -> None:
+    transport = DiscordTransport(client, lambda request: None, lambda delivery: None)
+    await transport.send(prompt(world, prompt_text(cast_request(), 1.9e9, 1.9e9 - 60)))
+    (sent,) = fake.dms_to(world.alice)
+    assert sent.content.splitlines()[-2:] == [
+        "❔ Type `help` for what this decision's choices do.",
+        "⏳ Answer <t:1900000000:R>. If you don't: A",
+    ]
 
 
 async def test_a_long_public_post_and_blank_lines_are_sent_as_discord_accepts(

@@ -8,7 +8,7 @@ import re
 import sys
 
 from .botproc import BotProcess
-from .fake_discord import FakeDiscord, World
+from .fake_discord import FakeDiscord, Message, User, World
 from .test_protocol_v2 import (
     COUNTDOWN,
     LaunchBot,
@@ -71,3 +71,86 @@ async def test_the_seats_card_rides_on_turn_posts_and_a_mid_turn_post_is_text_al
     end = await public_post(fake, world, "Game over")
     values = [f["value"] for f in end.embeds[0]["fields"]]
     assert values == ["P1 · 1 point · 🏆 wins", "P2 · 1 point · 🏆 wins"], values
+
+
+async def reply_to(fake: FakeDiscord, user: User, text: str, start: str) -> Message:
+    """Type ``text`` in the DM with the bot; its answer, which begins with ``start``."""
+    mark = fake.mark()
+    await fake.dm_text(user, text)
+    return await fake.wait_for_message(lambda m: m.content.startswith(start), to=user, after=mark)
+
+
+async def test_help_answers_with_the_prompts_reference_typed_clicked_or_submitted(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_toybot(launch_bot)
+    config = {"rounds": 2, "help": True}
+    match = await toy_match(fake, world, [world.alice, world.bob], config, window=60)
+    await start(fake, world, match)
+    prompt = await prompt_to(fake, world.alice, "guess the hidden number")
+    reference = (
+        f"❔ **Help: your prompt in match m{match}**\nGuess the round's hidden number, 0 to 9:"
+        " the guesses closest to it score a point. Type the number, or `guess N`."
+    )
+    assert (await reply_to(fake, world.alice, "Help", "❔")).content == reference
+    help_id = next(c for c in prompt.custom_ids() if c.startswith("fh:"))
+    clicked = await (await fake.click(world.alice, prompt, help_id)).reply()
+    assert clicked.ephemeral and clicked.content == reference
+    ix = await fake.slash(world.bob, "submit", {"value": "help"}, channel=world.channel)
+    submitted = await ix.reply()
+    assert submitted.ephemeral and submitted.content.startswith("❔ **Help: your prompt")
+    assert "locked" in await click(fake, world.alice, prompt, "4")  # help submitted nothing
+    assert "locked" in await click(
+        fake, world.bob, await prompt_to(fake, world.bob, "Round 1"), "2"
+    )
+
+
+async def test_help_without_a_games_reference_is_the_prompt_and_how_to_answer(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_toybot(launch_bot)
+    match = await toy_match(fake, world, [world.alice, world.bob], {"rounds": 1}, window=60)
+    nothing = await reply_to(fake, world.alice, "help", "Nothing is asked")
+    assert "`cards`" in nothing.content
+    await start(fake, world, match)
+    await prompt_to(fake, world.alice, "guess the hidden number")
+    lines = (await reply_to(fake, world.alice, "help", "❔")).content.splitlines()
+    assert lines[1:] == [
+        "Round 1: guess the hidden number.",
+        "Use a button or the menu, or type one of: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9. If you don't"
+        " answer in time: your secret number is your guess.",
+    ]
+    cards = await reply_to(fake, world.alice, "cards", "Toy Guess has no")
+    assert cards.content == (
+        f"Toy Guess has no card reference (match m{match}); `/rules game:tests.bot.toy_game`"
+        " explains its pieces."
+    )
+
+
+async def test_cards_pages_through_the_matchs_reference_within_discords_limits(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_toybot(launch_bot)
+    config = {"rounds": 1, "hand": 80, "pick": [1, 2]}  # 80 cards of every length: pages
+    match = await toy_match(fake, world, [world.alice, world.bob], config, window=60)
+    await start(fake, world, match)
+    first = await reply_to(fake, world.alice, "cards", "📇")
+    assert first.content.startswith(f"📇 **Cards of match m{match}**, page 1 of ")
+    pages = int(first.content.split(" of ")[-1].rstrip("."))
+    (embed,) = first.embeds
+    names = [field["name"] for field in embed["fields"]]
+    assert (
+        names[0] == "card 0 of the long deck" and "Card 1 is worth" in embed["fields"][1]["value"]
+    )
+    previous, following = first.custom_ids()
+    assert first.component(previous)["disabled"] and not first.component(following)["disabled"]
+    seen = list(names)
+    for page in range(2, pages + 1):
+        await (await fake.click(world.alice, first, first.custom_ids()[1])).response()
+        await fake.wait_until(lambda: f"page {page} of" in first.content)  # noqa: B023
+        seen += [field["name"] for field in first.embeds[0]["fields"]]
+    assert seen == [f"card {n} of the long deck" for n in range(80)]  # each once, in order
+    assert first.component(first.custom_ids()[1])["disabled"]  # the last page
+    ix = await fake.slash(world.bob, "cards", {"page": 2}, channel=world.channel)
+    reply = await ix.reply()
+    assert reply.ephemeral and f"page 2 of {pages}" in reply.content and reply.embeds
