@@ -154,3 +154,23 @@ async def test_cards_pages_through_the_matchs_reference_within_discords_limits(
     ix = await fake.slash(world.bob, "cards", {"page": 2}, channel=world.channel)
     reply = await ix.reply()
     assert reply.ephemeral and f"page 2 of {pages}" in reply.content and reply.embeds
+
+
+async def test_rules_pages_the_players_part_and_reaches_the_rest_by_section(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    await start_toybot(launch_bot)  # the toy game's page has a `# For moderators` part
+    game = "tests.bot.toy_game"
+
+    async def rules(**options: object) -> str:
+        reply = await (await fake.slash(world.alice, "rules", {"game": game, **options})).reply()
+        return reply.content
+
+    first = await rules()
+    assert first.startswith("📖 **Toy Guess: Overview** (page 1 of 3)")
+    assert "— For moderators: 4 For moderators · 5 Options — Reference: 6 Script" in first
+    last = await rules(page=3)
+    assert last.startswith("📖 **Toy Guess: A round** (page 3 of 3)")
+    assert last.endswith(f"More (For moderators, Reference): `/rules game:{game} section:4`")
+    options = await rules(section="5")
+    assert options.startswith("📖 **Toy Guess: Options** (For moderators)\n`rounds`")
