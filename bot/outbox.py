@@ -48,6 +48,10 @@ def clock_text(epoch: float) -> str:
 CHOICES_TEXT_LIMIT = 600  # a long list is left to the buttons and menus: the deadline line stays
 CHOICES_MARK = "Choices: "  # the line a console shows the choices on (Discord has buttons)
 DEADLINE_MARK = "⏳ "  # the last line of every message that carries a prompt: its deadline
+# a prompt this late says why its deadline differs from the others'; a shorter wait (in a
+# practice the first prompt waits behind the hello and the start post in the same DM channel,
+# each a Discord round trip) moves the deadline all the same, without a word
+LATE_TOLD_S = 5.0
 
 
 def prompt_text(request: Request, deadline: float, now: float) -> str:
@@ -86,10 +90,12 @@ def deadline_line(request: Mapping[str, JSON], now: float, *, countdown: bool = 
 def late_delivery(delivery: Delivery, late_s: float, moved_s: float, now: float) -> Delivery:
     """A window's prompt sent ``late_s`` after its commit, with its deadline moved by
     ``moved_s`` (what the host gives back, capped): the payload's deadline (Discord's
-    countdown) and the text's deadline line say the new time, and why."""
+    countdown) and the text's deadline line say the new time, and why when the delay is long
+    enough to matter (``LATE_TOLD_S``)."""
     request = dict(delivery.payload["request"])
     request["deadline"] = float(request["deadline"]) + moved_s
-    request["late_s"], request["moved_s"] = late_s, moved_s
+    if late_s >= LATE_TOLD_S:
+        request["late_s"], request["moved_s"] = late_s, moved_s
     lines = delivery.text.split("\n")
     if lines[-1].startswith(DEADLINE_MARK):
         lines[-1] = deadline_line(request, now)

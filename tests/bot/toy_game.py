@@ -432,7 +432,8 @@ class RandomGuesser:
 
 
 GAME = ToyGame()
-AGENTS = {"random": RandomGuesser}
+# every game's levels (their play is the same here); the default stays the baseline's
+AGENTS = {level: RandomGuesser for level in ("random", "easy", "normal", "hard")}
 DEFAULT_AGENT = "random"
 
 
