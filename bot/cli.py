@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot import arguments
+from bot import arguments, version
 from bot.arguments import CommandParser
 from bot.database import command_db_path
 from bot.process import EXIT_OUTPUT_CLOSED, EXIT_SIGINT, silence_stdout
@@ -41,9 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Host timed, secret-submission Genius-style death matches.",
         epilog=EXIT_CODES,
     )
-    sub = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=CommandParser
-    )
+    parser.add_argument("--version", action="version", version=f"floral-host {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
 
     sub.add_parser("run", help="connect to Discord and host matches (needs DISCORD_TOKEN)")
 
@@ -117,7 +116,11 @@ def _guild_id(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # bare ``floral-host``: what it can do
+        parser.print_help()
+        return 0
     handler = importlib.import_module(_HANDLERS[args.command])
     try:
         code: int = handler.main(args)

@@ -80,7 +80,7 @@ def value_of(key: str, values: Sequence[str]) -> str | None:
 def open_request(bot: FloralBot, user_id: int, match_id: int, step: int) -> OpenRequest | None:
     """The request the user may answer now in that window; None: the prompt is old."""
     for prompt in bot.host.prompts_for(user_id):
-        if prompt.match_id == match_id and prompt.step == step:
+        if prompt.match_id == match_id and prompt.holds(step):
             return OpenRequest(prompt.request, prompt.deadline)
     return None
 

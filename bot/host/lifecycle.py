@@ -207,7 +207,7 @@ class Lifecycle:
         """Commit one step (resolve, end or leave) with its messages and the next window, in one
         transaction guarded by the open window; False if that window was already closed."""
         now, step = self._now(), live.record.step + 1
-        window = self._windows.next_window(live, state, step + 1, now)
+        window = self._windows.next_window(live, state, step + 1, now, moves)
         outcome = _outcome(live, state)
         finished = finish or window is None or outcome is not None
         if finished:

@@ -101,6 +101,7 @@ class Matches:
                 stored.remaining,
                 stored.reminded,
                 dict(stored.moves),
+                prompted=dict(stored.prompted),
             )
             # a close rule that fired before the host stopped fires again (it is not stored)
             window.closing = any(
@@ -112,9 +113,10 @@ class Matches:
 
     @contextlib.asynccontextmanager
     async def running_window(
-        self, match_id: int, step: int
+        self, match_id: int, step: int, seat: int | None = None
     ) -> AsyncIterator[tuple[Live, Window] | None]:
-        """Under the match's lock, the running match and its open window ``step``; None when
+        """Under the match's lock, the running match and its open window ``step`` (with
+        ``seat``: the window where the seat's prompt of ``step`` is still current); None when
         the match is over or paused, or that window has closed meanwhile (a timer or a report
         that arrived late)."""
         live = self.live.get(match_id)
@@ -123,10 +125,16 @@ class Matches:
             return
         async with live.lock:
             window = live.window
-            if window is None or window.step != step or live.record.status != "running":
+            if window is None or live.record.status != "running":
                 yield None
-            else:
+            elif window.step == step or (
+                seat is not None
+                and seat in window.requests
+                and window.prompt_is_current(seat, step)
+            ):
                 yield live, window
+            else:
+                yield None
 
     async def commit(self, live: Live, change: Change, new_step: int | None = None) -> bool:
         """Apply a change; on success mirror it in the cache and wake the delivery worker.

@@ -92,9 +92,14 @@ def public_turn(view: JSON) -> JSON:
 
 
 def prompts(live: Live, window: Window | None, now: float) -> dict[int, Prompt]:
+    """The prompts a new window sends: to every seat it asks, but those whose prompt goes on."""
     if window is None:
         return {}
-    return {seat: prompt(live, window, seat, now) for seat in window.requests}
+    return {
+        seat: prompt(live, window, seat, now)
+        for seat in window.requests
+        if window.prompt_step(seat) == window.step
+    }
 
 
 def prompt(live: Live, window: Window, seat: int, now: float) -> Prompt:

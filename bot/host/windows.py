@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from functools import partial
 from typing import Any
 
@@ -22,7 +22,7 @@ from bot.host.model import Live, NotSaved, Window, restoring
 from bot.host.timers import Timers
 from bot.outbox import LATE_TOLD_S, Late
 from bot.store import Change, LogEntry, MatchRecord, WriteFailed
-from games.protocol import Request
+from games.protocol import Move, Request
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,17 @@ def clock_left(previous: Window | None, window: Window, now: float) -> float | N
     return previous.remaining if previous.remaining is not None else previous.deadline - now
 
 
+def carry_prompts(previous: Window, window: Window, resolved: Mapping[int, Move]) -> None:
+    """In an ``"each"`` window, the seats that did not answer and are asked the same again keep
+    the prompt they hold (and its reminder), so nothing is sent to them again."""
+    if not previous.each:
+        return
+    for seat, request in window.requests.items():
+        if seat not in resolved and previous.requests.get(seat) == request:
+            window.prompted[seat] = previous.prompt_step(seat)
+            window.reminded = window.reminded or previous.reminded
+
+
 class Windows:
     def __init__(
         self,
@@ -110,16 +121,28 @@ class Windows:
             self._sweeper = None
         self._timers.stop()
 
-    def next_window(self, live: Live, state: Any, step: int, now: float) -> Window | None:
+    def next_window(
+        self,
+        live: Live,
+        state: Any,
+        step: int,
+        now: float,
+        resolved: Mapping[int, Move] | None = None,
+    ) -> Window | None:
         """The window the engine asks for in ``state``, or None when nobody is asked; it keeps
-        the deadline of ``live.window`` (closing now) when both share a turn clock."""
+        the deadline of ``live.window`` (closing now, with the ``resolved`` moves) when both
+        share a turn clock. Seats going at their own pace (``"each"``) get no floor: the one
+        deadline is theirs; a seat asked again what it was asked keeps its prompt."""
         requests = live.game.requests(state)
         if not requests:
             return None
         window = Window(step, {r.seat: r for r in requests}, now)
         length = window_length(live.record, window)
         left = clock_left(live.window, window, now)  # one turn clock across several actions
-        window.deadline += length if left is None else max(left, min(CLOCK_FLOOR_S, length))
+        floor = 0.0 if window.each else min(CLOCK_FLOOR_S, length)
+        window.deadline += length if left is None else max(left, floor)
+        if left is not None and live.window is not None:
+            carry_prompts(live.window, window, resolved or {})
         return window
 
     def reminder_lead(self, live: Live, window: Window) -> float | None:
@@ -323,7 +346,7 @@ class Windows:
         only on the prompt, so a report seen twice (or after a restart, an extension, another
         seat's late prompt that moved it further) moves nothing again. The prompt showed the
         seat its moved deadline; only a delay inside the send (a 429 wait) is told apart."""
-        async with self._matches.running_window(match_id, step) as found:
+        async with self._matches.running_window(match_id, step, seat) as found:
             if found is None:  # closed, over, or paused (the resume prompts afresh)
                 return
             live, window = found
@@ -332,7 +355,7 @@ class Windows:
                 seat not in window.missing()  # answered: the prompt reached them in time
                 or window.complete
                 or window.deadline <= now  # closing already (a delay past the whole window)
-                or (match_id, step) in self._due
+                or (match_id, window.step) in self._due
             ):
                 return
             target = prompted + min(late.delay_s, self.late_cap_s)
@@ -349,7 +372,7 @@ class Windows:
                 change = Change(
                     live.id,
                     now,
-                    guard_window=step,
+                    guard_window=window.step,
                     retime=window.timing(),
                     log=(LogEntry("late_prompt", None, {"seat": seat, "delay_s": late.delay_s}),),
                     outbox=told,

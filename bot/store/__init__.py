@@ -94,6 +94,8 @@ class WindowRecord:
     remaining: float | None  # seconds left, set while the match is paused
     reminded: bool
     moves: dict[int, JSON] = field(default_factory=dict)  # each seat's current valid move
+    # seat -> the step of its prompt where older than ``step`` (close rule "each"); {}: none
+    prompted: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +235,10 @@ class Store(Protocol):
         before sending, so no message tells of a change that a power loss could undo)."""
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
+
+    async def match_count(self) -> int:
+        """How many matches the database holds, of any status."""
+        ...
 
     async def list_matches(
         self, guild_id: int | None = None, statuses: Sequence[MatchStatus] | None = None

@@ -184,6 +184,15 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         );
         """,
     ),
+    (
+        6,
+        """
+        -- JSON {seat: step}: the step of each seat's prompt where older than the window (a
+        -- window whose seats go at their own pace keeps a seat's prompt through the others'
+        -- answers); NULL: every seat's prompt is the window's own
+        ALTER TABLE windows ADD COLUMN prompted TEXT;
+        """,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

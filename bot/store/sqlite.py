@@ -441,14 +441,14 @@ class SqliteStore:
     async def open_window(self, match_id: int) -> WindowRecord | None:
         rows = list(
             await self._fetch(
-                "SELECT step, seats, deadline, remaining, reminded FROM windows"
+                "SELECT step, seats, deadline, remaining, reminded, prompted FROM windows"
                 " WHERE match_id = ? AND status = 'open'",
                 (match_id,),
             )
         )
         if not rows:
             return None
-        step, seats, deadline, remaining, reminded = rows[0]
+        step, seats, deadline, remaining, reminded, prompted = rows[0]
         moves = await self._fetch(  # in arrival order: the order resolve gets them
             "SELECT seat, move FROM moves m WHERE match_id = ? AND step = ? ORDER BY"
             " (SELECT MIN(a.id) FROM attempts a WHERE a.match_id = m.match_id"
@@ -463,6 +463,7 @@ class SqliteStore:
             remaining,
             bool(reminded),
             {seat: json.loads(move) for seat, move in moves},
+            {int(seat): step for seat, step in json.loads(prompted or "{}").items()},
         )
 
     async def latest_step(self, match_id: int) -> StepRecord:
@@ -736,7 +737,7 @@ def _apply(db: sqlite3.Connection, change: Change) -> None:
         window = change.open_window
         db.execute(
             "INSERT INTO windows (match_id, step, seats, status, deadline, remaining, reminded,"
-            " opened_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)",
+            " opened_at, prompted) VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)",
             (
                 match_id,
                 window.step,
@@ -745,6 +746,7 @@ def _apply(db: sqlite3.Connection, change: Change) -> None:
                 window.remaining,
                 int(window.reminded),
                 at,
+                dumps(window.prompted) if window.prompted else None,
             ),
         )
     if change.retime is not None:
