@@ -13,9 +13,12 @@ as an attachment whose description is the picture's text alternative. The text t
 is sent unchanged. They are rendered in a worker thread from the stored steps, within a time
 budget; a render that fails or runs late sends the text alone (a warning is logged).
 
-Embeds (``bot.embeds``): a match post and a prompt carry a card beside their text: the game's
-colour, a field per player (the winners marked on the end post), the window's deadline as a
-live timestamp, the game and match in the footer.
+Embeds (``bot.embeds``): a turn or phase post carries the seats' card beside its text: the
+game's colour, a field per player with its public line (the winners marked on the end post),
+the window's deadline as a live timestamp, the game and match in the footer.
+
+Prompts (``prompt_on_discord``): a prompt says its deadline once, as a live countdown, and
+leaves its choices to its buttons and menus; without a Help button it says how to ask for help.
 """
 
 from __future__ import annotations
