@@ -141,6 +141,7 @@ def step_messages(
     prompt in the same message as its results. ``header`` opens the public message,
     ``seat_headers`` the seats'; ``over`` marks the public one as the match's end post;
     ``card`` (a seat's ``{"name", "line", "won"}`` each) gives it the seats' card."""
+    seat_headers = seat_headers or {}
     by_audience: dict[str, list[Event]] = {}
     for event in events:
         by_audience.setdefault(audience_key(event.audience), []).append(event)
@@ -150,8 +151,8 @@ def step_messages(
         texts = [e.text for e in by_audience.get(key, [])]
         if audience == PUBLIC and header:
             texts.insert(0, header)
-        elif audience.seat is not None and (seat_headers or {}).get(audience.seat):
-            texts.insert(0, (seat_headers or {})[audience.seat])
+        elif audience.seat is not None and seat_headers.get(audience.seat):
+            texts.insert(0, seat_headers[audience.seat])
         prompt = prompts.get(audience.seat) if audience.seat is not None else None
         if prompt is not None:
             texts.append(prompt.text)
