@@ -4,15 +4,18 @@ template that lists names lists them as a sentence does, for 1 to 6 names."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from bot.host import StartRule
 from bot.host.notices import hello_text
 from bot.tables import Tables
 from bot.transport import Delivery, format_delivery
+from games.protocol import PUBLIC, Event, Move
 from games.text import names_text
 from tests.bot.conftest import CHANNEL, GUILD, PLAYERS, HostEnv
-from tests.bot.toy_game import GAME
+from tests.bot.toy_game import GAME, State, ToyGame
 
 NAMES = ("Alice", "Bob", "Carol", "Dan", "Eve", "Fay", "Gus")
 OPENER = 99
@@ -108,3 +111,30 @@ async def test_the_seats_card_rides_on_the_start_the_end_and_a_new_turns_first_p
     assert "seats" not in (await play(env, record.id)).payload
     end = await play(env, record.id)
     assert end.payload["over"] and any(seat["won"] for seat in end.payload["seats"])
+
+
+class QuietToy(ToyGame):
+    """The toy game telling its first round's result to the seats only: a new turn without a
+    public post."""
+
+    def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
+        state, events = super().resolve(state, moves)
+        if state["round"] == 1 and not state.get("action"):
+            events = [event for event in events if event.audience != PUBLIC]
+        return state, events
+
+
+async def test_a_new_turn_without_a_public_post_gives_the_card_to_the_next_post(
+    env: HostEnv,
+) -> None:
+    config = {"rounds": 2, "actions": 2}
+    options = {"guild_id": GUILD, "channel_id": CHANNEL, "players": PLAYERS, "config": config}
+    record = await env.host.create_match(QuietToy(), **options)
+    await env.host.start_match(record.id)
+    await env.host.wait_idle()
+    assert "seats" not in (await play(env, record.id)).payload  # action 1 of round 1
+    posts = len(env.transport.to("public"))
+    await play(env, record.id)  # round 1 scores: its result goes to the seats only
+    assert len(env.transport.to("public")) == posts
+    owed = await play(env, record.id)  # round 2, action 1: mid-turn, but the card was owed
+    assert "Round 2: action 1 of 2 done" in owed.text and "seats" in owed.payload
