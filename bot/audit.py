@@ -18,6 +18,7 @@ from typing import Any
 from bot.database import command_db_path
 from bot.games import load_game_info
 from bot.history import replay
+from bot.report import emit, wants_json
 from bot.store import Attempt, MatchRecord, StepRecord, Store
 from bot.store.sqlite import SqliteStore
 from games.moves import judge
@@ -192,10 +193,22 @@ async def _main(args: argparse.Namespace) -> int:
         summary, problems = await audit_store(store)
     finally:
         await store.close()
-    for problem in problems:
-        print(problem)
-    print(json.dumps(summary))
+    if wants_json(args.json, sys.stdout):
+        for problem in problems:
+            print(problem)
+        print(json.dumps(summary))
+    else:
+        show_audit(summary, problems)
     return 1 if problems else 0
+
+
+def show_audit(summary: Mapping[str, int], problems: Sequence[str]) -> None:
+    """The audit for a person: each problem, then the counts in a table."""
+    for problem in problems:
+        print(f"✖ {problem}")
+    columns = [(key, key.title()) for key in summary]
+    emit([dict(summary)], columns, as_json=False, title="Audit", empty="")
+    print("Every match replays as stored." if not problems else "✖ Mismatches found (above).")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -19,6 +19,8 @@ EXIT_CODES = """exit codes: 0 done; 1 failed (a storage fault, a match left unfi
 2 bad usage; 130 or 143 stopped by Ctrl-C or SIGTERM (run stops with 0: a service asked to
 stop is fine); 141 the output was closed (simulate | head)."""
 
+JSON_HELP = "one JSON object a line (the default when the output is not a terminal)"
+
 # subcommand -> module with ``main(args) -> int``
 PLAYERS_HELP = "seats of the match (default: the game's smallest table)"
 
@@ -87,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     audit = sub.add_parser("audit", help="replay stored matches and compare with snapshots")
     audit.add_argument("--db", default=None)
+    audit.add_argument("--json", action="store_true", help=JSON_HELP)
 
     backup = sub.add_parser("backup", help="a consistent copy of the database, safe while running")
     backup.add_argument("dest", metavar="DEST", help="the new backup file")
@@ -95,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = sub.add_parser("list", help="the stored matches with their status")
     listing.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+    listing.add_argument("--json", action="store_true", help=JSON_HELP)
 
     prune = sub.add_parser(
         "prune", help="drop the matches that ended before a date, then compact (bot stopped)"
@@ -120,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("user", metavar="USER_ID", type=arguments.discord_id, help="digits")
     forget.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
 
-    rated = sub.add_parser("ratings", help="the players' ratings as JSON lines")
+    rated = sub.add_parser("ratings", help="the players' ratings per server and game")
+    rated.add_argument("--json", action="store_true", help=JSON_HELP)
     rated.add_argument(
         "--rebuild", action="store_true", help="clear the stored ratings and fold every match again"
     )

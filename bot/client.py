@@ -47,10 +47,11 @@ MATCH_CHANNEL_PERMISSIONS = discord.Permissions(
 )
 # with FLORAL_THREADS, also: start a match's thread and post in it
 THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
-# every game's prompts, /match, /submit and /look, /help and /rules, /practice, /stats, /table
+# every game's prompts, /match, /submit and /look, /cards, /help and /rules, /practice, /stats
 SHARED_EXTENSIONS = (
     "cogs.prompts",
     "cogs.matches",
+    "cogs.cards",
     "cogs.help",
     "cogs.practice",
     "cogs.stats",

@@ -13,9 +13,12 @@ as an attachment whose description is the picture's text alternative. The text t
 is sent unchanged. They are rendered in a worker thread from the stored steps, within a time
 budget; a render that fails or runs late sends the text alone (a warning is logged).
 
-Embeds (``bot.embeds``): a match post and a prompt carry a card beside their text: the game's
-colour, a field per player (the winners marked on the end post), the window's deadline as a
-live timestamp, the game and match in the footer.
+Embeds (``bot.embeds``): a turn or phase post carries the seats' card beside its text: the
+game's colour, a field per player with its public line (the winners marked on the end post),
+the window's deadline as a live timestamp, the game and match in the footer.
+
+Prompts (``prompt_on_discord``): a prompt says its deadline once, as a live countdown, and
+leaves its choices to its buttons and menus; without a Help button it says how to ask for help.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import discord
 
 from bot import history
 from bot.embeds import MatchCards
+from bot.outbox import CHOICES_MARK, DEADLINE_MARK, deadline_line
 from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
 from games import registry
@@ -40,6 +44,7 @@ from pictures.card import render
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
+HELP_PREFIX = "fh:"  # a prompt's Help button: fh:<match>:<step>:? (cogs.prompts)
 CANNOT_DM = 50007
 
 ViewFactory = Callable[[Mapping[str, Any]], discord.ui.View | None]
@@ -194,9 +199,28 @@ def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return f"{text[:keep]}… ({len(text) - keep} more characters cut)"
 
 
-def prompt_suffix(request: Mapping[str, Any]) -> str:
-    """The live countdown Discord renders for a prompt's deadline."""
-    return f"⌛ Closes <t:{int(request['deadline'])}:R>."
+HELP_LINE = "❔ Type `help` for what this decision's choices do."
+
+
+def prompt_on_discord(text: str, request: Mapping[str, Any], help_button: bool = True) -> str:
+    """A prompt's text as Discord shows it: its deadline once, as a live countdown (the last
+    line, ``bot.outbox.deadline_line``), and no list of the choices its buttons and menus show;
+    without a Help button (its rows are full) a line says how to ask for help."""
+    lines = text.split("\n")
+    if lines[-1].startswith(DEADLINE_MARK):
+        lines.pop()
+    if request.get("choices") and lines and lines[-1].startswith(CHOICES_MARK):
+        lines.pop()
+    if not help_button:
+        lines.append(HELP_LINE)
+    lines.append(deadline_line(request, 0.0, countdown=True))
+    return "\n".join(lines)
+
+
+def offers_help(view: discord.ui.View | None) -> bool:
+    """Whether a prompt's buttons include its Help button."""
+    children = view.children if view is not None else []
+    return any(str(getattr(item, "custom_id", "")).startswith(HELP_PREFIX) for item in children)
 
 
 class DiscordTransport:
@@ -316,8 +340,9 @@ class DiscordTransport:
     ) -> discord.Message | None:
         """Send the delivery's parts not sent yet; the last part sent, if any."""
         text = delivery.text
+        view = self._buttons(delivery, request)
         if request is not None:
-            text = f"{text}\n{prompt_suffix(request)}"
+            text = prompt_on_discord(text, request, offers_help(view))
         parts = split_text(text)
         done = self._parts_sent.get(delivery.message_id, 0)
         sent: discord.Message | None = None
@@ -326,10 +351,8 @@ class DiscordTransport:
         for index in range(done, len(parts)):
             last = index == len(parts) - 1
             kwargs: dict[str, Any] = {}
-            if last:
-                view = self._buttons(delivery, request)
-                if view is not None:
-                    kwargs["view"] = view
+            if last and view is not None:
+                kwargs["view"] = view
             if last and card is not None:
                 kwargs["embed"] = card
             if last and picture is not None:

@@ -43,7 +43,7 @@ from bot.host.model import (
     WindowStatus,
     storable,
 )
-from bot.host.notices import UnreachableReports
+from bot.host.notices import StartRule, UnreachableReports
 from bot.host.queries import Queries
 from bot.host.submissions import Submissions
 from bot.host.timers import Clock, ManualTimers, SchedulerTimers, Timers
@@ -170,12 +170,14 @@ class Host:
         window_s: float | None = None,
         timers: Mapping[str, float] | None = None,
         practice: bool = False,
+        starts: StartRule = "moderator",
     ) -> MatchRecord:
         """A new match in setup. Raises ConfigError (bad config) or HostError (bad seats or
         timers). Each player gets a hello by DM, which also shows whether their DMs are open.
         ``window_s`` is the ``turn`` length; ``timers`` sets the length of any kind the game
         declares (``{"reaction": 10}``); kinds left out keep the game's default. A ``practice``
-        match (against the AI) is never rated."""
+        match (against the AI) is never rated, and starts at once; else the hello tells who
+        ``starts`` it (``StartRule``)."""
         return await self._lifecycle.create(
             game,
             guild_id=guild_id,
@@ -188,6 +190,7 @@ class Host:
             window_s=window_s,
             timers=timers,
             practice=practice,
+            starts=starts,
         )
 
     async def configure(
@@ -301,6 +304,7 @@ __all__ = [
     "OpenPrompt",
     "OutboxMessage",
     "SchedulerTimers",
+    "StartRule",
     "SubmitResult",
     "Timers",
     "WindowStatus",

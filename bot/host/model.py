@@ -32,6 +32,7 @@ class SubmitResult:
     seat: int | None = None
     step: int | None = None
     occasion: str = ""  # what an accepted answer is for (the request's occasion)
+    revisable: bool = False  # an accepted answer a later one may still replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,11 @@ class OpenPrompt:
     request: Request
     deadline: float
     answered: bool
+    prompted: int | None = None  # the step of the prompt the seat holds, if older than ``step``
+
+    def holds(self, step: int) -> bool:
+        """Whether a prompt of ``step`` (its buttons) asks what this prompt asks."""
+        return (self.step if self.prompted is None else self.prompted) <= step <= self.step
 
 
 @dataclass
@@ -145,6 +151,7 @@ class Live:
     window: Window | None = None
     start_events: list[Event] | None = None  # new_match's events, kept until the start
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    card_owed: bool = False  # the turn changed in a step with no public post: the next shows it
 
     @property
     def id(self) -> int:

@@ -72,7 +72,9 @@ class Submissions:
             self._windows.spawn_due(live.id, window.step, request.close)
         elif window.complete:
             self._windows.spawn_due(live.id, window.step, "all_in")
-        return SubmitResult(True, judged.text, live.id, seat, window.step, request.occasion)
+        return SubmitResult(
+            True, judged.text, live.id, seat, window.step, request.occasion, request.revisable
+        )
 
     async def _log_refusal(self, attempt: Attempt) -> None:
         """Keep a refused attempt for the export; the refusal stands even if it cannot be kept."""

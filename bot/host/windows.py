@@ -20,7 +20,7 @@ from bot.host import notices
 from bot.host.matches import Matches
 from bot.host.model import Live, NotSaved, Window, restoring
 from bot.host.timers import Timers
-from bot.outbox import Late
+from bot.outbox import LATE_TOLD_S, Late
 from bot.store import Change, LogEntry, MatchRecord, WriteFailed
 from games.protocol import Move, Request
 
@@ -35,8 +35,9 @@ MIN_REMINDER_LEAD_S = 5.0
 # the least an action of a turn whose clock ran out gets, so its prompt can still be answered
 CLOCK_FLOOR_S = 5.0
 # a late prompt's moved deadline this far past the one its text showed (the delay was inside
-# the send: a 429 wait) is told to the seat in a notice of its own
-NOTICE_GAP_S = 1.0
+# the send: a 429 wait) is told to the seat in a notice of its own; less, the prompt's own
+# deadline errs on the early side by a few seconds, not worth a message
+NOTICE_GAP_S = LATE_TOLD_S
 
 
 def request_length(record: MatchRecord, request: Request) -> float:

@@ -224,13 +224,18 @@ class Rating:
 Rater = Callable[[MatchRecord, Sequence[Rating | None]], Sequence[Rating] | None]
 
 
+FirstMessages = Sequence[OutboxMessage] | Callable[[int], Sequence[OutboxMessage]]
+"""A new match's first messages, or what composes them from its id once it has one."""
+
+
 class Store(Protocol):
     async def close(self) -> None: ...
 
     async def create_match(
-        self, new: NewMatch, snapshot: JSON, at: float, outbox: Sequence[OutboxMessage]
+        self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
-        """Insert the match (status setup, step 0 snapshot) and its first messages; its id."""
+        """Insert the match (status setup, step 0 snapshot) and its first messages (or the
+        messages a function of its new id composes: a hello names its match); its id."""
 
     async def apply(self, change: Change) -> bool: ...
 

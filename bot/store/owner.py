@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.store.faults import UnusableDatabase
+from bot.store.faults import UnusableDatabase, explain
 
 HOLDER_CHARS = 200  # the most of the lock file's text a refusal quotes
 
@@ -35,8 +35,11 @@ def own(database: Path, command: str) -> Iterator[None]:
     """Hold ``database`` for ``command`` (``"floral-host run"``) until the block ends;
     UnusableDatabase naming the holder when another process holds it."""
     path = owner_path(database)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:  # a read-only folder or mount, a full disk: said as for the database
+        raise explain(database, error) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -47,8 +50,11 @@ def own(database: Path, command: str) -> Iterator[None]:
                 "one process per database: stop that one first, or use another database",
             ) from None
         text = _describe(command).encode()
-        os.pwrite(fd, text, 0)
-        os.ftruncate(fd, len(text))
+        try:
+            os.pwrite(fd, text, 0)
+            os.ftruncate(fd, len(text))
+        except OSError as error:  # a full disk
+            raise explain(database, error) from None
         yield
     finally:
         os.close(fd)  # releases the lock

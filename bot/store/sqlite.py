@@ -34,6 +34,7 @@ import aiosqlite
 from bot.store import (
     Attempt,
     Change,
+    FirstMessages,
     LogEntry,
     MatchRecord,
     MatchStatus,
@@ -323,7 +324,7 @@ class SqliteStore:
     # --- writes -------------------------------------------------------------------------
 
     async def create_match(
-        self, new: NewMatch, snapshot: JSON, at: float, outbox: Sequence[OutboxMessage]
+        self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
         return await self._save(lambda db: _create_match(db, new, snapshot, at, outbox))
 
@@ -644,15 +645,16 @@ def _due_outbox(
     # partial index keeps the work proportional to the pending rows: left to itself, SQLite
     # reads the whole outbox in (match_id) order for the GROUP BY (5 ms a pass at 1,000 matches)
     heads = db.execute(
-        "SELECT MIN(id), next_try, audience FROM outbox INDEXED BY outbox_pending"
+        "SELECT MIN(id), next_try, audience, match_id FROM outbox INDEXED BY outbox_pending"
         " WHERE status = 'pending' GROUP BY match_id, audience"
     ).fetchall()
+    heads = _one_queue_per_practice(db, heads)
     due = [
         (not audience.startswith("seat"), id_)
-        for id_, next_try, audience in heads
+        for id_, next_try, audience, _ in heads
         if next_try <= now
     ]
-    waits = [next_try for _, next_try, _ in heads if next_try > now]
+    waits = [next_try for _, next_try, _, _ in heads if next_try > now]
     ids = [id_ for _, id_ in sorted(due)[:limit]]
     rows = []
     for start in range(0, len(ids), 500):  # bound the number of SQL parameters
@@ -664,12 +666,32 @@ def _due_outbox(
     return [_outbox(row) for row in rows], min(waits, default=None)
 
 
+def _one_queue_per_practice(db: sqlite3.Connection, heads: list[Any]) -> list[Any]:
+    """A practice's posts and its player's DMs go to the same DM channel: its queues are one,
+    in commit order (the head with the lowest id only), so the results of a step always come
+    before the next prompt."""
+    matches = sorted({match_id for *_, match_id in heads})
+    practice: set[int] = set()
+    for start in range(0, len(matches), 500):  # bound the number of SQL parameters
+        chunk = matches[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        found = db.execute(f"SELECT id FROM matches WHERE practice = 1 AND id IN ({marks})", chunk)
+        practice.update(match_id for (match_id,) in found)
+    if not practice:
+        return heads
+    first: dict[int, int] = {}
+    for id_, *_, match_id in heads:
+        if match_id in practice:
+            first[match_id] = min(id_, first.get(match_id, id_))
+    return [head for head in heads if head[3] not in practice or first[head[3]] == head[0]]
+
+
 def _create_match(
     db: sqlite3.Connection,
     new: NewMatch,
     snapshot: JSON,
     at: float,
-    outbox: Sequence[OutboxMessage],
+    outbox: FirstMessages,
 ) -> int:
     cursor = db.execute(
         "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
@@ -699,7 +721,10 @@ def _create_match(
         (match_id, dumps(snapshot), at),
     )
     _insert_log(db, match_id, (LogEntry("created"),), at)
-    _insert_outbox(db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in outbox], at)
+    messages = outbox(match_id) if callable(outbox) else outbox
+    _insert_outbox(
+        db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in messages], at
+    )
     return match_id
 
 

@@ -44,6 +44,7 @@ from games.protocol import (
     Request,
     Secret,
     Setup,
+    Topic,
     Verdict,
     derive_rng,
     to_seat,
@@ -67,8 +68,13 @@ DEFAULTS: dict[str, JSON] = {
     "reactions": False,
     "actions": 1,
     "blocks": False,
+    "help": False,  # opt-in: the guess requests carry a reference behind a typed ``help``
 }
 BLOCK, PASS = "block", "pass"
+GUESS_HELP = (
+    "Guess the round's hidden number, 0 to {top}: the guesses closest to it score a point."
+    " Type the number, or `guess N`."
+)
 HAND_MAX = 200
 REACTION_S = 20.0  # the declared default of the opt-in "reaction" timer kind
 
@@ -108,7 +114,7 @@ class ToyGame:
             and 1 <= pick[1] <= max(1, hand)
         ):
             raise ConfigError("pick", "must be [min, max] with 0 <= min <= max <= hand")
-        for flag in ("reactions", "blocks", "revisable", "turn_based"):
+        for flag in ("reactions", "blocks", "revisable", "turn_based", "help"):
             if not isinstance(config[flag], bool):
                 raise ConfigError(flag, "must be true or false")
         actions = config["actions"]
@@ -182,6 +188,7 @@ class ToyGame:
                 timer="reaction" if reaction else "turn",
                 close=config.get("close", "all"),
                 clock=clock,  # opt-in: one turn clock for the round's actions
+                help=GUESS_HELP.format(top=config["max"]) if config.get("help") else "",
             )
             for seat in seats
         ]
@@ -463,7 +470,8 @@ class RandomGuesser:
 
 
 GAME = ToyGame()
-AGENTS = {"random": RandomGuesser}
+# every game's levels (their play is the same here); the default stays the baseline's
+AGENTS = {level: RandomGuesser for level in ("random", "easy", "normal", "hard")}
 DEFAULT_AGENT = "random"
 
 
@@ -480,6 +488,20 @@ def export_script(
             for w in windows
         ],
     }
+
+
+def reference(state: State) -> list[Topic]:
+    """The match's cards (with ``hand``), each worth its number: many topics of every length up
+    to about 900 characters, to page."""
+    top = state["config"]["max"]
+    return [
+        Topic(
+            card_value(i),
+            f"Card {i} is worth {card_number(i, top)}."
+            + " It counts toward your guess." * (i % 30),
+        )
+        for i in range(state["config"].get("hand", 0))
+    ]
 
 
 def run_script(script: Mapping[str, Any]) -> JSON:
@@ -505,4 +527,6 @@ GAME_INFO = GameInfo(
     run_script=run_script,
     export_script=export_script,
     timers={"turn": 60.0, "reaction": REACTION_S},  # turn: DEFAULTS["timeout_s"]
+    reference=reference,
+    public_lines=lambda view: [f"{score} point{'s' * (score != 1)}" for score in view["scores"]],
 )

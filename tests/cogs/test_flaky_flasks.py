@@ -193,7 +193,7 @@ def test_s11_any_json_in_a_file_is_read_or_refused_naming_a_field(value: Any, ke
 def test_setup_text_names_the_content_rounds_options_and_windows() -> None:
     text = setup_text(record(parsed("")), ["<@10>", "<@11>", "<@12>"])
     assert text.startswith(
-        "⚗️ Match **7**: Flaky Flasks, <@10> (P1), <@11> (P2), <@12> (P3). 12 rounds;"
+        "⚗️ Match **7**: Flaky Flasks, <@10> (P1), <@11> (P2) and <@12> (P3). 12 rounds;"
         " content: the house set. Options: the rules page's defaults."
     )
     assert "Windows: 60 s; work: 120 s; Counters: 20 s." in text
