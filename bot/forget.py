@@ -394,8 +394,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"nothing stored names user {user_id}")
         return 0
     names = ", ".join(map(repr, forgotten.names)) or "none"
+    held = len(forgotten.matches)
     print(
-        f"forgot user {user_id}: {len(forgotten.matches)} matches renamed (their seats: {names};"
+        f"forgot user {user_id}: {held} matches held them (their seats now: {names};"
         f" their id: {forgotten.stand_in}), {forgotten.ratings} ratings removed"
     )
     if forgotten.logs_dropped:

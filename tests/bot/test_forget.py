@@ -74,7 +74,7 @@ async def test_forget_removes_every_trace_and_keeps_the_audit_true(db: Path) -> 
     done = cli("forget", str(USER), "--db", str(db))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        f"forgot user {USER}: 4 matches renamed (their seats: '{FORMER}', '{FORMER_PLAIN}';"
+        f"forgot user {USER}: 4 matches held them (their seats now: '{FORMER}', '{FORMER_PLAIN}';"
         " their id: -1), 3 ratings removed",
         "logs that do not replay under the new names were dropped, results kept: m4",
     ]
