@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import sqlite3
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from bot import arguments, version
 from bot.arguments import CommandParser
-from bot.database import command_db_path
+from bot.database import command_database, storage_failure
 from bot.process import EXIT_OUTPUT_CLOSED, EXIT_SIGINT, silence_stdout
-from bot.store.faults import UnusableDatabase, explain
+from bot.store.faults import UnusableDatabase
 
 EXIT_CODES = """exit codes: 0 done; 1 failed (a storage fault, a match left unfinished);
 2 bad usage; 130 or 143 stopped by Ctrl-C or SIGTERM (run stops with 0: a service asked to
@@ -156,8 +154,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OUTPUT_CLOSED
     except UnusableDatabase as error:
         return _storage_failure(args.command, str(error))
-    except sqlite3.Error as error:  # met after opening: corruption found mid-read, disk full
-        return _storage_failure(args.command, str(explain(_db_named(args), error)))
+    except Exception as error:  # met after opening: corruption found mid-read, disk full
+        explained = storage_failure(_db_named(args), error)
+        if explained is None:
+            raise
+        return _storage_failure(args.command, str(explained))
     return code
 
 
@@ -167,14 +168,11 @@ def _storage_failure(command: str, message: str) -> int:
     return 1
 
 
-def _db_named(args: argparse.Namespace) -> Path:
+def _db_named(args: argparse.Namespace) -> str:
     db: str | None = getattr(args, "db", None)
     if db or args.command == "simulate":  # simulate's default is a scratch file
-        return Path(db or "the scratch database")
-    try:
-        return command_db_path(None)
-    except ValueError:
-        return Path("the database")
+        return db or "the scratch database"
+    return command_database(None)
 
 
 if __name__ == "__main__":

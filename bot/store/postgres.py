@@ -1,0 +1,349 @@
+"""The PostgreSQL backend (asyncpg): ``FLORAL_DB=postgresql://user:password@host:port/database``.
+
+A pool of connections serves the host; each write is one transaction on one of them, each read
+one consistent snapshot (REPEATABLE READ, read-only). Transactions of different matches run side
+by side; where two could touch the same rows, a lock orders them (``bot.store.sql.POSTGRESQL``:
+an attempt holds its window open till it commits, settling a match's messages locks the match,
+numbering an end or folding ratings takes one advisory lock), so each does what SQLite's single
+writer would.
+
+Durability: every session runs with ``synchronous_commit`` at least ``local``, so a commit returns
+only once its WAL record is flushed to the server's disk: ``add_attempt`` acknowledges a move only
+after that, and ``sync`` has nothing left to wait for. The server makes it a group commit: one
+flush covers every transaction committing meanwhile, whichever connection it came on.
+
+Why asyncpg rather than psycopg 3: it is the faster of the two on the event loop (binary protocol,
+prepared statements cached per connection), has a pool built in, and the store needs nothing
+psycopg adds (no COPY of text, no server-side cursors).
+
+Every failure to open is said in one line (``UnusableDatabase``), never with the password: a
+server down or unreachable (within ``CONNECT_TIMEOUT_S``), a wrong password, a database missing,
+a newer schema, another program's database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import AsyncIterator
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.store import transactions as tx
+from bot.store.common import POSTGRES_KIND, Session, SqlStore, check_tables, check_version
+from bot.store.faults import UnusableDatabase
+from bot.store.schema import POSTGRES_MIGRATIONS
+from bot.store.sql import POSTGRESQL, Query, Work, fetch, numbered
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+CONNECT_TIMEOUT_S = 5.0  # a server that does not answer: said within this, never a hang
+COMMAND_TIMEOUT_S = 60.0  # a statement that waits longer (a wedged server) fails its write
+POOL_SIZE = 10
+MIGRATION_LOCK = 0x666C6F7261_02  # one process migrates at a time
+# a connection's error classes that may pass (SQLSTATE's first two characters): connection
+# lost, transaction rolled back for a conflict, resources (a full disk), operator
+# intervention (a restart), the system
+_PASSING_CLASSES = ("08", "40", "53", "57", "58")
+_PASSING_STATES = ("25006", "55P03")  # read-only transaction (a standby), lock not available
+
+
+def shown(url: str) -> str:
+    """The URL as a message may show it: without its password (in the URL or a parameter)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        netloc = (f"{parts.username}@" if parts.username else "") + (
+            f"[{host}]" if ":" in host else host
+        )
+        if parts.port is not None:
+            netloc += f":{parts.port}"
+        query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "password"], safe="/")
+        return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    except ValueError:
+        return "the PostgreSQL URL"
+
+
+def _database(url: str) -> str:
+    return urlsplit(url).path.lstrip("/") or "(the user's name)"
+
+
+def _user(url: str) -> str:
+    return urlsplit(url).username or "(this system user)"
+
+
+async def _session_settings(connection: asyncpg.Connection) -> None:
+    """A server configured with ``synchronous_commit=off`` would let a commit return before it
+    is durable: this session waits for the local flush at least."""
+    if await connection.fetchval("SHOW synchronous_commit") == "off":
+        await connection.execute("SET synchronous_commit = local")
+
+
+async def connect(url: str) -> asyncpg.Connection:
+    """One connection (``bot.store.owner`` holds a lock on it), or UnusableDatabase."""
+    try:
+        return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
+    except Exception as error:
+        raise explain(url, error) from None
+
+
+class PostgresStore(SqlStore):
+    dialect = POSTGRESQL
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = url
+        self.where = shown(url)
+
+    @classmethod
+    async def open(
+        cls, url: str, *, readonly: bool = False, any_older: bool = False
+    ) -> PostgresStore:
+        """The store of the database at ``url``, or UnusableDatabase saying why it cannot be
+        used. Writable (the host): an empty database is given floral-host's schema, an older
+        one is upgraded, and one committed write proves it can be written (a read-only role or
+        a standby fails here, at start). ``readonly``: nothing is written, and every
+        transaction is read-only."""
+        settings = {"application_name": "floral-host"}
+        if readonly:
+            settings["default_transaction_read_only"] = "on"
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                timeout=CONNECT_TIMEOUT_S,
+                command_timeout=COMMAND_TIMEOUT_S,
+                server_settings=settings,
+                init=_session_settings,
+            )
+        except Exception as error:
+            raise explain(url, error) from None
+        store = cls(pool, url)
+        try:
+            await store._prepare(readonly, any_older)
+        except BaseException as error:
+            pool.terminate()
+            if isinstance(error, Exception) and not isinstance(error, UnusableDatabase):
+                raise explain(url, error) from None
+            raise
+        return store
+
+    async def _prepare(self, readonly: bool, any_older: bool) -> None:
+        tables = await self._read(_table_names())
+        made = check_tables(self.where, tables, readonly, POSTGRES_KIND)
+        check_version(self.where, await self.schema_version() if made else 0, readonly, any_older)
+        if readonly:
+            return
+        await self._migrate()
+        await self._write(tx.touch_schema_row())
+        await self._archive_ended()
+
+    async def _migrate(self) -> None:
+        async with self._pool.acquire() as connection:
+            for version, sql in POSTGRES_MIGRATIONS:
+                async with connection.transaction():
+                    # two processes opening a new database at once: the second waits, then
+                    # finds each migration done
+                    await connection.execute(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+                    await connection.execute(
+                        "CREATE TABLE IF NOT EXISTS schema_migrations"
+                        " (version BIGINT PRIMARY KEY, applied_at TEXT NOT NULL)"
+                    )
+                    done = await connection.fetchval(
+                        "SELECT 1 FROM schema_migrations WHERE version = $1", version
+                    )
+                    if done:
+                        continue
+                    log.info("applying schema migration %d", version)
+                    await connection.execute(sql)
+                    await connection.execute(
+                        "INSERT INTO schema_migrations VALUES"
+                        " ($1, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'))",
+                        version,
+                    )
+
+    async def close(self) -> None:
+        try:
+            await asyncio.wait_for(self._pool.close(), COMMAND_TIMEOUT_S)
+        except TimeoutError:
+            self._pool.terminate()
+
+    async def sync(self) -> None:
+        """Nothing to wait for: each commit returned once durable (see the module's notes)."""
+
+    async def vacuum(self) -> None:
+        """``VACUUM FULL``: rewrites every table without its dead rows and gives the space
+        back to the disk; it locks each table while it runs (prune owns the database)."""
+        async with self._pool.acquire() as connection:
+            await connection.execute("VACUUM FULL")
+
+    async def size(self) -> int:
+        rows = await self._read(fetch("SELECT pg_database_size(current_database())"))
+        return int(rows[0][0])
+
+    async def _read(self, work: Work[T]) -> T:
+        async with (
+            self._pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            return await _drive(work, connection)
+
+    async def _write(self, work: Work[T]) -> T:
+        async with self._pool.acquire() as connection, connection.transaction():
+            return await _drive(work, connection)
+
+    def _passing(self, error: Exception) -> bool:
+        if isinstance(
+            error, OSError | TimeoutError | asyncpg.exceptions.ConnectionDoesNotExistError
+        ):
+            return True
+        state = getattr(error, "sqlstate", None) or ""
+        return isinstance(error, asyncpg.PostgresError) and (
+            state[:2] in _PASSING_CLASSES or state in _PASSING_STATES
+        )
+
+    @contextlib.asynccontextmanager
+    async def session(self, *, readonly: bool = False) -> AsyncIterator[Session]:
+        isolation = "repeatable_read" if readonly else "read_committed"
+        async with (
+            self._pool.acquire() as connection,
+            connection.transaction(isolation=isolation, readonly=readonly),
+        ):
+            yield _PostgresSession(connection)
+
+
+class _PostgresSession(Session):
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._connection = connection
+
+    async def run(self, work: Work[T]) -> T:
+        return await _drive(work, self._connection)
+
+
+async def _drive(work: Work[T], connection: asyncpg.Connection) -> T:
+    """Run ``work`` on ``connection``, one awaited statement after another."""
+    try:
+        query = next(work)
+        while True:
+            query = work.send(await _run(connection, query))
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    finally:
+        work.close()
+
+
+async def _run(connection: asyncpg.Connection, query: Query) -> Any:
+    sql = numbered(query.sql)
+    if query.kind == "fetch":
+        return await connection.fetch(sql, *query.params)
+    if query.kind == "many":
+        await connection.executemany(sql, query.params)
+        return None
+    status: str = await connection.execute(sql, *query.params)
+    last = status.rsplit(" ", 1)[-1]  # "UPDATE 1", "INSERT 0 1", "DELETE 3"
+    return int(last) if last.isdigit() else 0
+
+
+_TABLES = (
+    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+    " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
+)
+
+
+def _table_names() -> Work[set[str]]:
+    return {str(row[0]) for row in (yield from fetch(_TABLES))}
+
+
+async def table_names(connection: asyncpg.Connection) -> set[str]:
+    return {str(row[0]) for row in await connection.fetch(_TABLES)}
+
+
+def is_storage_error(error: BaseException) -> bool:
+    """An error of the server or the connection to it (not of floral-host's own code)."""
+    errors = asyncpg.exceptions
+    return isinstance(
+        error,
+        OSError | TimeoutError | asyncpg.PostgresError | errors.ConnectionDoesNotExistError,
+    )
+
+
+# --- why a database cannot be used ------------------------------------------------------------
+
+_SERVER_REMEDY = "start PostgreSQL, or check the host and port in --db/FLORAL_DB"
+
+
+def explain(url: str, error: BaseException) -> UnusableDatabase:
+    """The UnusableDatabase that says, in one line, what ``error`` means for the database."""
+    where, exceptions = shown(url), asyncpg.exceptions
+    if isinstance(error, UnusableDatabase):
+        return error
+    if isinstance(error, TimeoutError):
+        problem = f"no answer from the server within {CONNECT_TIMEOUT_S:g} s"
+        return UnusableDatabase(where, problem, _SERVER_REMEDY)
+    if isinstance(error, socket.gaierror):
+        return UnusableDatabase(where, f"unknown host ({error.strerror})", _SERVER_REMEDY)
+    if isinstance(error, OSError):
+        reason = error.strerror or str(error)
+        return UnusableDatabase(where, f"cannot reach the server ({reason})", _SERVER_REMEDY)
+    if isinstance(error, exceptions.InvalidPasswordError):
+        return UnusableDatabase(
+            where,
+            f"the server refused the password of user {_user(url)}",
+            "check the user and password in --db/FLORAL_DB",
+        )
+    if isinstance(error, exceptions.InvalidAuthorizationSpecificationError):
+        return UnusableDatabase(
+            where,
+            f"the server refused user {_user(url)} ({_first_line(error)})",
+            "create the role (docs/running.md) or allow it in the server's pg_hba.conf",
+        )
+    if isinstance(error, exceptions.InvalidCatalogNameError):
+        return UnusableDatabase(
+            where,
+            f'database "{_database(url)}" does not exist',
+            f"create it: createdb -O {_user(url)} {_database(url)} (docs/running.md)",
+        )
+    if isinstance(error, exceptions.InsufficientPrivilegeError):
+        return UnusableDatabase(
+            where,
+            f"user {_user(url)} may not make or change floral-host's tables ({_first_line(error)})",
+            f'make it the database\'s owner: ALTER DATABASE "{_database(url)}"'
+            f' OWNER TO "{_user(url)}"',
+        )
+    if isinstance(error, exceptions.ReadOnlySQLTransactionError):
+        return UnusableDatabase(
+            where, "the server only reads (a standby?)", "point --db/FLORAL_DB at the primary"
+        )
+    if isinstance(error, exceptions.CannotConnectNowError):
+        return UnusableDatabase(
+            where, "the server is starting or stopping", "try again in a moment"
+        )
+    if isinstance(error, exceptions.TooManyConnectionsError):
+        return UnusableDatabase(
+            where,
+            "the server has no connection left for this user",
+            "stop other clients, or raise the server's max_connections",
+        )
+    if isinstance(error, exceptions.ClientConfigurationError | ValueError):
+        return UnusableDatabase(
+            where,
+            f"not a usable PostgreSQL URL ({_first_line(error)})",
+            "write it as postgresql://user:password@host:port/database",
+        )
+    if isinstance(error, asyncpg.PostgresError | exceptions.InterfaceError):
+        return UnusableDatabase(
+            where, f"database error ({_first_line(error)})", "check the server's log"
+        )
+    raise error
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
