@@ -52,12 +52,12 @@ def start(folder: Path, settings: dict[str, str] | None = None) -> Server:
     import pgserver
 
     logging.getLogger("pgserver").setLevel(logging.WARNING)
-    with _locked(folder.with_name(folder.name + ".lock")):
+    with _locked(folder.with_name("floral-pg.lock")):  # one start at a time, whichever run
         handle = pgserver.get_server(folder, cleanup_mode="delete")
         socket_dir = handle.get_postmaster_info().socket_dir
         assert socket_dir is not None, "pgserver started no socket"
         server = Server(folder, socket_dir)
-        marker = folder.with_name(folder.name + ".configured")
+        marker = folder / "floral-configured"  # goes with the folder
         if not marker.exists():
             _configure(server, settings or {})
             marker.touch()

@@ -12,6 +12,8 @@ import pytest
 
 from bot.forget import FORMER, FORMER_PLAIN, StillPlaying, forget_user, former_name, replacer
 from bot.simulate import FIRST_USER_ID
+from bot.database import open_store
+from bot.store.sql import fetchvalue
 from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import MODERATOR, PLAYERS, HostEnv
 from tests.bot.storage_helpers import cli, connect, every_value, simulated
@@ -117,12 +119,15 @@ async def test_forget_removes_every_trace_and_keeps_the_audit_true(db: Path) -> 
 async def test_forget_is_refused_while_the_user_plays(env: HostEnv) -> None:
     record = await env.new_match(window_s=3600)
     await env.host.close()
-    with connect(env.path) as connection:
+    store = await open_store(env.target)
+    try:
         for user in (PLAYERS[0], MODERATOR):
             with pytest.raises(StillPlaying, match=f"in match m{record.id}, not over yet"):
-                forget_user(connection, user, 1.0)
-        assert connection.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
-    done = cli("forget", str(PLAYERS[0]), "--db", str(env.path))
+                await store.transaction(forget_user(store.dialect, user, 1.0))
+        assert await store.read(fetchvalue("SELECT count(*) FROM forgotten")) == 0
+    finally:
+        await store.close()
+    done = cli("forget", str(PLAYERS[0]), "--db", env.target)
     assert done.returncode == 1
     assert done.stderr == (
         f"floral-host forget: user {PLAYERS[0]} is in match m{record.id}, not over yet:"
