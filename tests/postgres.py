@@ -137,11 +137,15 @@ def admin(sql: str) -> None:
 
 
 def fetch(url: str, sql: str) -> list[tuple[Any, ...]]:
-    """The rows of ``sql`` on the database at ``url``, from any thread or event loop."""
+    """The rows of ``sql`` on the database at ``url``, from any thread or event loop; a
+    ``sql`` of several statements runs as a script (no rows)."""
 
     async def run() -> list[tuple[Any, ...]]:
         connection = await _connect(url)
         try:
+            if ";" in sql.strip().rstrip(";"):
+                await connection.execute(sql)
+                return []
             return [tuple(row) for row in await connection.fetch(sql)]
         finally:
             await connection.close()

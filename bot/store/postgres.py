@@ -77,11 +77,15 @@ def _user(url: str) -> str:
     return urlsplit(url).username or "(this system user)"
 
 
-async def _session_settings(connection: asyncpg.Connection) -> None:
-    """A server configured with ``synchronous_commit=off`` would let a commit return before it
-    is durable: this session waits for the local flush at least."""
-    if await connection.fetchval("SHOW synchronous_commit") == "off":
-        await connection.execute("SET synchronous_commit = local")
+async def _pool(url: str, settings: dict[str, str]) -> asyncpg.Pool:
+    return await asyncpg.create_pool(
+        url,
+        min_size=1,
+        max_size=POOL_SIZE,
+        timeout=CONNECT_TIMEOUT_S,
+        command_timeout=COMMAND_TIMEOUT_S,
+        server_settings=settings,
+    )
 
 
 async def connect(url: str) -> asyncpg.Connection:
@@ -113,15 +117,13 @@ class PostgresStore(SqlStore):
         if readonly:
             settings["default_transaction_read_only"] = "on"
         try:
-            pool = await asyncpg.create_pool(
-                url,
-                min_size=1,
-                max_size=POOL_SIZE,
-                timeout=CONNECT_TIMEOUT_S,
-                command_timeout=COMMAND_TIMEOUT_S,
-                server_settings=settings,
-                init=_session_settings,
-            )
+            pool = await _pool(url, settings)
+            # a server configured with synchronous_commit=off would let a commit return before
+            # it is durable: these sessions wait for the local flush at least (a setting of the
+            # connection's start, which the pool's reset of each session keeps)
+            if await pool.fetchval("SHOW synchronous_commit") == "off":
+                pool.terminate()
+                pool = await _pool(url, {**settings, "synchronous_commit": "local"})
         except Exception as error:
             raise explain(url, error) from None
         store = cls(pool, url)
