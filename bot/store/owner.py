@@ -81,7 +81,7 @@ async def owning(target: str | Path, command: str) -> AsyncIterator[None]:
 
 
 # the advisory lock's key: one per database (PostgreSQL keys advisory locks by database)
-OWNER_LOCK = 0x666C6F7261_00
+OWNER_LOCK, CLAIM_LOCK = 0x666C6F7261_00, 0x666C6F7261_03
 
 
 @contextlib.asynccontextmanager
@@ -91,24 +91,26 @@ async def _own_postgres(url: str, command: str) -> AsyncIterator[None]:
     connection = await connect(url)
     try:
         try:
-            held = await connection.fetchval("SELECT pg_try_advisory_lock($1)", OWNER_LOCK)
-            if not held:
-                raise UnusableDatabase(
-                    shown(url),
-                    f"in use by {await _recorded_holder(connection)}",
-                    "one process per database: stop that one first, or use another database",
+            # one claim at a time, so a refused one reads the holder its winner recorded
+            async with connection.transaction():
+                await connection.execute("SELECT pg_advisory_xact_lock($1)", CLAIM_LOCK)
+                if not await connection.fetchval("SELECT pg_try_advisory_lock($1)", OWNER_LOCK):
+                    raise UnusableDatabase(
+                        shown(url),
+                        f"in use by {await _recorded_holder(connection)}",
+                        "one process per database: stop that one first, or use another database",
+                    )
+                # another program's database is refused before anything is written to it
+                check_tables(shown(url), await table_names(connection), False, POSTGRES_KIND)
+                await connection.execute(
+                    f"CREATE TABLE IF NOT EXISTS {OWNER_TABLE}"
+                    " (id INTEGER PRIMARY KEY, holder TEXT NOT NULL)"
                 )
-            # another program's database is refused before anything is written to it
-            check_tables(shown(url), await table_names(connection), False, POSTGRES_KIND)
-            await connection.execute(
-                f"CREATE TABLE IF NOT EXISTS {OWNER_TABLE}"
-                " (id INTEGER PRIMARY KEY, holder TEXT NOT NULL)"
-            )
-            await connection.execute(
-                f"INSERT INTO {OWNER_TABLE} VALUES (1, $1)"
-                " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder",
-                _describe(command),
-            )
+                await connection.execute(
+                    f"INSERT INTO {OWNER_TABLE} VALUES (1, $1)"
+                    " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder",
+                    _describe(command),
+                )
         except UnusableDatabase:
             raise
         except Exception as error:

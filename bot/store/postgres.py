@@ -33,6 +33,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.store import WriteFailed
 from bot.store import transactions as tx
 from bot.store.common import POSTGRES_KIND, Session, SqlStore, check_tables, check_version
 from bot.store.faults import UnusableDatabase
@@ -191,14 +192,35 @@ class PostgresStore(SqlStore):
 
     async def _read(self, work: Work[T]) -> T:
         async with (
+            self._lost_connections(),
             self._pool.acquire() as connection,
             connection.transaction(isolation="repeatable_read", readonly=True),
         ):
             return await _drive(work, connection)
 
     async def _write(self, work: Work[T]) -> T:
-        async with self._pool.acquire() as connection, connection.transaction():
+        async with (
+            self._lost_connections(),
+            self._pool.acquire() as connection,
+            connection.transaction(),
+        ):
             return await _drive(work, connection)
+
+    @contextlib.asynccontextmanager
+    async def _lost_connections(self) -> AsyncIterator[None]:
+        """A connection the server ended (a restart, a failover) or could not give: every
+        pooled connection may be dead too, so the pool makes new ones for the next works; this
+        one fails with WriteFailed (it may pass: the host tries again)."""
+        try:
+            yield
+        except (OSError, TimeoutError, asyncpg.exceptions.ConnectionDoesNotExistError) as error:
+            await self._pool.expire_connections()
+            raise WriteFailed(f"the database could not be reached: {error}") from error
+        except asyncpg.PostgresError as error:
+            if (error.sqlstate or "")[:2] not in ("08", "57"):
+                raise
+            await self._pool.expire_connections()
+            raise WriteFailed(f"the database could not be reached: {error}") from error
 
     def _passing(self, error: Exception) -> bool:
         if isinstance(
@@ -272,7 +294,11 @@ def is_storage_error(error: BaseException) -> bool:
     errors = asyncpg.exceptions
     return isinstance(
         error,
-        OSError | TimeoutError | asyncpg.PostgresError | errors.ConnectionDoesNotExistError,
+        OSError
+        | TimeoutError
+        | WriteFailed
+        | asyncpg.PostgresError
+        | errors.ConnectionDoesNotExistError,
     )
 
 
@@ -286,6 +312,8 @@ def explain(url: str, error: BaseException) -> UnusableDatabase:
     where, exceptions = shown(url), asyncpg.exceptions
     if isinstance(error, UnusableDatabase):
         return error
+    if isinstance(error, WriteFailed) and isinstance(error.__cause__, Exception):
+        return explain(url, error.__cause__)
     if isinstance(error, TimeoutError):
         problem = f"no answer from the server within {CONNECT_TIMEOUT_S:g} s"
         return UnusableDatabase(where, problem, _SERVER_REMEDY)

@@ -79,13 +79,18 @@ class RecordingTransport:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: a test of what only the SQLite store has")
+    config.addinivalue_line("markers", "postgres_only: a test of what only PostgreSQL has")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Each test that uses a database runs once per backend (SQLite only where marked)."""
     if "backend" in metafunc.fixturenames:
-        only_sqlite = metafunc.definition.get_closest_marker("sqlite_only") is not None
-        backends = BACKENDS[:1] if only_sqlite else BACKENDS
+        marked = metafunc.definition.get_closest_marker
+        backends = [
+            name
+            for name in BACKENDS
+            if not marked("sqlite_only" if name == "postgresql" else "postgres_only")
+        ]
         metafunc.parametrize("backend", backends, indirect=True)
 
 

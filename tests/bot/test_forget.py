@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.database import open_store
 from bot.forget import FORMER, FORMER_PLAIN, StillPlaying, forget_user, former_name, replacer
 from bot.simulate import FIRST_USER_ID
-from bot.database import open_store
 from bot.store.sql import fetchvalue
 from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import MODERATOR, PLAYERS, HostEnv
