@@ -34,6 +34,7 @@ _HANDLERS = {
     "ratings": "bot.ratings_command",
     "prune": "bot.prune",
     "forget": "bot.forget",
+    "copy-db": "bot.copydb",
 }
 
 
@@ -121,6 +122,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     forget.add_argument("user", metavar="USER_ID", type=arguments.discord_id, help="digits")
     forget.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+
+    copy = sub.add_parser(
+        "copy-db",
+        help="copy the whole database into a new one (SQLite <-> PostgreSQL), then audit it",
+    )
+    copy.add_argument(
+        "--from", dest="source", default=None, metavar="DB", help="the database (default FLORAL_DB)"
+    )
+    copy.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        metavar="DB",
+        help="a new SQLite file, or an empty PostgreSQL database (postgresql://...)",
+    )
 
     rated = sub.add_parser("ratings", help="the players' ratings per server and game")
     rated.add_argument("--json", action="store_true", help=JSON_HELP)

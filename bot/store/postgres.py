@@ -275,18 +275,12 @@ async def _run(connection: asyncpg.Connection, query: Query) -> Any:
     return int(last) if last.isdigit() else 0
 
 
-_TABLES = (
-    "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-    " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
-)
-
-
 def _table_names() -> Work[set[str]]:
-    return {str(row[0]) for row in (yield from fetch(_TABLES))}
+    return {str(row[0]) for row in (yield from fetch(POSTGRESQL.tables))}
 
 
 async def table_names(connection: asyncpg.Connection) -> set[str]:
-    return {str(row[0]) for row in await connection.fetch(_TABLES)}
+    return {str(row[0]) for row in await connection.fetch(POSTGRESQL.tables)}
 
 
 def is_storage_error(error: BaseException) -> bool:

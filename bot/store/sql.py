@@ -125,6 +125,9 @@ class Dialect:
     for_update: str
     # the statement that orders the transactions numbering ends and folding ratings, or None
     serialize_ends: str | None
+    # the names of the database's tables; of a table's columns in order (its name: ?)
+    tables: str
+    columns: str
 
 
 SQLITE = Dialect(
@@ -149,6 +152,8 @@ SQLITE = Dialect(
     for_share="",
     for_update="",
     serialize_ends=None,
+    tables="SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    columns="SELECT name FROM pragma_table_info(?) ORDER BY cid",
 )
 
 # the key of the transaction-level lock that orders the ends' numbers and the ratings' folds
@@ -173,6 +178,14 @@ POSTGRESQL = Dialect(
     for_share=" FOR SHARE",
     for_update=" FOR NO KEY UPDATE",
     serialize_ends=f"SELECT pg_advisory_xact_lock({ENDS_LOCK})",
+    tables=(
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
+    ),
+    columns=(
+        "SELECT attname FROM pg_attribute WHERE attrelid = to_regclass(?)"
+        " AND attnum > 0 AND NOT attisdropped ORDER BY attnum"
+    ),
 )
 
 

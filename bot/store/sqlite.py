@@ -93,7 +93,7 @@ class SqliteStore(SqlStore):
     async def _prepare(self, readonly: bool, any_older: bool) -> None:
         db = self._db
         await db.execute(f"PRAGMA busy_timeout={OPEN_BUSY_TIMEOUT_MS}")
-        rows = await db.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        rows = await db.execute_fetchall(self.dialect.tables)
         made = check_tables(self.where, {row[0] for row in rows}, readonly, SQLITE_KIND)
         check_version(self.where, await self.schema_version() if made else 0, readonly, any_older)
         if readonly:
