@@ -64,6 +64,13 @@ def start(folder: Path, settings: dict[str, str] | None = None) -> Server:
     return server
 
 
+def stop(server: Server) -> None:
+    """Stop the server this process started (and delete its folder)."""
+    import pgserver
+
+    pgserver.get_server(server.folder).cleanup()
+
+
 def _configure(server: Server, settings: dict[str, str]) -> None:
     hba = server.folder / "pg_hba.conf"
     hba.write_text(f"local all {PASSWORD_ROLE} scram-sha-256\n" + hba.read_text())
