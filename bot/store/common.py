@@ -8,9 +8,10 @@ transaction, rolled back by any error; ``_failure``: which errors may pass, for 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TypeVar
 
@@ -46,6 +47,47 @@ OWNER_TABLE = "floral_owner"
 POSTGRES_KIND, SQLITE_KIND = "a PostgreSQL database", "an SQLite database"
 
 
+class GroupSync:
+    """Group commit: ``await sync()`` returns once a flush that started after the call is done,
+    so every commit made before it is durable; the callers arriving while one flush runs share
+    the next one. ``flush`` raises OSError (or WriteFailed) when it fails: its waiters then get
+    WriteFailed."""
+
+    def __init__(self, flush: Callable[[], Awaitable[None]]) -> None:
+        self._flush = flush
+        self._next: asyncio.Future[None] | None = None  # the flush the next waiters share
+        self._running: asyncio.Task[None] | None = None
+
+    async def __call__(self) -> None:
+        if self._next is None:
+            self._next = asyncio.get_running_loop().create_future()
+        if self._running is None:
+            self._running = asyncio.create_task(self._flushes(), name="group-sync")
+        await asyncio.shield(self._next)
+
+    async def stop(self) -> None:
+        if self._running is not None:
+            await asyncio.gather(self._running, return_exceptions=True)
+
+    async def _flushes(self) -> None:
+        waiting: asyncio.Future[None] | None = None
+        try:
+            while self._next is not None:
+                waiting, self._next = self._next, None
+                try:
+                    await self._flush()
+                except (OSError, WriteFailed) as error:
+                    waiting.set_exception(WriteFailed(f"the database could not be synced: {error}"))
+                else:
+                    waiting.set_result(None)
+        finally:
+            self._running = None
+            for future in (waiting, self._next):  # stopped midway (cancelled): no waiter hangs
+                if future is not None and not future.done():
+                    future.set_exception(WriteFailed("the database sync was interrupted"))
+            self._next = None
+
+
 class Session(ABC):
     """One open transaction of an operator's command (``copy-db``): works run in it one after
     another, and it commits when the block ends without an error."""
@@ -65,8 +107,10 @@ class SqlStore(ABC):
         """Run ``work`` reading one consistent state of the database."""
 
     @abstractmethod
-    async def _write(self, work: Work[T]) -> T:
-        """Run ``work`` as one transaction: any error rolls it all back."""
+    async def _write(self, work: Work[T], *, durable: bool = False) -> T:
+        """Run ``work`` as one transaction: any error rolls it all back. ``durable``: return
+        once the commit is durable (on disk, surviving a power loss); otherwise once it is
+        committed, and ``sync`` makes it durable."""
 
     @abstractmethod
     def _passing(self, error: Exception) -> bool:
@@ -123,10 +167,10 @@ class SqlStore(ABC):
     async def read(self, work: Work[T]) -> T:
         return await self._read(work)
 
-    async def _save(self, work: Work[T]) -> T:
+    async def _save(self, work: Work[T], *, durable: bool = False) -> T:
         """``_write`` for the host's writes: a failure that may pass becomes WriteFailed."""
         try:
-            return await self._write(work)
+            return await self._write(work, durable=durable)
         except Exception as error:
             if not self._passing(error):
                 raise
@@ -156,11 +200,10 @@ class SqlStore(ABC):
 
     async def add_attempt(self, attempt: Attempt) -> bool:
         try:
-            await self._save(tx.add_attempt(self.dialect, attempt))
+            await self._save(tx.add_attempt(self.dialect, attempt), durable=True)
         except tx.WindowClosed:
             return False
-        await self.sync()  # an accepted move is acknowledged once this returns
-        return True
+        return True  # durable: the move may be acknowledged
 
     async def apply(self, change: Change) -> bool:
         try:

@@ -1,16 +1,18 @@
 """The PostgreSQL backend (asyncpg): ``FLORAL_DB=postgresql://user:password@host:port/database``.
 
-A pool of connections serves the host; each write is one transaction on one of them, each read
-one consistent snapshot (REPEATABLE READ, read-only). Transactions of different matches run side
-by side; where two could touch the same rows, a lock orders them (``bot.store.sql.POSTGRESQL``:
-an attempt holds its window open till it commits, settling a match's messages locks the match,
-numbering an end or folding ratings takes one advisory lock), so each does what SQLite's single
-writer would.
+Pools of connections serve the host; each write is one transaction on one connection, each read
+a statement or a few. Transactions of different matches run side by side; where two could touch
+the same rows, a lock orders them (``bot.store.sql.POSTGRESQL``: an attempt holds its window
+open till it commits, settling a match's messages locks the match, numbering an end or folding
+ratings takes one advisory lock), so each does what SQLite's single writer would.
 
-Durability: every session runs with ``synchronous_commit`` at least ``local``, so a commit returns
-only once its WAL record is flushed to the server's disk: ``add_attempt`` acknowledges a move only
-after that, and ``sync`` has nothing left to wait for. The server makes it a group commit: one
-flush covers every transaction committing meanwhile, whichever connection it came on.
+Durability, as SQLite's: ``add_attempt`` commits on a connection with ``synchronous_commit`` on
+(at least ``local``), so it returns, and the move is acknowledged, only once its WAL record is
+flushed to the server's disk. The other writes commit with ``synchronous_commit=off``: they
+return without waiting for the disk (a resolution holds its match's lock for less time), and the
+delivery worker calls ``sync`` before sending, a durable commit of nothing whose flush covers
+every commit before it, shared by the callers meanwhile (``GroupSync``). The server adds its own
+group commit: one flush covers every durable commit waiting, whichever connection it came on.
 
 Why asyncpg rather than psycopg 3: it is the faster of the two on the event loop (binary protocol,
 prepared statements cached per connection), has a pool built in, and the store needs nothing
@@ -35,7 +37,14 @@ import asyncpg
 
 from bot.store import WriteFailed
 from bot.store import transactions as tx
-from bot.store.common import POSTGRES_KIND, Session, SqlStore, check_tables, check_version
+from bot.store.common import (
+    POSTGRES_KIND,
+    GroupSync,
+    Session,
+    SqlStore,
+    check_tables,
+    check_version,
+)
 from bot.store.faults import UnusableDatabase
 from bot.store.schema import POSTGRES_MIGRATIONS
 from bot.store.sql import POSTGRESQL, Query, Work, fetch, numbered
@@ -100,10 +109,12 @@ async def connect(url: str) -> asyncpg.Connection:
 class PostgresStore(SqlStore):
     dialect = POSTGRESQL
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
-        self._pool = pool
+    def __init__(self, pool: asyncpg.Pool, durable: asyncpg.Pool, url: str) -> None:
+        self._pool = pool  # commits return before their flush (``sync`` waits for it)
+        self._durable = durable  # commits return once flushed to disk
         self.url = url
         self.where = shown(url)
+        self._group_sync = GroupSync(self._flush)
 
     @classmethod
     async def open(
@@ -117,21 +128,27 @@ class PostgresStore(SqlStore):
         settings = {"application_name": "floral-host"}
         if readonly:
             settings["default_transaction_read_only"] = "on"
+        pools: list[asyncpg.Pool] = []
         try:
-            pool = await _pool(url, settings)
-            # a server configured with synchronous_commit=off would let a commit return before
-            # it is durable: these sessions wait for the local flush at least (a setting of the
-            # connection's start, which the pool's reset of each session keeps)
-            if await pool.fetchval("SHOW synchronous_commit") == "off":
-                pool.terminate()
-                pool = await _pool(url, {**settings, "synchronous_commit": "local"})
+            # acknowledgements and syncs: a server configured with synchronous_commit=off would
+            # let a commit return before it is durable, so these wait for the local flush at
+            # least (a setting of the connection's start, which the pool's resets keep)
+            pools.append(await _pool(url, settings))
+            if await pools[0].fetchval("SHOW synchronous_commit") == "off":
+                pools.append(await _pool(url, {**settings, "synchronous_commit": "local"}))
+                pools.reverse()
+                pools.pop().terminate()
+            pools.insert(0, await _pool(url, {**settings, "synchronous_commit": "off"}))
         except Exception as error:
+            for pool in pools:
+                pool.terminate()
             raise explain(url, error) from None
-        store = cls(pool, url)
+        store = cls(pools[0], pools[1], url)
         try:
             await store._prepare(readonly, any_older)
         except BaseException as error:
-            pool.terminate()
+            for pool in pools:
+                pool.terminate()
             if isinstance(error, Exception) and not isinstance(error, UnusableDatabase):
                 raise explain(url, error) from None
             raise
@@ -172,13 +189,24 @@ class PostgresStore(SqlStore):
                     )
 
     async def close(self) -> None:
-        try:
-            await asyncio.wait_for(self._pool.close(), COMMAND_TIMEOUT_S)
-        except TimeoutError:
-            self._pool.terminate()
+        await self._group_sync.stop()
+        for pool in (self._pool, self._durable):
+            try:
+                await asyncio.wait_for(pool.close(), COMMAND_TIMEOUT_S)
+            except TimeoutError:
+                pool.terminate()
 
     async def sync(self) -> None:
-        """Nothing to wait for: each commit returned once durable (see the module's notes)."""
+        """Wait for a flush of the WAL that starts after this call: every commit made before
+        it is then on disk. Commits made while one flush runs share the next one."""
+        await self._group_sync()
+
+    async def _flush(self) -> None:
+        """A transaction that commits durably, so the server flushes its WAL up to here: a
+        commit record (``pg_current_xact_id`` gives it an id, so it writes one), and nothing
+        else."""
+        async with self._lost_connections(), self._durable.acquire() as connection:
+            await connection.fetchval("SELECT pg_current_xact_id()")
 
     async def vacuum(self) -> None:
         """``VACUUM FULL``: rewrites every table without its dead rows and gives the space
@@ -191,20 +219,23 @@ class PostgresStore(SqlStore):
         return int(rows[0][0])
 
     async def _read(self, work: Work[T]) -> T:
-        async with (
-            self._lost_connections(),
-            self._pool.acquire() as connection,
-            connection.transaction(isolation="repeatable_read", readonly=True),
-        ):
+        """Each statement reads the latest commits (a read of several statements is made so
+        that a change between them does no harm: ``transactions.match_outbox``)."""
+        async with self._lost_connections(), self._pool.acquire() as connection:
             return await _drive(work, connection)
 
-    async def _write(self, work: Work[T]) -> T:
+    async def _write(self, work: Work[T], *, durable: bool = False) -> T:
+        pool = self._durable if durable else self._pool
         async with (
             self._lost_connections(),
-            self._pool.acquire() as connection,
+            pool.acquire() as connection,
             connection.transaction(),
         ):
             return await _drive(work, connection)
+
+    async def _expire(self) -> None:
+        for pool in (self._pool, self._durable):
+            await pool.expire_connections()
 
     @contextlib.asynccontextmanager
     async def _lost_connections(self) -> AsyncIterator[None]:
@@ -214,12 +245,17 @@ class PostgresStore(SqlStore):
         try:
             yield
         except (OSError, TimeoutError, asyncpg.exceptions.ConnectionDoesNotExistError) as error:
-            await self._pool.expire_connections()
+            await self._expire()
+            raise WriteFailed(f"the database could not be reached: {error}") from error
+        except asyncpg.InterfaceError as error:
+            if "connection is closed" not in str(error):  # a transaction ending on a lost one
+                raise
+            await self._expire()
             raise WriteFailed(f"the database could not be reached: {error}") from error
         except asyncpg.PostgresError as error:
             if (error.sqlstate or "")[:2] not in ("08", "57"):
                 raise
-            await self._pool.expire_connections()
+            await self._expire()
             raise WriteFailed(f"the database could not be reached: {error}") from error
 
     def _passing(self, error: Exception) -> bool:

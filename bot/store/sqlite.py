@@ -32,9 +32,15 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store import WriteFailed
 from bot.store import transactions as tx
-from bot.store.common import SQLITE_KIND, Session, SqlStore, check_tables, check_version
+from bot.store.common import (
+    SQLITE_KIND,
+    GroupSync,
+    Session,
+    SqlStore,
+    check_tables,
+    check_version,
+)
 from bot.store.faults import UnusableDatabase, explain
 from bot.store.schema import MIGRATIONS
 from bot.store.sql import SQLITE, Query, Work, drive
@@ -59,8 +65,7 @@ class SqliteStore(SqlStore):
         self._commits = 0  # since the last checkpoint
         self._closing = asyncio.Event()
         self._checkpointing: asyncio.Task[None] | None = None
-        self._next_sync: asyncio.Future[None] | None = None  # the sync the next waiters share
-        self._syncing: asyncio.Task[None] | None = None
+        self._group_sync = GroupSync(self._sync_wal)
 
     @classmethod
     async def open(
@@ -137,9 +142,9 @@ class SqliteStore(SqlStore):
 
     async def close(self) -> None:
         self._closing.set()
-        for task in (self._syncing, self._checkpointing):
-            if task is not None:
-                await asyncio.gather(task, return_exceptions=True)
+        await self._group_sync.stop()
+        if self._checkpointing is not None:
+            await asyncio.gather(self._checkpointing, return_exceptions=True)
         if self._wal_fd is not None:
             os.close(self._wal_fd)
             self._wal_fd = None
@@ -162,7 +167,7 @@ class SqliteStore(SqlStore):
                 f" VALUES ({version}, datetime('now'));\nCOMMIT;"
             )
 
-    async def _write(self, work: Work[T]) -> T:
+    async def _write(self, work: Work[T], *, durable: bool = False) -> T:
         """Run ``work`` as one transaction in one trip to the connection's thread.
 
         A transaction made of one awaited statement after another costs a thread round trip per
@@ -174,6 +179,8 @@ class SqliteStore(SqlStore):
         run = self._db._execute
         result: T = await run(_in_transaction, work, self._db._conn)  # type: ignore[no-untyped-call]
         self._commits += 1
+        if durable:
+            await self.sync()
         return result
 
     async def _read(self, work: Work[T]) -> T:
@@ -199,31 +206,14 @@ class SqliteStore(SqlStore):
     async def sync(self) -> None:
         """Wait for a sync of the WAL that starts after this call: every commit made before
         it is then on disk. Commits made while one sync runs share the next one."""
-        if self._next_sync is None:
-            self._next_sync = asyncio.get_running_loop().create_future()
-        if self._syncing is None:
-            self._syncing = asyncio.create_task(self._sync_wal(), name="wal-sync")
-        await asyncio.shield(self._next_sync)
+        await self._group_sync()
 
     async def _sync_wal(self) -> None:
-        waiting: asyncio.Future[None] | None = None
-        try:
-            while self._next_sync is not None:
-                waiting, self._next_sync = self._next_sync, None
-                try:
-                    if self._wal_fd is None:
-                        self._wal_fd = await self._start_syncing()
-                    await asyncio.to_thread(os.fdatasync, self._wal_fd)  # as SQLite's FULL
-                except OSError as error:
-                    waiting.set_exception(WriteFailed(f"the database could not be synced: {error}"))
-                else:
-                    waiting.set_result(None)
-        finally:
-            self._syncing = None
-            for future in (waiting, self._next_sync):  # stopped midway (cancelled): no waiter hangs
-                if future is not None and not future.done():
-                    future.set_exception(WriteFailed("the database sync was interrupted"))
-            self._next_sync = None
+        """Sync the WAL file (as SQLite's FULL would in each commit): every commit made before
+        is then on disk. ``sync`` (a GroupSync) shares one among the commits made meanwhile."""
+        if self._wal_fd is None:
+            self._wal_fd = await self._start_syncing()
+        await asyncio.to_thread(os.fdatasync, self._wal_fd)
 
     async def _start_syncing(self) -> int:
         """The WAL file's descriptor; from now on checkpoints run beside the writes."""

@@ -612,13 +612,11 @@ def match_log(match_id: int) -> Work[list[LogEntry]]:
 
 
 def match_outbox(match_id: int) -> Work[list[OutboxRow]]:
-    """Every message of the match in order: those archived and those still in the outbox."""
-    rows = [
-        outbox_row(row)
-        for row in (
-            yield from fetch(f"{_OUTBOX_SELECT} WHERE o.match_id = ? ORDER BY o.id", match_id)
-        )
-    ]
+    """Every message of the match in order: those still in the outbox, then those archived
+    (read in this order, a message archived between the two reads is found in both, and never
+    in neither: the archived copy, settled, is the one kept)."""
+    pending = yield from fetch(f"{_OUTBOX_SELECT} WHERE o.match_id = ? ORDER BY o.id", match_id)
+    rows = {row.id: row for row in map(outbox_row, pending)}
     match = yield from fetchone(
         "SELECT guild_id, channel_id, players, moderators FROM matches WHERE id = ?", match_id
     )
@@ -626,8 +624,10 @@ def match_outbox(match_id: int) -> Work[list[OutboxRow]]:
         "SELECT messages FROM outbox_archive WHERE match_id = ? ORDER BY id", match_id
     )
     for (blob,) in chunks_:
-        rows += [_archived(match_id, message, match) for message in archive.unpack(blob)]
-    return sorted(rows, key=lambda row: row.id)
+        for message in archive.unpack(blob):
+            archived = _archived(match_id, message, match)
+            rows[archived.id] = archived
+    return sorted(rows.values(), key=lambda row: row.id)
 
 
 def due_outbox(

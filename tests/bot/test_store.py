@@ -14,6 +14,7 @@ import pytest
 from bot.database import is_postgres, open_store
 from bot.store import Attempt, Change, NewMatch, StepRecord, WindowRecord
 from bot.store.faults import UnusableDatabase
+from bot.store.postgres import PostgresStore
 from bot.store.schema import LATEST_VERSION, MIGRATIONS, POSTGRES_MIGRATIONS
 from bot.store.sql import fetch
 from bot.store.sqlite import SqliteStore
@@ -66,12 +67,16 @@ async def test_schema_is_versioned_and_migrated_once(database: str) -> None:
     if isinstance(store, SqliteStore):
         pragmas = [await store.read(fetch(f"PRAGMA {n}")) for n in ("journal_mode", "synchronous")]
         assert [rows[0][0] for rows in pragmas] == ["wal", 1]  # 1: NORMAL
-    else:  # a commit returns once durable, whatever the server's default
+    else:  # an acknowledgement's commit returns once durable, whatever the server's default
+        assert isinstance(store, PostgresStore)
+        assert await store._durable.fetchval("SHOW synchronous_commit") == "on"
+        assert await store._pool.fetchval("SHOW synchronous_commit") == "off"  # sync() waits
         postgres.admin("ALTER SYSTEM SET synchronous_commit = off")
         postgres.admin("SELECT pg_reload_conf()")
         try:
             reopened = await open_store(database)
-            assert await reopened.read(fetch("SHOW synchronous_commit")) == [("local",)]
+            assert isinstance(reopened, PostgresStore)
+            assert await reopened._durable.fetchval("SHOW synchronous_commit") == "local"
             await reopened.close()
         finally:
             postgres.admin("ALTER SYSTEM RESET synchronous_commit")
