@@ -226,12 +226,39 @@ class PostgresStore(SqlStore):
 
     async def _write(self, work: Work[T], *, durable: bool = False) -> T:
         pool = self._durable if durable else self._pool
-        async with (
-            self._lost_connections(),
-            pool.acquire() as connection,
-            connection.transaction(),
-        ):
-            return await _drive(work, connection)
+        async with self._lost_connections(), pool.acquire() as connection:
+            transaction = connection.transaction()
+            await transaction.start()
+            try:
+                result = await _drive(work, connection)
+                # the transaction's id: if the connection is lost in its COMMIT, the server
+                # tells afterwards whether it committed (so WriteFailed means nothing written)
+                xid = await connection.fetchval("SELECT pg_current_xact_id()::text")
+            except BaseException:
+                with contextlib.suppress(Exception):  # a lost connection has nothing to undo
+                    await transaction.rollback()
+                raise
+            try:
+                await transaction.commit()
+            except Exception as error:
+                if not _lost(error):
+                    raise
+                await self._expire()
+                if not await self._committed(xid):
+                    raise
+                log.warning("the connection was lost as a write committed; it did commit")
+            return result
+
+    async def _committed(self, xid: str) -> bool:
+        """Whether the transaction ``xid`` committed (asked on a new connection; waits while
+        the server still ends it)."""
+        for _ in range(100):
+            async with self._durable.acquire() as connection:
+                status = await connection.fetchval("SELECT pg_xact_status($1::text::xid8)", xid)
+            if status != "in progress":
+                return bool(status == "committed")
+            await asyncio.sleep(0.05)
+        return False
 
     async def _expire(self) -> None:
         for pool in (self._pool, self._durable):
@@ -244,16 +271,8 @@ class PostgresStore(SqlStore):
         one fails with WriteFailed (it may pass: the host tries again)."""
         try:
             yield
-        except (OSError, TimeoutError, asyncpg.exceptions.ConnectionDoesNotExistError) as error:
-            await self._expire()
-            raise WriteFailed(f"the database could not be reached: {error}") from error
-        except asyncpg.InterfaceError as error:
-            if "connection is closed" not in str(error):  # a transaction ending on a lost one
-                raise
-            await self._expire()
-            raise WriteFailed(f"the database could not be reached: {error}") from error
-        except asyncpg.PostgresError as error:
-            if (error.sqlstate or "")[:2] not in ("08", "57"):
+        except Exception as error:
+            if not _lost(error):
                 raise
             await self._expire()
             raise WriteFailed(f"the database could not be reached: {error}") from error
@@ -284,6 +303,23 @@ class _PostgresSession(Session):
 
     async def run(self, work: Work[T]) -> T:
         return await _drive(work, self._connection)
+
+
+def _lost(error: BaseException) -> bool:
+    """Whether ``error`` says the connection is gone (or could not be made)."""
+    errors = asyncpg.exceptions
+    # InternalClientError: a connection left mid-operation by its loss ("another operation is
+    # in progress"); the pool replaces it
+    if isinstance(
+        error,
+        OSError | TimeoutError | errors.ConnectionDoesNotExistError | errors.InternalClientError,
+    ):
+        return True
+    if isinstance(error, asyncpg.InterfaceError):  # a transaction ending on a lost connection
+        return "connection is closed" in str(error)
+    if isinstance(error, asyncpg.PostgresError):  # connection exception, operator intervention
+        return (error.sqlstate or "")[:2] in ("08", "57")
+    return False
 
 
 async def _drive(work: Work[T], connection: asyncpg.Connection) -> T:
