@@ -107,10 +107,12 @@ class SqlStore(ABC):
         """Run ``work`` reading one consistent state of the database."""
 
     @abstractmethod
-    async def _write(self, work: Work[T], *, durable: bool = False) -> T:
+    async def _write(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
         """Run ``work`` as one transaction: any error rolls it all back. ``durable``: return
         once the commit is durable (on disk, surviving a power loss); otherwise once it is
-        committed, and ``sync`` makes it durable."""
+        committed, and ``sync`` makes it durable. ``exact``: a failure means nothing was
+        written, even when the connection to a server is lost in the commit (the server is
+        asked); a write whose retry does no harm may skip that and save a round trip."""
 
     @abstractmethod
     def _passing(self, error: Exception) -> bool:
@@ -167,10 +169,10 @@ class SqlStore(ABC):
     async def read(self, work: Work[T]) -> T:
         return await self._read(work)
 
-    async def _save(self, work: Work[T], *, durable: bool = False) -> T:
+    async def _save(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
         """``_write`` for the host's writes: a failure that may pass becomes WriteFailed."""
         try:
-            return await self._write(work, durable=durable)
+            return await self._write(work, durable=durable, exact=exact)
         except Exception as error:
             if not self._passing(error):
                 raise
@@ -200,7 +202,9 @@ class SqlStore(ABC):
 
     async def add_attempt(self, attempt: Attempt) -> bool:
         try:
-            await self._save(tx.add_attempt(self.dialect, attempt), durable=True)
+            # not exact: a move kept though its commit's answer was lost is only not
+            # acknowledged, and the player's answer again replaces it
+            await self._save(tx.add_attempt(self.dialect, attempt), durable=True, exact=False)
         except tx.WindowClosed:
             return False
         return True  # durable: the move may be acknowledged
@@ -215,7 +219,8 @@ class SqlStore(ABC):
     async def settle_outbox(
         self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float
     ) -> None:
-        await self._save(tx.settle(self.dialect, sent, retries, failed, at))
+        # not exact: settling again what was settled (or archived) changes nothing
+        await self._save(tx.settle(self.dialect, sent, retries, failed, at), exact=False)
 
     async def create_table(
         self, guild_id: int, channel_id: int, game: str, opener: int, seats: int, at: float

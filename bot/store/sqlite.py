@@ -167,7 +167,7 @@ class SqliteStore(SqlStore):
                 f" VALUES ({version}, datetime('now'));\nCOMMIT;"
             )
 
-    async def _write(self, work: Work[T], *, durable: bool = False) -> T:
+    async def _write(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
         """Run ``work`` as one transaction in one trip to the connection's thread.
 
         A transaction made of one awaited statement after another costs a thread round trip per

@@ -104,15 +104,20 @@ def add_attempt(dialect: Dialect, attempt: Attempt) -> Work[None]:
     """Log the attempt; an accepted one also becomes the seat's move, only while its window is
     open (WindowClosed otherwise: a move for a window that has just closed is never kept)."""
     if attempt.verdict == "accepted":
-        yield from _require_open(dialect, attempt.match_id, attempt.step)
-        yield from execute(
-            "INSERT INTO moves (match_id, step, seat, move) VALUES (?, ?, ?, ?)"
+        # conditional, in one statement: a move for a window that has just closed is never
+        # kept (PostgreSQL holds the open window's row till the commit: closing it waits)
+        kept = yield from execute(
+            "INSERT INTO moves (match_id, step, seat, move)"
+            " SELECT match_id, step, CAST(? AS BIGINT), ? FROM windows"
+            f" WHERE match_id = ? AND step = ? AND status = 'open'{dialect.for_share}"
             " ON CONFLICT (match_id, step, seat) DO UPDATE SET move = excluded.move",
-            attempt.match_id,
-            attempt.step,
             attempt.seat,
             dumps(attempt.move),
+            attempt.match_id,
+            attempt.step,
         )
+        if kept != 1:
+            raise WindowClosed
     yield from execute(
         "INSERT INTO attempts (match_id, step, seat, user_id, raw, verdict, reason, move, at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
