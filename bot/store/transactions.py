@@ -149,8 +149,11 @@ def _require_open(dialect: Dialect, match_id: int, step: int) -> Work[None]:
 def apply(dialect: Dialect, change: Change) -> Work[None]:
     yield from _check_guards(dialect, change)
     match_id, at = change.match_id, change.at
+    # the match's own columns change in one statement, at the end
+    columns: dict[str, Any] = {}
     if change.new_step is not None:
         yield from _insert_step(change.new_step, at)
+        columns["step"] = change.new_step.step
     if change.open_window is not None:
         window = change.open_window
         yield from execute(
@@ -178,34 +181,34 @@ def apply(dialect: Dialect, change: Change) -> Work[None]:
         )
     if change.setup is not None:
         config, snapshot = change.setup
-        yield from execute("UPDATE matches SET config = ? WHERE id = ?", dumps(config), match_id)
+        columns["config"] = dumps(config)
         yield from execute(
             "UPDATE steps SET snapshot = ? WHERE match_id = ? AND step = 0",
             dumps(snapshot),
             match_id,
         )
     if change.status is not None:
-        yield from _set_status(dialect, match_id, change.status, change.outcome, at)
-    yield from execute("UPDATE matches SET updated_at = ? WHERE id = ?", at, match_id)
+        columns.update(status=change.status, outcome=dumps(change.outcome))
+    columns["updated_at"] = at
+    assignments = ", ".join(f"{column} = ?" for column in columns)
+    yield from execute(
+        f"UPDATE matches SET {assignments} WHERE id = ?", *columns.values(), match_id
+    )
+    if change.status in ("finished", "aborted"):
+        yield from _number_the_end(dialect, match_id, at)
     yield from insert_log(match_id, change.log, at)
     yield from insert_outbox(change.outbox, at)
 
 
-def _set_status(
-    dialect: Dialect, match_id: int, status: MatchStatus, outcome: JSON, at: float
-) -> Work[None]:
+def _number_the_end(dialect: Dialect, match_id: int, at: float) -> Work[None]:
+    if dialect.serialize_ends:  # two ends committing at once never take the same number
+        yield from fetch(dialect.serialize_ends)
     yield from execute(
-        "UPDATE matches SET status = ?, outcome = ? WHERE id = ?", status, dumps(outcome), match_id
+        f"UPDATE matches SET ended_at = ?, ended_seq = {_NEXT_END} WHERE id = ?"
+        " AND ended_seq IS NULL",
+        at,
+        match_id,
     )
-    if status in ("finished", "aborted"):
-        if dialect.serialize_ends:  # two ends committing at once never take the same number
-            yield from fetch(dialect.serialize_ends)
-        yield from execute(
-            f"UPDATE matches SET ended_at = ?, ended_seq = {_NEXT_END} WHERE id = ?"
-            " AND ended_seq IS NULL",
-            at,
-            match_id,
-        )
 
 
 # the next end's number: after every match's, and after every match folded into the ratings
@@ -244,7 +247,6 @@ def _insert_step(step: StepRecord, at: float) -> Work[None]:
         dumps(step.snapshot),
         at,
     )
-    yield from execute("UPDATE matches SET step = ? WHERE id = ?", step.step, step.match_id)
     if not keeps_snapshot(step.step - 1):
         yield from execute(
             "UPDATE steps SET snapshot = NULL WHERE match_id = ? AND step = ?",
