@@ -22,7 +22,6 @@ from bot.host import Host
 from bot.host.timers import ManualTimers
 from bot.store import MatchRecord
 from bot.transport import Delivery
-from tests import postgres
 from tests.bot.toy_game import GAME
 
 BACKENDS = ("sqlite", "postgresql")
@@ -92,23 +91,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             if not marked("sqlite_only" if name == "postgresql" else "postgres_only")
         ]
         metafunc.parametrize("backend", backends, indirect=True)
-
-
-@pytest.fixture
-def backend(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
-    return name
-
-
-@pytest.fixture
-def database(backend: str, tmp_path: Path) -> Iterator[str]:
-    """A new database of the backend: an SQLite file's path, or a PostgreSQL URL."""
-    if backend == "sqlite":
-        yield str(tmp_path / "host.db")
-        return
-    url = postgres.new_database()
-    yield url
-    postgres.drop_database(url)
 
 
 @dataclass
