@@ -22,6 +22,7 @@ import itertools
 import logging
 import os
 import tempfile
+import threading
 import warnings
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -116,31 +117,77 @@ def server() -> Server:
 
 
 _names = itertools.count(1)
+TEMPLATE = "floral_template"  # a database with floral-host's schema, copied for each test
 
 
-def new_database() -> str:
-    """The URL of a new, empty database on the test run's server."""
+def new_database(schema: bool = True) -> str:
+    """The URL of a new database on the test run's server: with floral-host's schema already
+    made (a copy of ``TEMPLATE``: no migrations each test), or with nothing (``schema=False``)."""
     name = f"floral_{os.getpid()}_{next(_names)}"
-    admin(f"CREATE DATABASE {name}")
+    template = _template() if schema else "template1"
+    _admin.call(f"CREATE DATABASE {name} TEMPLATE {template}")
     return server().url(name)
 
 
 def drop_database(url: str) -> None:
+    """Drop it in the background (a drop waits for a checkpoint; nobody waits for the drop)."""
     name = url.split("/")[3].split("?")[0]
-    admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    _admin.later(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def admin(sql: str) -> None:
     """Run ``sql`` as the server's superuser, from any thread or event loop."""
+    _admin.call(sql)
 
-    async def run() -> None:
-        connection = await _connect(server().url())
-        try:
-            await connection.execute(sql)
-        finally:
-            await connection.close()
 
-    in_thread(run)
+_made_template = False
+
+
+def _template() -> str:
+    """``TEMPLATE``, made once for the run (by whichever process comes first)."""
+    global _made_template
+    if not _made_template:
+        with _locked(server().folder.with_name("floral-pg.lock")):
+            if not fetch(server().url(), f"SELECT 1 FROM pg_database WHERE datname = '{TEMPLATE}'"):
+                _admin.call(f"CREATE DATABASE {TEMPLATE}")
+
+                async def migrate() -> None:
+                    from bot.database import open_store
+
+                    await (await open_store(server().url(TEMPLATE))).close()
+
+                in_thread(migrate)
+        _made_template = True
+    return TEMPLATE
+
+
+class _Admin:
+    """The superuser's connections, on an event loop of their own in a daemon thread: one for
+    what the tests wait for, one for what they do not (drops)."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._connections: dict[str, Any] = {}
+
+    def call(self, sql: str) -> None:
+        asyncio.run_coroutine_threadsafe(self._run("now", sql), self._started()).result()
+
+    def later(self, sql: str) -> None:
+        asyncio.run_coroutine_threadsafe(self._run("later", sql), self._started())
+
+    def _started(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+            threading.Thread(target=self._loop.run_forever, daemon=True).start()
+        return self._loop
+
+    async def _run(self, which: str, sql: str) -> None:
+        if which not in self._connections:
+            self._connections[which] = await _connect(server().url())
+        await self._connections[which].execute(sql)
+
+
+_admin = _Admin()
 
 
 def fetch(url: str, sql: str) -> list[tuple[Any, ...]]:

@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,17 @@ from bot.store.sql import fetch
 from bot.store.sqlite import SqliteStore
 from tests import postgres
 from tests.bot.conftest import eventually
+
+
+@pytest.fixture
+def database(backend: str, tmp_path: Path) -> Iterator[str]:
+    """An empty database: these tests make its schema (or an older one) themselves."""
+    if backend == "sqlite":
+        yield str(tmp_path / "host.db")
+        return
+    url = postgres.new_database(schema=False)
+    yield url
+    postgres.drop_database(url)
 
 
 def new_match() -> NewMatch:

@@ -52,7 +52,8 @@ def floral(*args: str, env: dict[str, str] | None = None) -> subprocess.Complete
 
 @pytest.fixture
 def url() -> Iterator[str]:
-    made = postgres.new_database()
+    """A new database holding nothing."""
+    made = postgres.new_database(schema=False)
     yield made
     postgres.drop_database(made)
 
