@@ -38,6 +38,7 @@ from bot.store.owner import owning
 from bot.store.sql import (
     Dialect,
     Work,
+    changed,
     dumps,
     execute,
     execute_many,
@@ -131,7 +132,7 @@ def forget_user(dialect: Dialect, user_id: int, at: float) -> Work[Forgotten | N
         user_id,
         user_id,
     )
-    ratings = yield from execute("DELETE FROM ratings WHERE user_id = ?", user_id)
+    ratings = yield from changed("DELETE FROM ratings WHERE user_id = ?", user_id)
     if not (matches or tables or ratings):
         return None
     stand_in = -(yield from insert("INSERT INTO forgotten (at) VALUES (?) RETURNING id", at))

@@ -24,13 +24,15 @@ from games.protocol import JSON
 
 T = TypeVar("T")
 Row: TypeAlias = Sequence[Any]
-QueryKind = Literal["execute", "fetch", "many"]
+QueryKind = Literal["execute", "changed", "fetch", "many"]
 
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """One statement: ``execute`` is sent the number of rows changed, ``fetch`` the rows, and
-    ``many`` (one statement for each parameter row) None."""
+    """One statement: ``changed`` is sent the number of rows it changed, ``fetch`` the rows;
+    ``execute`` and ``many`` (one statement for each parameter row) get nothing back, so a
+    backend may send them later, with the next statement whose answer is needed
+    (``bot.store.postgres`` does: one round trip for several statements)."""
 
     sql: str
     params: Sequence[Any]
@@ -40,9 +42,14 @@ class Query:
 Work: TypeAlias = Generator[Query, Any, T]
 
 
-def execute(sql: str, *params: Any) -> Work[int]:
-    changed: int = yield Query(sql, params, "execute")
-    return changed
+def execute(sql: str, *params: Any) -> Work[None]:
+    yield Query(sql, params, "execute")
+
+
+def changed(sql: str, *params: Any) -> Work[int]:
+    """The number of rows the statement changed."""
+    count: int = yield Query(sql, params, "changed")
+    return count
 
 
 def fetch(sql: str, *params: Any) -> Work[list[Row]]:
@@ -189,7 +196,7 @@ POSTGRESQL = Dialect(
 )
 
 
-_PLACEHOLDER = re.compile(r"'[^']*'|\?")
+PLACEHOLDER = re.compile(r"'[^']*'|\?")
 
 
 @lru_cache(maxsize=2048)
@@ -204,4 +211,4 @@ def numbered(sql: str) -> str:
         count += 1
         return f"${count}"
 
-    return _PLACEHOLDER.sub(number, sql)
+    return PLACEHOLDER.sub(number, sql)

@@ -254,7 +254,8 @@ def _run_query(db: sqlite3.Connection, query: Query) -> Any:
     if query.kind == "many":
         db.executemany(query.sql, query.params)
         return None
-    return db.execute(query.sql, query.params).rowcount
+    count = db.execute(query.sql, query.params).rowcount
+    return count if query.kind == "changed" else None
 
 
 def _drive(work: Work[T], db: sqlite3.Connection) -> T:

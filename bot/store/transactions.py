@@ -31,6 +31,7 @@ from bot.store.sql import (
     Dialect,
     Row,
     Work,
+    changed,
     chunks,
     dumps,
     execute,
@@ -106,7 +107,7 @@ def add_attempt(dialect: Dialect, attempt: Attempt) -> Work[None]:
     if attempt.verdict == "accepted":
         # conditional, in one statement: a move for a window that has just closed is never
         # kept (PostgreSQL holds the open window's row till the commit: closing it waits)
-        kept = yield from execute(
+        kept = yield from changed(
             "INSERT INTO moves (match_id, step, seat, move)"
             " SELECT match_id, step, CAST(? AS BIGINT), ? FROM windows"
             f" WHERE match_id = ? AND step = ? AND status = 'open'{dialect.for_share}"
@@ -221,7 +222,7 @@ _NEXT_END = (
 
 def _check_guards(dialect: Dialect, change: Change) -> Work[None]:
     if change.close_window is not None:
-        closed = yield from execute(
+        closed = yield from changed(
             "UPDATE windows SET status = 'closed', closed_at = ?, close_reason = ?"
             " WHERE match_id = ? AND step = ? AND status = 'open'",
             change.at,
