@@ -14,9 +14,15 @@ delivery worker calls ``sync`` before sending, a durable commit of nothing whose
 every commit before it, shared by the callers meanwhile (``GroupSync``). The server adds its own
 group commit: one flush covers every durable commit waiting, whichever connection it came on.
 
+Round trips, not the server, are what a transaction costs the host (each one a wait of the event
+loop for another process): a statement whose answer the transaction does not need waits and goes
+with the next one that needs its answer, or with the COMMIT (``_Pipeline``), so a resolution is
+three round trips and an acknowledgement two.
+
 Why asyncpg rather than psycopg 3: it is the faster of the two on the event loop (binary protocol,
-prepared statements cached per connection), has a pool built in, and the store needs nothing
-psycopg adds (no COPY of text, no server-side cursors).
+prepared statements cached per connection) and has a pool built in; psycopg's pipeline mode
+would batch statements too, but ``_Pipeline`` does that in a few lines, and nothing else the
+store needs is psycopg's.
 
 Every failure to open is said in one line (``UnusableDatabase``), never with the password: a
 server down or unreachable (within ``CONNECT_TIMEOUT_S``), a wrong password, a database missing,
