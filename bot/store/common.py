@@ -1,9 +1,10 @@
 """What both SQL stores share: the :class:`~bot.store.Store` interface over the transactions of
 ``bot.store.transactions``, and the checks made when a database is opened.
 
-A backend implements how a work runs (``_read``: one consistent read; ``_write``: one
-transaction, rolled back by any error; ``_failure``: which errors may pass, for ``WriteFailed``),
-``sync``, ``close``, ``vacuum`` and ``size``.
+A backend implements how a work runs (``_read``: a read; ``_write``: one transaction, rolled
+back by any error; ``_passing``: which errors may pass, for ``WriteFailed``), ``sync``,
+``close``, ``vacuum``, ``size`` and ``session`` (one transaction across many works, for
+``copy-db``).
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ class SqlStore(ABC):
 
     @abstractmethod
     async def _read(self, work: Work[T]) -> T:
-        """Run ``work`` reading one consistent state of the database."""
+        """Run ``work``, which only reads (SQLite: on the one connection, in order with the
+        writes; PostgreSQL: each statement sees the latest commits)."""
 
     @abstractmethod
     async def _write(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
