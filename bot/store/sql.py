@@ -150,7 +150,7 @@ SQLITE = Dialect(
     # partial index keeps the work proportional to the pending rows: left to itself, SQLite
     # reads the whole outbox in (match_id) order for the GROUP BY (5 ms a pass at 1,000 matches)
     outbox_heads=(
-        "SELECT MIN(id), next_try, audience, match_id FROM outbox INDEXED BY outbox_pending"
+        "SELECT MIN(id) AS id, next_try, audience, match_id FROM outbox INDEXED BY outbox_pending"
         " WHERE status = 'pending' GROUP BY match_id, audience"
     ),
     # the unary + keeps SQLite off the status index: the range of ended_seq after the last

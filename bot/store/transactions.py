@@ -291,44 +291,59 @@ def settle(
         "UPDATE outbox SET status = 'failed', tries = tries + 1, error = ? WHERE id = ?",
         [(r.error, r.message_id) for r in failed],
     )
-    for match_id in matches:
-        yield from archive_settled(match_id)
+    for match_id in (yield from _to_archive(matches)):
+        yield from _archive(match_id)
 
 
 def _matches_of(dialect: Dialect, message_ids: Sequence[int]) -> Work[list[int]]:
     """The matches of the messages, in order, locked (PostgreSQL) until the commit: the
-    archive of a match's messages is made by one transaction at a time."""
+    archive of a match's messages is made by one transaction at a time (in order: two
+    transactions never wait for each other)."""
     found: set[int] = set()
     for chunk in chunks(message_ids):
         rows = yield from fetch(
-            f"SELECT DISTINCT match_id FROM outbox WHERE id IN ({marks(chunk)})", *chunk
+            "SELECT id FROM matches WHERE id IN"
+            f" (SELECT match_id FROM outbox WHERE id IN ({marks(chunk)})) ORDER BY id"
+            + dialect.for_update,
+            *chunk,
         )
         found.update(row[0] for row in rows)
-    ordered = sorted(found)
-    if dialect.for_update:
-        for chunk in chunks(ordered):  # in order: two transactions never wait for each other
-            yield from fetch(
-                f"SELECT id FROM matches WHERE id IN ({marks(chunk)}) ORDER BY id"
-                + dialect.for_update,
-                *chunk,
-            )
-    return ordered
+    return sorted(found)
+
+
+def _to_archive(match_ids: Sequence[int]) -> Work[list[int]]:
+    """Of these matches, those whose settled messages are due for the archive: once there are
+    ``ARCHIVE_EVERY`` of them, or once the match is over and none is pending."""
+    due = []
+    for chunk in chunks(match_ids):
+        rows = yield from fetch(
+            "SELECT o.match_id, SUM(CASE WHEN o.status = 'pending' THEN 0 ELSE 1 END),"
+            " SUM(CASE WHEN o.status = 'pending' THEN 1 ELSE 0 END),"
+            " MAX(CASE WHEN m.status IN ('finished', 'aborted') THEN 1 ELSE 0 END)"
+            " FROM outbox o JOIN matches m ON m.id = o.match_id"
+            f" WHERE o.match_id IN ({marks(chunk)}) GROUP BY o.match_id ORDER BY o.match_id",
+            *chunk,
+        )
+        due += [
+            match_id
+            for match_id, settled, pending, over in rows
+            if settled >= ARCHIVE_EVERY or (settled and over and not pending)
+        ]
+    return due
 
 
 def archive_settled(match_id: int) -> Work[bool]:
-    """Archive the match's settled messages (``bot.store.archive``) once there are
-    ``ARCHIVE_EVERY`` of them, or once the match is over and none is pending; whether it did.
-    A match over also drops its windows' working moves (its steps hold the moves made)."""
-    rows = yield from fetch(
-        "SELECT status = 'pending', count(*) FROM outbox WHERE match_id = ? GROUP BY 1", match_id
-    )
-    counts = {bool(pending): int(count) for pending, count in rows}
-    settled, pending = counts.get(False, 0), counts.get(True, 0)
-    over = yield from fetchone(
-        "SELECT 1 FROM matches WHERE id = ? AND status IN ('finished', 'aborted')", match_id
-    )
-    if not (settled >= ARCHIVE_EVERY or (settled and over and not pending)):
+    """Archive the match's settled messages (``bot.store.archive``) if they are due
+    (``_to_archive``); whether it did."""
+    if not (yield from _to_archive([match_id])):
         return False
+    yield from _archive(match_id)
+    return True
+
+
+def _archive(match_id: int) -> Work[None]:
+    """Move the match's settled messages into one archive chunk. A match over also drops its
+    windows' working moves (its steps hold the moves made)."""
     messages = yield from fetch(
         f"SELECT {archive.COLUMNS} FROM outbox WHERE match_id = ? AND status != 'pending'"
         " ORDER BY id",
@@ -340,9 +355,12 @@ def archive_settled(match_id: int) -> Work[bool]:
         archive.pack(messages),
     )
     yield from execute("DELETE FROM outbox WHERE match_id = ? AND status != 'pending'", match_id)
-    if over:
-        yield from execute("DELETE FROM moves WHERE match_id = ?", match_id)
-    return True
+    yield from execute(
+        "DELETE FROM moves WHERE match_id = ? AND EXISTS (SELECT 1 FROM matches"
+        " WHERE id = ? AND status IN ('finished', 'aborted'))",
+        match_id,
+        match_id,
+    )
 
 
 def unarchived() -> Work[list[int]]:
@@ -641,14 +659,17 @@ def match_outbox(match_id: int) -> Work[list[OutboxRow]]:
 def due_outbox(
     dialect: Dialect, now: float, limit: int
 ) -> Work[tuple[list[OutboxRow], float | None]]:
-    heads = yield from fetch(dialect.outbox_heads)
-    heads = yield from _one_queue_per_practice(heads)
+    heads = yield from fetch(
+        f"SELECT h.*, m.practice FROM ({dialect.outbox_heads}) AS h"
+        " JOIN matches m ON m.id = h.match_id"
+    )
+    heads = _one_queue_per_practice(heads)
     due = [
         (not audience.startswith("seat"), id_)
-        for id_, next_try, audience, _ in heads
+        for id_, next_try, audience, *_ in heads
         if next_try <= now
     ]
-    waits = [next_try for _, next_try, _, _ in heads if next_try > now]
+    waits = [next_try for _, next_try, *_ in heads if next_try > now]
     ids = [id_ for _, id_ in sorted(due)[:limit]]
     rows: list[Row] = []
     for chunk in chunks(ids):
@@ -658,24 +679,15 @@ def due_outbox(
     return [outbox_row(row) for row in rows], min(waits, default=None)
 
 
-def _one_queue_per_practice(heads: list[Row]) -> Work[list[Row]]:
+def _one_queue_per_practice(heads: list[Row]) -> list[Row]:
     """A practice's posts and its player's DMs go to the same DM channel: its queues are one,
     in commit order (the head with the lowest id only), so the results of a step always come
-    before the next prompt."""
-    matches = sorted({match_id for *_, match_id in heads})
-    practice: set[int] = set()
-    for chunk in chunks(matches):
-        found = yield from fetch(
-            f"SELECT id FROM matches WHERE practice = 1 AND id IN ({marks(chunk)})", *chunk
-        )
-        practice.update(match_id for (match_id,) in found)
-    if not practice:
-        return heads
+    before the next prompt. A head is (id, next_try, audience, match_id, practice)."""
     first: dict[int, int] = {}
-    for id_, *_, match_id in heads:
-        if match_id in practice:
+    for id_, _, _, match_id, practice in heads:
+        if practice:
             first[match_id] = min(id_, first.get(match_id, id_))
-    return [head for head in heads if head[3] not in practice or first[head[3]] == head[0]]
+    return [head for head in heads if not head[4] or first[head[3]] == head[0]]
 
 
 # --- rows to records ------------------------------------------------------------------------
