@@ -121,6 +121,7 @@ def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ..
             f"⏰ {left} left to answer in match {live.id}.",
             live.record.step,
             "reminder",
+            deadline=window.deadline,
         )
         for seat in window.missing()
     )
