@@ -13,7 +13,7 @@ from games.protocol import JSON, Agent, Event, Request
 
 from . import config as options
 from .content import Content, sym_parts
-from .rules import best_panel, run_channel, sellable
+from .rules import best_panel, run_channel, sellable_at
 
 
 class RandomAgent(protocol.RandomAgent):
@@ -24,10 +24,18 @@ def _content(view: Mapping[str, Any]) -> Content:
     return options.content_for(view["config"], view["content_key"])
 
 
+def _sellable(
+    content: Content, table: Mapping[str, Any], symbols: Sequence[str]
+) -> list[tuple[str, int, int]]:
+    light, dark = table["fumes"]
+    dom = "light" if light > dark else "dark" if dark > light else "balanced"
+    return sellable_at(content, table["panels"], dom, symbols)
+
+
 def _worth(content: Content, table: dict[str, Any], symbols: Sequence[str], round_: int) -> float:
     """What a cauldron would sell for at its best panel now: fame plus a coin weight that
     falls with the round (0 if nothing buys it)."""
-    best = best_panel(sellable(content, table, symbols))
+    best = best_panel(_sellable(content, table, symbols))
     if best is None:
         return 0.0
     return best[2] + best[1] * max(0.2, 1.0 - round_ / 10)
@@ -183,7 +191,7 @@ class BrewerAgent:
         me = view["players"][self.seat]
         table = {"panels": view["panels"], "fumes": [view["fumes"]["light"], view["fumes"]["dark"]]}
         for potion in me["potions"]:
-            best = best_panel(sellable(content, table, potion["symbols"]))
+            best = best_panel(_sellable(content, table, potion["symbols"]))
             if best is not None:
                 return f"sell {potion['n']} {best[0]}"
         buys = [v for v in values if v.startswith("buy ") and " trash " not in v]

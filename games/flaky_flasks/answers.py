@@ -4,14 +4,12 @@ state, and give its canonical form (the move) or a reason a player understands."
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
 
 from games.text import excerpt, read_number
 
 from .content import Content, parse_symbol
 from .rules import (
-    G,
+    P,
     can_counter,
     collection,
     funds,
@@ -20,6 +18,7 @@ from .rules import (
     owns,
     sellable,
 )
+from .state import MARKET_KINDS, Config, G
 
 MAX_ANSWER = 400
 
@@ -44,7 +43,7 @@ def _card_in_hand(content: Content, hand: list[str], token: str) -> str:
     return card
 
 
-def check(content: Content, config: Mapping[str, Any], g: G, seat: int, kind: str, raw: str) -> str:
+def check(content: Content, config: Config, g: G, seat: int, kind: str, raw: str) -> str:
     """The canonical move for ``raw`` in the seat's open window of ``kind``; Bad if refused."""
     if len(raw) > MAX_ANSWER:
         raise Bad(f"That answer is too long ({len(raw)} characters).")
@@ -116,9 +115,7 @@ EXAMPLES = {
 }
 
 
-def _layout(
-    content: Content, config: Mapping[str, Any], p: dict[str, Any], tokens: list[str]
-) -> str:
+def _layout(content: Content, config: Config, p: P, tokens: list[str]) -> str:
     seen: dict[int, list[str]] = {}
     placed: list[str] = []
     for token in tokens:
@@ -164,9 +161,9 @@ def _layout(
 
 def _work(
     content: Content,
-    config: Mapping[str, Any],
+    config: Config,
     g: G,
-    p: dict[str, Any],
+    p: P,
     verb: str,
     words: list[str],
 ) -> str:
@@ -232,7 +229,7 @@ def _work(
     raise Bad(f"{excerpt(' '.join(words))} is not a work command; e.g. {EXAMPLES['work']}.")
 
 
-def _market(content: Content, g: G, p: dict[str, Any], verb: str, words: list[str]) -> str:
+def _market(content: Content, g: G, p: P, verb: str, words: list[str]) -> str:
     if verb == "pass" and len(words) == 1:
         return "pass"
     if verb == "sell" and len(words) == 3:
@@ -248,10 +245,10 @@ def _market(content: Content, g: G, p: dict[str, Any], verb: str, words: list[st
         return f"sell {n} {panel}"
     if verb == "buy" and len(words) in (2, 4):
         item = words[1].lower()
-        rows = [r for kind in ("river", "tableau") for r in g["rows"][kind].values()]
+        rows = [r for kind in MARKET_KINDS for r in g["rows"][kind].values()]
         if not any(item in row for row in rows):
             raise Bad(f"{excerpt(words[1])} is not in an open row.")
-        cost = content.cards[item].cost if item in content.cards else content.tiles[item].cost
+        cost = content.cost(item)
         if cost > funds(p):
             raise Bad(f"It costs {cost}; you have {funds(p)}.")
         if len(words) == 2:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from games.protocol import (
@@ -33,7 +33,7 @@ from .content import Content
 from .flow import Flow, fresh, market_items
 from .render import board, hand_text, public_board, public_player, syms, table
 from .rules import (
-    G,
+    P,
     active,
     best_panel,
     can_counter,
@@ -42,9 +42,10 @@ from .rules import (
     owned_tiles,
     propagate_preview,
     sellable,
+    window,
 )
+from .state import Chance, Config, G, State
 
-State = dict[str, Any]
 DEFAULTS_TEXT = {
     "setup": "keep your layout",
     "hex": "pass",
@@ -68,7 +69,8 @@ TIMER = {"counter": "reaction"}  # every other window: "turn" (its own length, b
 
 def copy_g(g: G) -> G:
     """A deep copy of the game data (plain JSON), faster than ``copy.deepcopy``."""
-    return json.loads(json.dumps(g))  # type: ignore[no-any-return]
+    copied: G = json.loads(json.dumps(g))
+    return copied
 
 
 def content_of(state: State) -> Content:
@@ -86,7 +88,7 @@ class FlakyFlasks:
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         names = list(setup.names) or [f"P{s + 1}" for s in range(setup.seats)]
-        config = options.parse_config(setup.config, setup.seats)  # defaults for a raw config
+        config = options.typed(options.parse_config(setup.config, setup.seats))
         seed = options.match_seed(config, setup.seed)  # the ``seed`` option, else the host's
         first = derive_rng(seed, "first").randrange(setup.seats)
         return start(config, names, {"seed": seed}, first, None)
@@ -102,7 +104,7 @@ class FlakyFlasks:
 
     def _request(self, state: State, seat: int) -> Request:
         g, config = state["g"], state["config"]
-        win = g["win"]
+        win = window(g)
         kind = win["kind"]
         choices, prompt = self._choices(state, seat)
         timeout = {
@@ -137,7 +139,7 @@ class FlakyFlasks:
 
     def _choices(self, state: State, seat: int) -> tuple[list[Choice], str]:
         g, content = state["g"], content_of(state)
-        kind = g["win"]["kind"]
+        kind = window(g)["kind"]
         p = g["players"][seat]
         out: list[Choice] = []
         prompt = ""
@@ -183,6 +185,7 @@ class FlakyFlasks:
             )
         elif kind == "reply":
             offer = g["bargain"]["offer"]
+            assert offer is not None, "a reply window answers an offer"
             out += [Choice("accept", "Accept"), Choice("refuse", "Refuse")]
             prompt = f"{g['names'][offer['from']]} proposes: {offer['text']}"
         return out, prompt
@@ -289,7 +292,7 @@ class FlakyFlasks:
         if not isinstance(raw, str):
             return Refused("Send a text answer.")
         try:
-            move = check(content_of(state), state["config"], g, seat, g["win"]["kind"], raw)
+            move = check(content_of(state), state["config"], g, seat, window(g)["kind"], raw)
         except Bad as bad:
             return Refused(str(bad))
         return Accepted(move, f"Accepted: {move}")
@@ -301,7 +304,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.resolve({seat: (m if isinstance(m, str) else None) for seat, m in moves.items()})
         g["steps"] += 1
-        new = {**state, "g": g}
+        new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
     def _events(
@@ -365,7 +368,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         if not g["over"]:
             flow.game_over(f"ended by {reason}")
-        new = {**state, "g": g}
+        new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, {})
 
     def leave(self, state: State, seat: int) -> tuple[State, list[Event]]:
@@ -378,7 +381,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.leave(seat)
         g["steps"] += 1
-        new = {**state, "g": g}
+        new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -437,7 +440,8 @@ class FlakyFlasks:
         return state
 
     def load(self, data: JSON) -> State:
-        return copy.deepcopy(dict(data))
+        loaded: State = copy.deepcopy(data)
+        return loaded
 
 
 def _layout_text(channels: Sequence[Sequence[str]]) -> str:
@@ -446,7 +450,7 @@ def _layout_text(channels: Sequence[Sequence[str]]) -> str:
     return " ".join(["layout", *parts])
 
 
-def _layout_choices(content: Content, config: Mapping[str, Any], p: dict[str, Any]) -> list[Choice]:
+def _layout_choices(content: Content, config: Config, p: P) -> list[Choice]:
     """Complete layouts a player can pick from a menu (any other is typed): the tiles spread
     over the channels, dearest first; chained into as few channels as possible; and the current
     layout with one tile's setting changed. Settings stay as they are (a spare tile: its first)."""
@@ -468,12 +472,12 @@ def _layout_choices(content: Content, config: Mapping[str, Any], p: dict[str, An
     for k, channel in enumerate(current):
         for i, spec in enumerate(channel):
             tile_id, _, setting = spec.partition("@")
-            tile = content.tiles[tile_id]
-            for other in tile.settings:
+            placed = content.tiles[tile_id]
+            for other in placed.settings:
                 if other != setting:
                     changed = [list(ch) for ch in current]
                     changed[k][i] = f"{tile_id}@{other}"
-                    label = f"Keep my layout, {tile.name} in channel {k + 1} set to {other}"
+                    label = f"Keep my layout, {placed.name} in channel {k + 1} set to {other}"
                     found.setdefault(_layout_text(changed), label[:80])
     found.pop(_layout_text(current), None)  # that is "keep"
     return [Choice(value, label, "layout") for value, label in found.items()]
@@ -525,18 +529,18 @@ def table_summary(content: Content, g: G, rounds: int) -> str:
     return text[:1799] + "…"
 
 
-def _deck_line(p: dict[str, Any]) -> str:
+def _deck_line(p: P) -> str:
     from collections import Counter
 
     return "Your deck: " + ", ".join(f"{c}×{n}" for c, n in Counter(collection(p)).items())
 
 
 def start(
-    config: dict[str, Any],
+    config: Config,
     names: Sequence[str],
-    chance: dict[str, Any],
+    chance: Chance,
     first: int,
-    preset: Any,
+    preset: Callable[[G, Content], None] | None,
 ) -> tuple[State, list[Event]]:
     """A match from its config: round 1 (or a script's start preset, ``preset(g)``)."""
     ckey = options.content_key(config)
@@ -546,7 +550,7 @@ def start(
         preset(g, content)
     flow = Flow(content, config, g)
     flow.start_round()
-    state = {"config": config, "ckey": ckey, "g": g}
+    state: State = {"config": config, "ckey": ckey, "g": g}
     events = [
         Event(
             PUBLIC,

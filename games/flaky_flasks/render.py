@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .content import Content, canonical
-from .rules import G, P, dominance
+from .rules import P, dominance
+from .state import MARKET_KINDS, G
 
 SHAPE = {"T": "▲", "S": "■", "P": "⬟"}
 COLOUR = {"R": "🔴", "G": "🟢", "B": "🔵"}
@@ -61,12 +62,12 @@ def table(content: Content, g: G) -> str:
         f" dark {dark} ({dominance(g)})",
         "Panels: " + ", ".join(content.panels[p].name for p in g["panels"]),
     ]
-    for kind, items in (("River", content.cards), ("Tableau", content.tiles)):
-        key = kind.lower()
+    for key in MARKET_KINDS:
         for tier in sorted(g["rows"][key]):
             row = g["rows"][key][tier]
-            shown = ", ".join(f"{i} ({items[i].cost})" if i is not None else "—" for i in row)
-            lines.append(f"{kind} T{tier}: {shown} [{len(g['decks'][key][tier])} left]")
+            shown = ", ".join(f"{i} ({content.cost(i)})" if i is not None else "—" for i in row)
+            left = len(g["decks"][key][tier])
+            lines.append(f"{key.capitalize()} T{tier}: {shown} [{left} left]")
     return "\n".join(lines)
 
 

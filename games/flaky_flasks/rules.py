@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from games.protocol import ConfigError, derive_rng
 
 from .config import SCHEDULES
-from .content import Card, Content, Panel, canonical, make_symbol, sym_parts
+from .content import Action, Card, Content, Panel, canonical, make_symbol, sym_parts
+from .state import MARKET_KINDS, Config, G, Player, Slot, Window
 
-G = dict[str, Any]
-P = dict[str, Any]
+P = Player  # one seat's data
 
 
 # --- small reads ---------------------------------------------------------------------------------
@@ -49,6 +48,21 @@ def owned_tiles(p: P) -> list[str]:
 def collection(p: P) -> list[str]:
     slotted = [slot["id"] for slot in p["slots"] if slot is not None]
     return [*p["deck"], *p["hand"], *p["discard"], *slotted]
+
+
+def window(g: G) -> Window:
+    """The open window; ValueError when none is (the match is over)."""
+    if g["win"] is None:
+        raise ValueError("no window is open")
+    return g["win"]
+
+
+def held(p: P, k: int) -> Slot:
+    """The card on slot k (0-based); ValueError when the slot is empty."""
+    slot = p["slots"][k]
+    if slot is None:
+        raise ValueError(f"slot {k + 1} is empty")
+    return slot
 
 
 def first_setting(content: Content, tile_id: str) -> str:
@@ -97,46 +111,31 @@ def remove_card(p: P, card: str) -> None:
 
 
 def qualifies(panel: Panel, symbols: Sequence[str], dom: str) -> bool:
+    """Whether a potion meets every key of the panel's condition (§11)."""
     n = len(symbols)
     if n < 2:
         return False
+    when = panel.when
     parts = [sym_parts(s) for s in symbols]
     values = [v for _, v, _ in parts]
     shapes = {s for s, _, _ in parts}
     colours = {c for _, _, c in parts}
     total = sum(values)
-    for key, want in panel.when.items():
-        if key == "min" and n < want:
-            return False
-        if key == "max" and n > want:
-            return False
-        if key == "one_shape" and want and len(shapes) != 1:
-            return False
-        if key == "one_colour" and want and len(colours) != 1:
-            return False
-        if key == "all_shapes" and want and len(shapes) != 3:
-            return False
-        if key == "all_colours" and want and len(colours) != 3:
-            return False
-        if key == "max_identical" and max(Counter(symbols).values()) > want:
-            return False
-        if key == "distinct_values" and want and len(set(values)) != n:
-            return False
-        if key == "shapes" and not shapes <= set(want):
-            return False
-        if key == "colours" and not colours <= set(want):
-            return False
-        if key == "dominance" and dom != want:
-            return False
-        if key == "sum" and total != want:
-            return False
-        if key == "min_sum" and total < want:
-            return False
-        if key == "max_sum" and total > want:
-            return False
-        if key == "has_value" and want not in values:
-            return False
-    return True
+    return (
+        when.get("min", n) <= n <= when.get("max", n)
+        and (not when.get("one_shape") or len(shapes) == 1)
+        and (not when.get("one_colour") or len(colours) == 1)
+        and (not when.get("all_shapes") or len(shapes) == 3)
+        and (not when.get("all_colours") or len(colours) == 3)
+        and ("max_identical" not in when or max(Counter(symbols).values()) <= when["max_identical"])
+        and (not when.get("distinct_values") or len(set(values)) == n)
+        and ("shapes" not in when or shapes <= set(when["shapes"]))
+        and ("colours" not in when or colours <= set(when["colours"]))
+        and when.get("dominance", dom) == dom
+        and when.get("sum", total) == total
+        and when.get("min_sum", total) <= total <= when.get("max_sum", total)
+        and ("has_value" not in when or when["has_value"] in values)
+    )
 
 
 def payout(panel: Panel, symbols: Sequence[str]) -> tuple[int, int]:
@@ -150,9 +149,15 @@ def payout(panel: Panel, symbols: Sequence[str]) -> tuple[int, int]:
 
 def sellable(content: Content, g: G, symbols: Sequence[str]) -> list[tuple[str, int, int]]:
     """Each revealed panel the potion qualifies for now, in board order: (id, coins, fame)."""
-    dom = dominance(g)
+    return sellable_at(content, g["panels"], dominance(g), symbols)
+
+
+def sellable_at(
+    content: Content, panels: Sequence[str], dom: str, symbols: Sequence[str]
+) -> list[tuple[str, int, int]]:
+    """Each of ``panels`` the potion qualifies for under dominance ``dom``: (id, coins, fame)."""
     out = []
-    for pid in g["panels"]:
+    for pid in panels:
         panel = content.panels[pid]
         if qualifies(panel, symbols, dom):
             coins, fame = payout(panel, symbols)
@@ -217,7 +222,7 @@ def propagate_preview(
     content: Content, g: G, p: P, k: int, chosen: Sequence[str]
 ) -> tuple[list[str], int]:
     """What ``prop k`` with ``chosen`` would add to the cauldron, and the Charge it gives."""
-    card = content.cards[p["slots"][k]["id"]]
+    card = content.cards[held(p, k)["id"]]
     channel = p["channels"][k]
     if not channel:
         return [], 0
@@ -229,7 +234,7 @@ def propagate_preview(
 
 
 def propagate(content: Content, g: G, p: P, k: int, chosen: Sequence[str]) -> list[str]:
-    slot = p["slots"][k]
+    slot = held(p, k)
     left = list(slot["left"])
     for symbol in chosen:
         left.remove(symbol)
@@ -255,9 +260,7 @@ def draw(p: P, n: int) -> list[str]:
     return drawn
 
 
-def apply_actions(
-    g: G, owner: int, actions: Sequence[Mapping[str, Any]], target: int | None
-) -> list[str]:
+def apply_actions(g: G, owner: int, actions: Sequence[Action], target: int | None) -> list[str]:
     """§6.2 rule 5, in the listed order; a description of each change."""
     said: list[str] = []
     names = g["names"]
@@ -360,10 +363,10 @@ def ordered(
 
 def deal_tier(g: G, content: Content, tier: int, river: int, tableau: int) -> None:
     t = str(tier)
-    for kind, size, rank in (
-        ("river", river, content.card_rank),
-        ("tableau", tableau, content.tile_rank),
-    ):
+    sizes = {"river": river, "tableau": tableau}
+    ranks = {"river": content.card_rank, "tableau": content.tile_rank}
+    for kind in MARKET_KINDS:
+        size, rank = sizes[kind], ranks[kind]
         deck = ordered(g, content, kind, (t,), content.market_deck(kind, tier), rank)
         g.setdefault("dealt", {}).setdefault(kind, {})[t] = list(deck)
         g["rows"][kind][t] = [deck.pop(0) if deck else None for _ in range(size)]
@@ -381,7 +384,7 @@ def reveal(g: G, content: Content, tier: int, count: int) -> list[str]:
     return shown
 
 
-def unlocks_after(g: G, content: Content, config: Mapping[str, Any], r: int) -> list[str]:
+def unlocks_after(g: G, content: Content, config: Config, r: int) -> list[str]:
     """§2.4: the unlocks due after round r."""
     sched = SCHEDULES[config["rounds"]]
     said = []
