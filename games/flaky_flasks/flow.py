@@ -570,6 +570,7 @@ class Flow:
             p["market_passed"] = False
         sched = SCHEDULES[self.cfg["rounds"]]
         if g["round"] >= self.cfg["rounds"]:
+            self.dissipate()  # §2.5.4: at the end of every round, the last one too
             self.game_over("all rounds played")
         elif self.cfg["bargain"] and g["round"] <= sched.bargain_last:
             g["bargain"] = {"order": turn_order(g), "idx": 0, "offer": None}
@@ -609,10 +610,14 @@ class Flow:
 
     # --- round end and game end -----------------------------------------------------------------
 
+    def dissipate(self) -> None:
+        """§10.1 step 1: each fume counter drops by ``fume_decay``, never below 0."""
+        decay = self.cfg["fume_decay"]
+        self.g["fumes"] = [max(0, f - decay) for f in self.g["fumes"]]
+
     def round_end(self) -> None:
         g = self.g
-        decay = self.cfg["fume_decay"]
-        g["fumes"] = [max(0, f - decay) for f in g["fumes"]]
+        self.dissipate()
         self.lines += unlocks_after(g, self.c, self.cfg, g["round"])
         n = len(g["players"])
         for k in range(1, n + 1):

@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from games.moves import play_window
-from games.protocol import JSON, Accepted, ConfigError, Move
+from games.protocol import JSON, Accepted, ConfigError, Move, Request
 from games.scripts import (
     CLOSED,
     Attempt,
@@ -159,6 +159,7 @@ def _window(
             rejected[seat] += [a for a in queues.pop(seat) if a is not CLOSED]
     while True:
         requests = _GAME.requests(state)
+        going: list[Request] = []
         if not one_host_window and win["kind"] == "work":
             # the seats with commands left go on; a seat whose list ran out (or reached the
             # window's end) waits for the others: the window's one deadline comes last
@@ -186,19 +187,26 @@ def _window(
         for seat, play in played.seats.items():
             for judged in play.judged:
                 (accepted if judged.accepted else rejected)[seat].append(judged.raw)
-        timeouts |= {seat for seat, move in played.moves.items() if move is None}
-        state, events = _GAME.resolve(state, played.moves)
+        moves = played.moves
+        if going:
+            # each seat's list is its own (§6.3, script page): a seat whose commands were all
+            # refused has no move yet and waits for the deadline; the others go on
+            moves = {seat: move for seat, move in moves.items() if move is not None}
+            if not moves:
+                continue
+        timeouts |= {seat for seat, move in moves.items() if move is None}
+        state, events = _GAME.resolve(state, moves)
         g = state["g"]
         same = not g["over"] and g["win"] is not None and g["win"]["serial"] == serial
         if same and not one_host_window:
-            yield ScriptStep(played.moves, events, state, None)  # a host window inside the step
+            yield ScriptStep(moves, events, state, None)  # a host window inside the step
             continue
         for seat, queue in queues.items():
             rejected[seat] += [a for a in queue if a is not CLOSED]
         checkpoint = checkpoint_of(
             state, index, win["label"], win["kind"], prompted, accepted, rejected, sorted(timeouts)
         )
-        yield ScriptStep(played.moves, events, state, checkpoint)
+        yield ScriptStep(moves, events, state, checkpoint)
         return
 
 
