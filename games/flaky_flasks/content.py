@@ -44,6 +44,13 @@ def parse_symbol(text: str) -> str | None:
     return f"{match.group(1)}{value}{match.group(3)}"
 
 
+def name_key(text: str) -> str:
+    """How a typed name or id is compared with the content's: case, apostrophes and every other
+    mark ignored (``will-o-wisp`` is Will-o'-Wisp, ``dragons blood`` Dragon's Blood)."""
+    text = text.casefold().replace("'", "").replace("\u2019", "")
+    return " ".join(re.sub(r"[\W_]+", " ", text).split())
+
+
 def sym_parts(symbol: str) -> tuple[str, int, str]:
     return symbol[0], int(symbol[1:-1]), symbol[-1]
 
@@ -164,6 +171,18 @@ class Content:
     card_rank: Mapping[str, int]  # catalogue order
     tile_rank: Mapping[str, int]
     panel_rank: Mapping[str, int]
+    index: Mapping[str, str]  # ``name_key`` of every id and name -> the id (``find``)
+
+    def find(self, text: str) -> str | None:
+        """The id of the card, tile or panel ``text`` names (its name or its id, as
+        ``name_key`` compares them), or None."""
+        return self.index.get(name_key(text))
+
+    def named(self, item: str) -> str:
+        """The name of a card, tile or panel."""
+        if item in self.cards:
+            return self.cards[item].name
+        return self.tiles[item].name if item in self.tiles else self.panels[item].name
 
     def market_deck(self, kind: str, tier: int) -> list[str]:
         """A tier's card (``river``) or tile (``tableau``) deck in catalogue order."""
@@ -467,7 +486,40 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
         {c: k for k, c in enumerate(cards)},
         {t: k for k, t in enumerate(tiles)},
         {p: k for k, p in enumerate(panels)},
+        _name_index(r, top, cards, tiles, panels),
     )
+
+
+def _name_index(
+    r: _Reader,
+    top: Mapping[str, JSON],
+    cards: Mapping[str, Card],
+    tiles: Mapping[str, Tile],
+    panels: Mapping[str, Panel],
+) -> dict[str, str]:
+    """Every id and name, as typed (``name_key``), -> its id: names are unique within a set,
+    across cards, tiles and panels, and no name is another item's id."""
+    index: dict[str, str] = {}
+    named = [
+        ("cards", [(i, c.name) for i, c in cards.items()]),
+        ("tiles", [(i, t.name) for i, t in tiles.items()]),
+        ("panels", [(i, p.name) for i, p in panels.items()]),
+    ]
+    for kind, items in named:
+        for i, (ident, name) in enumerate(items):
+            for field, text in (("id", ident), ("name", name)):
+                key = name_key(text)
+                where = f"{kind}[{i}].{field}"
+                if not key:
+                    raise r.fail(where, f"{excerpt(text)} needs a letter or a digit")
+                other = index.setdefault(key, ident)
+                if other != ident:
+                    raise r.fail(
+                        where,
+                        f"{excerpt(text)} reads as the name or id of {other!r}"
+                        " (names are unique within a content set, across cards, tiles and panels)",
+                    )
+    return index
 
 
 def _house_json() -> JSON:

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from games.text import names_text
+
 from .config import SCHEDULES
 from .content import Content, canonical
+from .render import offer_text, sym, syms
 from .rules import (
     P,
     active,
@@ -23,6 +26,7 @@ from .rules import (
     funds,
     held,
     hex_cards,
+    offer_parts,
     place_tile,
     propagate,
     remove_card,
@@ -203,7 +207,7 @@ class Flow:
             if words[0] in ("buy", "pass"):
                 self.finish(seat)
         elif kind == "hex":
-            self.hex(seat, words)
+            self.hex(seat, move)
             self.finish(seat)
         elif kind == "counter":
             if words and words[0] == "counter":
@@ -212,7 +216,7 @@ class Flow:
         elif kind == "offer":
             if move is not None and words[0] == "offer":
                 self.g["bargain"]["offer"] = {"from": seat, "text": move}
-                self.say(f"{self.name(seat)} proposes: {move}")
+                self.say(f"{self.name(seat)} offers {offer_text(self.c, self.g, move)}")
             else:
                 self.say(f"{self.name(seat)} makes no offer")
             self.finish(seat)
@@ -241,8 +245,7 @@ class Flow:
         elif kind == "offer":
             offer = g["bargain"]["offer"]
             if offer is not None:
-                target = g["names"].index(offer["text"].split()[1])
-                self.open("reply", [target])
+                self.open("reply", [offer_parts(g, offer["text"])[0]])
             else:
                 g["bargain"]["idx"] += 1
                 self.next_offer()
@@ -320,11 +323,11 @@ class Flow:
             g["players"][seat]["stage"] = "play"
         self.open("work", active(g))
 
-    def hex(self, seat: int, words: Sequence[str]) -> None:
+    def hex(self, seat: int, move: str | None) -> None:
         g = self.g
-        if not words or words[0] != "hex":
-            ritual = g["ritual"]
-            ritual["passed"] = True
+        words = (move or "pass").split(maxsplit=2)  # a target's name may hold spaces
+        if words[0] != "hex":
+            g["ritual"]["passed"] = True
             return
         card_id = words[1]
         target = g["names"].index(words[2]) if len(words) > 2 else None
@@ -397,20 +400,20 @@ class Flow:
             p["slots"][k] = {"id": card_id, "left": list(card.symbols)}
             log.append(f"{who} plays {card.name} into slot {k + 1}")
             if card.manifest:
-                apply_actions(g, seat, card.manifest, None)
+                log += apply_actions(c, g, seat, card.manifest, None)
         elif verb == "charm":
             card = c.cards[words[1]]
             p["hand"].remove(words[1])
             p["discard"].append(words[1])
             log.append(f"{who} uses the Charm of {card.name}")
-            apply_actions(g, seat, card.charm, None)
+            log += apply_actions(c, g, seat, card.charm, None)
         elif verb == "prop":
             k = int(words[1]) - 1
             chosen = list(words[2:]) or list(held(p, k)["left"])
             out = propagate(c, g, p, k, chosen)
             p["stage"] = "propagate"
-            what = " ".join(canonical(out)) if out else "nothing (broken path)"
-            log.append(f"{who} propagates slot {k + 1}: {what}")
+            what = syms(out) if out else "nothing (a broken slot)"
+            log.append(f"{who} propagates slot {k + 1}: {what} into the cauldron")
         elif verb == "boost":
             symbol = words[1]
             i = p["cauldron"].index(symbol)
@@ -418,13 +421,13 @@ class Flow:
             p["cauldron"][i] = f"{shape}{value + 1}{colour}"
             p["charge"] -= 1
             p["stage"] = "propagate"
-            log.append(f"{who} boosts {symbol}")
+            log.append(f"{who} boosts {sym(symbol)} to {sym(p['cauldron'][i])}")
         elif verb == "brew":
             p["brewed"] += 1
             potion: Potion = {"n": p["brewed"], "symbols": canonical(p["cauldron"])}
             p["potions"].append(potion)
             p["cauldron"] = []
-            log.append(f"{who} brews potion {potion['n']}: {' '.join(potion['symbols'])}")
+            log.append(f"{who} brews potion {potion['n']}: {syms(potion['symbols'])}")
         else:
             log.append(f"{who} is done")
 
@@ -525,7 +528,7 @@ class Flow:
         p["sales"].append({"potion": n, "panel": panel_id, "coins": pay[1], "fame": pay[2]})
         name = self.c.panels[panel_id].name
         self.say(
-            f"{self.name(seat)} sells potion {n} ({' '.join(potion['symbols'])}) as {name}:"
+            f"{self.name(seat)} sells potion {n} ({syms(potion['symbols'])}) as {name}:"
             f" {pay[1]} coins, {pay[2]} fame"
         )
 
@@ -599,14 +602,12 @@ class Flow:
         if word != "accept" or proposer in g["out"]:
             self.say(f"{self.name(seat)} refuses the offer")
             return
-        words = offer["text"].split()
-        gi, ge = words.index("give"), words.index("get")
-        give, get = words[gi + 1 : ge], words[ge + 1 :]
+        _, give, get = offer_parts(g, offer["text"])
         slots = self.cfg["slots"]
         a, b = g["players"][proposer], g["players"][seat]
         transfer(self.c, g, a, b, give, slots)
         transfer(self.c, g, b, a, get, slots)
-        self.say(f"{self.name(seat)} accepts the offer")
+        self.say(f"{self.name(seat)} accepts: {offer_text(self.c, g, offer['text'])}")
 
     # --- round end and game end -----------------------------------------------------------------
 
@@ -641,8 +642,9 @@ class Flow:
             == (players[top]["fame"], players[top]["coins"])
         ]
         g["standings"] = ranked + sorted(g["out"])
-        names = " and ".join(self.name(s) for s in g["winners"])
-        self.say(f"Game over ({reason}). Winner: {names}.")
+        winners = names_text([self.name(s) for s in g["winners"]])
+        verb = "wins" if len(g["winners"]) == 1 else "share the victory"
+        self.say(f"Game over ({reason}): {winners} {verb}.")
         for rank, s in enumerate(g["standings"], 1):
             self.say(
                 f"{rank}. {self.name(s)}: {players[s]['fame']} fame, {players[s]['coins']} coins"

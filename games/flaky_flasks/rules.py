@@ -260,7 +260,9 @@ def draw(p: P, n: int) -> list[str]:
     return drawn
 
 
-def apply_actions(g: G, owner: int, actions: Sequence[Action], target: int | None) -> list[str]:
+def apply_actions(
+    content: Content, g: G, owner: int, actions: Sequence[Action], target: int | None
+) -> list[str]:
     """§6.2 rule 5, in the listed order; a description of each change."""
     said: list[str] = []
     names = g["names"]
@@ -269,13 +271,14 @@ def apply_actions(g: G, owner: int, actions: Sequence[Action], target: int | Non
         me = g["players"][owner]
         if do == "draw":
             got = draw(me, action["n"])
-            said.append(f"{names[owner]} draws {len(got)} card(s)")
+            said.append(f"{names[owner]} draws {len(got)} card{'s' if len(got) != 1 else ''}")
         elif do == "charge":
             me["charge"] += action["n"]
             said.append(f"{names[owner]} gains {action['n']} Charge")
         elif do == "fume":
             g["fumes"][0 if action["kind"] == "light" else 1] += action["n"]
-            said.append(f"+{action['n']} {action['kind']} fume")
+            n = action["n"]
+            said.append(f"+{n} {action['kind']} fume{'s' if n != 1 else ''}")
         elif do == "swap_fumes":
             g["fumes"].reverse()
             said.append("light and dark fumes swap")
@@ -290,7 +293,7 @@ def apply_actions(g: G, owner: int, actions: Sequence[Action], target: int | Non
                     if other["hand"]:
                         card = other["hand"].pop()
                         other["discard"].append(card)
-                        said.append(f"{names[seat]} discards {card}")
+                        said.append(f"{names[seat]} discards {content.cards[card].name}")
                     else:
                         said.append(f"{names[seat]} has no card to discard")
                 else:
@@ -326,12 +329,12 @@ def resolve_chain(content: Content, g: G) -> list[str]:
             continue
         if entry["kind"] == "counter":
             assert card.counter is not None
-            said += apply_actions(g, entry["seat"], card.counter["do"], None)
+            said += apply_actions(content, g, entry["seat"], card.counter["do"], None)
             cancelled = True
         else:
             assert card.hex is not None
             said.append(f"{name}'s {card.name} resolves")
-            said += apply_actions(g, entry["seat"], card.hex["do"], entry.get("target"))
+            said += apply_actions(content, g, entry["seat"], card.hex["do"], entry.get("target"))
     g["ritual"]["chain"] = []
     return said
 
@@ -391,7 +394,7 @@ def unlocks_after(g: G, content: Content, config: Config, r: int) -> list[str]:
     for tier, after, panels in ((2, sched.tier2, sched.panels2), (3, sched.tier3, sched.panels3)):
         if r == after:
             deal_tier(g, content, tier, config["river_size"], config["tableau_size"])
-            said.append(f"Tier {tier} cards and tiles unlock")
+            said.append(f"Tier {tier} cards and tiles unlock: new rows open in the Market")
         count = panels.count(r)
         if count:
             shown = reveal(g, content, tier, count)
@@ -418,6 +421,18 @@ def owns(p: P, items: Sequence[str]) -> bool:
         and not cards - Counter(collection(p))
         and not tiles - Counter(owned_tiles(p))
     )
+
+
+def offer_parts(g: G, text: str) -> tuple[int, list[str], list[str]]:
+    """An offer move (``offer <seat> give <items> get <items>``, the seat's name may hold
+    spaces, the items never do): the target seat, what is given and what is asked for."""
+    for seat, name in enumerate(g["names"]):
+        head = f"offer {name} give"
+        if text == head or text.startswith(f"{head} "):
+            words = text[len(head) :].split()
+            cut = words.index("get")
+            return seat, words[:cut], words[cut + 1 :]
+    raise ValueError(f"not an offer: {text!r}")
 
 
 def transfer(content: Content, g: G, giver: P, taker: P, items: Sequence[str], slots: int) -> None:

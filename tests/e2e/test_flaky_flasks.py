@@ -45,6 +45,7 @@ from games.flaky_flasks.render import hand_text
 from games.flaky_flasks.rules import collection
 from games.moves import play_window
 from games.protocol import PUBLIC, Event, Request, Setup, derive_rng
+from games.text import names_text
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
@@ -311,9 +312,12 @@ class Driver:
             step = got
             self.prompts[index, request.seat] = prompt
             assert "<t:" in prompt.content  # the countdown
-            if request.kind in ("hex", "work"):  # the hand, refreshed at each of these
-                hand = window.before["g"]["players"][request.seat]["hand"]
-                assert hand_text(content_of(window.before), hand) in prompt.content
+            p = window.before["g"]["players"][request.seat]
+            if request.kind == "hex" or (request.kind == "work" and p["stage"] == "play"):
+                # the hand, by name with each card's symbols, once, where a card can be played
+                shown = hand_text(content_of(window.before), p["hand"])
+                assert prompt.content.count(shown) == 1, prompt.content
+                assert prompt.content.count("Hand: ") == 1, prompt.content
         assert step is not None
         self.floor = step
         if 0 in window.tags and window.tags[0] == "kill":
@@ -366,8 +370,8 @@ def assert_no_secret_leaks(fake: FakeDiscord, world: World, users: list[User], p
         assert not [t for t in others if needle in t], (NAMES[seat], needle)
     shown_any = 0
     for seat, user in enumerate(users):
-        own = {text for s, text in secrets if s == seat} | {"Your hand: (empty)."}
-        shown = {m[0] for t in dms[user.id] for m in re.finditer(r"Your hand: [^.\n]*\.", t)}
+        own = {text for s, text in secrets if s == seat} | {"Hand: empty."}
+        shown = {m[0] for t in dms[user.id] for m in re.finditer(r"Hand: [^\n]*", t)}
         assert shown <= own, (NAMES[seat], shown - own)
         shown_any += len(shown)
     assert shown_any >= 30
@@ -409,10 +413,9 @@ async def test_three_player_six_round_match_to_its_end(
     t0 = time.monotonic()
     await driver.run()
     final = plan.windows[-1].after
-    winners = " and ".join(NAMES[s] for s in final["g"]["winners"])
-    await fake.wait_for_message(
-        lambda m: f"Game over: {winners} win." in m.content, channel=world.channel, timeout=10
-    )
+    winners = [NAMES[s] for s in final["g"]["winners"]]
+    over = f"Game over: {names_text(winners)} {'wins' if len(winners) == 1 else 'win'}."
+    await fake.wait_for_message(lambda m: over in m.content, channel=world.channel, timeout=10)
     await fake.settle()
     played = time.monotonic() - t0
     public = public_texts(fake, world)
@@ -454,8 +457,8 @@ async def test_three_player_six_round_match_to_its_end(
         if prompt_step(m) == prompt_step(driver.prompts[index, 1])
     ]
     first, second = driver.prompts[index, 1], driver.prompts[index + 1, 2]
-    assert "Alice's Shadow Moth is about to resolve. Counter it or pass." in first.content
-    assert "Bob's Ward Candle is about to resolve. Counter it or pass." in second.content
+    assert "Alice's Hex Shadow Moth on " in first.content, first.content
+    assert "Bob counters with Ward Candle: it would cancel Shadow Moth." in second.content
 
     # a turn's work is one clock: every work prompt of a turn shows the same deadline
     clocks: dict[tuple[str, int], list[str]] = {}
@@ -582,18 +585,19 @@ async def test_content_set_files_refused_in_one_line_an_own_set_plays_look_shows
     table = await fake.wait_for_message(
         lambda m: "**Table, round 1/9: " in m.content, channel=world.channel, after=mark
     )
-    row = re.search(r"River T1: (.*) \[\d+ left\]", table.content)
-    assert row and row[1].count("(2)") == 4, table.content
-    assert "**Alice** · 0 fame · 0 coins" in table.content and "  1: pipe ▶ ⚗" in table.content
+    row = re.search(r"Cards tier 1: (.*) \(\d+ left\)", table.content)
+    assert row and len(re.findall(r"[a-z] 2\b", row[1])) == 4, table.content
+    assert "**Alice** · 0 fame · 0 coins" in table.content, table.content
+    assert "  1: Straight Pipe ▶ ⚗" in table.content, table.content
     prompt = await fake.wait_for_message(
         lambda m: prompt_step(m) is not None, to=world.alice, after=mark
     )
-    assert "Your hand: " in prompt.content, prompt.content
-    own_hand = re.findall(r"Your hand: [^.\n]*\.", prompt.content)[0]
+    assert "Hand: " in prompt.content, prompt.content
+    own_hand = re.findall(r"Hand: [^\n]*", prompt.content)[0]
     look = await (await fake.slash(world.alice, "look", {}, channel=world.channel)).reply()
     assert look.ephemeral and own_hand in look.content, look.content
-    assert "Round 1 · first player" in look.content and "River T1:" in look.content
-    assert not [t for t in public_texts(fake, world) if "Your hand: " in t and t != look.content]
+    assert "Round 1 · first player" in look.content and "Cards tier 1:" in look.content
+    assert not [t for t in public_texts(fake, world) if "Hand: " in t and t != look.content]
     ended = await moderator(fake, world, "match end", match="m1")
     assert "is ended" in ended.content, ended.content
     await fake.wait_for_message(
