@@ -178,7 +178,8 @@ class FlakyFlasks:
             )
         shown = hand_shown(g)
         for seat, p in enumerate(g["players"]):
-            if p["hand"] != before.get(seat) and seat not in g["out"] and seat not in shown:
+            changed = p["hand"] != before.get(seat) and p["hand"]  # an empty hand: the turn ended
+            if changed and seat not in g["out"] and seat not in shown:
                 events.append(
                     Event(
                         to_seat(seat),

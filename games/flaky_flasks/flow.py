@@ -14,7 +14,7 @@ from games.text import names_text
 
 from .config import SCHEDULES
 from .content import Content, canonical
-from .render import offer_text, sym, syms
+from .render import items_text, offer_text, sym, syms
 from .rules import (
     P,
     active,
@@ -600,14 +600,15 @@ class Flow:
         assert offer is not None, "a reply window answers an offer"
         proposer = offer["from"]
         if word != "accept" or proposer in g["out"]:
-            self.say(f"{self.name(seat)} refuses the offer")
+            self.say(f"{self.name(seat)} refuses {self.name(proposer)}'s offer")
             return
         _, give, get = offer_parts(g, offer["text"])
         slots = self.cfg["slots"]
         a, b = g["players"][proposer], g["players"][seat]
         transfer(self.c, g, a, b, give, slots)
         transfer(self.c, g, b, a, get, slots)
-        self.say(f"{self.name(seat)} accepts: {offer_text(self.c, g, offer['text'])}")
+        deal = f"{items_text(self.c, give)} for {items_text(self.c, get)}"
+        self.say(f"{self.name(seat)} accepts {self.name(proposer)}'s offer ({deal})")
 
     # --- round end and game end -----------------------------------------------------------------
 

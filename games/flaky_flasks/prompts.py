@@ -126,7 +126,8 @@ def _setup(built: Ask, content: Content, config: Config, g: G, seat: int) -> Non
         *(f"Channel {line}" for line in _channel_lines(content, p)),
         f"Spare tiles: {spare}.",
         "Symbols pass a channel's tiles in order, from the slot to the cauldron; a slot whose"
-        " channel has no tile is broken.",
+        " channel is empty is broken. More connected slots send more cards a turn; tiles"
+        " chained in one channel all act on the same card.",
         f"Your deck this round: {cards_count(content, collection(p))}.",
     ]
     built.add("keep", "Keep my layout")
@@ -143,7 +144,10 @@ def _setup(built: Ask, content: Content, config: Config, g: G, seat: int) -> Non
 
 
 def _channel_lines(content: Content, p: P) -> list[str]:
-    return [f"{k + 1}: {channel_text(content, ch)}" for k, ch in enumerate(p["channels"])]
+    return [
+        f"{k + 1}: {channel_text(content, ch) if ch else 'empty'}"
+        for k, ch in enumerate(p["channels"])
+    ]
 
 
 def _layout_text(channels: Sequence[Sequence[str]]) -> str:
@@ -276,7 +280,7 @@ def _work(built: Ask, content: Content, config: Config, g: G, seat: int) -> None
         built.lines += panels_news(content, config, g)
     cauldron = f"Cauldron: {syms(p['cauldron']) if p['cauldron'] else 'empty'}"
     if p["cauldron"]:
-        cauldron += f" ({best_sale_text(content, g, p['cauldron'])})"
+        cauldron += f" → {best_sale_text(content, g, p['cauldron'])}"
     brewed = f" · potions: {potions_text(p)}" if p["potions"] else ""
     built.lines.append(cauldron + brewed)
     notes = _work_notes(content, g, p, playing)
@@ -369,10 +373,10 @@ def _work_choices(built: Ask, content: Content, config: Config, g: G, seat: int)
         built.presentation["boost"] = "menu"
     if len(p["cauldron"]) >= 2:
         best = best_panel(sellable(content, g, p["cauldron"]))
-        sells = f" ({content.panels[best[0]].name})" if best else ""
+        sells = f": sells as {content.panels[best[0]].name}" if best else ""
         built.add("brew", f"Brew {syms(p['cauldron'])}{sells}")
     kept = "the cauldron waits for Turn 2" if g["turn"] == 1 else "end my work"
-    built.add("done", f"Done ({kept})")
+    built.add("done", f"Done: {kept}")
 
 
 def prop_choices(content: Content, g: G, p: P) -> list[tuple[str, str]]:
@@ -427,9 +431,10 @@ def _market(built: Ask, content: Content, config: Config, g: G, seat: int) -> No
             )
     built.presentation["sell"] = "menu"
     built.lines += _for_sale(content, g, p)
+    if p["potions"]:
+        built.lines.append("Selling is free and keeps your turn; unsold potions are lost.")
     built.lines.append(
-        "Selling is free and keeps your turn; one purchase ends it (a card may trash one of"
-        " yours); pass leaves the Market. Unsold potions are lost after it."
+        "One purchase ends your turn (a card may trash one of yours); pass leaves the Market."
     )
     _buy_choices(built, content, g, p)
     built.add("pass", "Pass (leave the Market)")
@@ -455,11 +460,17 @@ def _for_sale(content: Content, g: G, p: P) -> list[str]:
         elif kind == "river":
             can.append(f"{card_text(content, item)} [{cost}]")
         else:
-            can.append(f"tile {tile_text(content, item)} [{cost}]")
-    lines = [f"You can buy: {' · '.join(can)}."] if can else ["You can buy nothing now."]
+            can.append(f"tile {tile_text(content, item)} → {lands(p)} [{cost}]")
+    lines = [f"You can buy: {' · '.join(can)}."] if can else ["Your funds buy nothing yet."]
     if dear:
-        lines.append(f"Too dear now: {', '.join(dear)}.")
+        lines.append(f"Too dear for {funds(p)}: {', '.join(dear)}.")
     return lines
+
+
+def lands(p: P) -> str:
+    """Where a bought tile goes (§8 rule 5): the lowest empty channel, else spare."""
+    empty = [k for k, ch in enumerate(p["channels"]) if not ch]
+    return f"channel {empty[0] + 1}" if empty else "spare"
 
 
 def _buy_choices(built: Ask, content: Content, g: G, p: P) -> None:
@@ -521,8 +532,8 @@ def _bought_line(content: Content, g: G, seat: int) -> str:
     cards = [c for c in collection(p) if content.cards[c].tier > 0]
     tiles = [content.tiles[t].name for t in content.tcat(owned_tiles(p))]
     return (
-        f"{g['names'][seat]} has {plural(p['coins'], 'coin')}, bought cards"
-        f" {cards_count(content, cards)}; tiles {', '.join(tiles) or 'none'}."
+        f"{g['names'][seat]} has {plural(p['coins'], 'coin')}; cards beyond the starter deck:"
+        f" {cards_count(content, cards)}; tiles: {', '.join(tiles) or 'none'}."
     )
 
 
@@ -543,7 +554,7 @@ def offer_choices(content: Content, g: G, seat: int) -> list[tuple[str, str]]:
             price = max(1, cost)
             if price <= coins:
                 value = f"offer {name} give {price}c get {kind}:{item}"
-                out.append((value, f"Offer {name} {price} coins for their {title}"))
+                out.append((value, f"Offer {name} {plural(price, 'coin')} for their {title}"))
     return out
 
 
@@ -552,8 +563,9 @@ def _reply(built: Ask, content: Content, config: Config, g: G, seat: int) -> Non
     assert offer is not None, "a reply window answers an offer"
     proposer = g["names"][offer["from"]]
     built.lines.append(
-        f"Round {g['round']} Bargain: {proposer} offers {offer_text(content, g, offer['text'])}"
-        " (you). Accept, and the trade happens at once; or refuse."
+        f"Round {g['round']} Bargain: {proposer} offers"
+        f" {offer_text(content, g, offer['text'], 'you')}. Accept, and the trade happens at"
+        " once; or refuse."
     )
     built.add("accept", "Accept")
     built.add("refuse", "Refuse")

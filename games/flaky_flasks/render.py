@@ -144,7 +144,7 @@ def tile_effect(tile: Tile, setting: str = "") -> str:
     """What a tile does to each symbol passing through it (§2.3), short."""
     op, n = tile.op, tile.n
     if op == "none":
-        text = "no change"
+        text = "connects"
     elif op == "add":
         text = f"+{n}"
     elif op == "mul":
@@ -299,7 +299,7 @@ def best_sale_text(content: Content, g: G, symbols: Sequence[str]) -> str:
     best = best_panel(sellable(content, g, symbols))
     if best is None:
         return "no panel buys it"
-    return f"best sale {content.panels[best[0]].name} ({best[1]} coins, {best[2]} fame)"
+    return f"best sale: {content.panels[best[0]].name}, {best[1]} coins, {best[2]} fame"
 
 
 # --- trades ---------------------------------------------------------------------------------------
@@ -312,10 +312,12 @@ def items_text(content: Content, items: Sequence[str]) -> str:
     return names_text([f"{coins} coins"] * bool(coins) + named) or "nothing"
 
 
-def offer_text(content: Content, g: G, text: str) -> str:
-    """An offer move in words: ``Alice offers Bob 3 coins for Kiln``."""
+def offer_text(content: Content, g: G, text: str, whom: str = "") -> str:
+    """An offer move in words, after "offers": ``Bob 3 coins for Kiln`` (``whom`` names the
+    target another way: ``you``)."""
     target, give, get = offer_parts(g, text)
-    return f"{items_text(content, give)} for {items_text(content, get)} from {g['names'][target]}"
+    gets = items_text(content, get)
+    return f"{whom or g['names'][target]} {items_text(content, give)} for {gets}"
 
 
 # --- boards -----------------------------------------------------------------------------------
@@ -330,7 +332,8 @@ def fumes_text(g: G) -> str:
 
 def slot_lines(content: Content, g: G, seat: int, *, preview: bool) -> list[str]:
     """One line per slot of a seat's board: what it holds and its channel; with ``preview``,
-    what ``prop k`` would add to the cauldron. Free broken slots share one line."""
+    what ``prop k`` would add to the cauldron and what it would then sell for. Free broken
+    slots share one line; what "broken" means is said once."""
     p = g["players"][seat]
     lines, broken = [], []
     for k, channel in enumerate(p["channels"]):
@@ -340,10 +343,11 @@ def slot_lines(content: Content, g: G, seat: int, *, preview: bool) -> list[str]
             continue
         holds = "free"
         if slot is not None:
-            holds = card_text(content, slot["id"]).split(" (")[0]
-            if content.cards[slot["id"]].coin is None:
-                holds = f"{content.cards[slot['id']].name} {syms(slot['left'])}"
-        line = f"{k + 1}: {holds} · {channel_text(content, channel)}"
+            card = content.cards[slot["id"]]
+            holds = f"{card.name} {syms(slot['left'])}" if card.coin is None else card.name
+            holds += f" (coin {card.coin})" if card.coin is not None else ""
+        path = channel_text(content, channel) if channel else "broken"
+        line = f"{k + 1}: {holds} · {path}"
         if preview and slot is not None and slot["left"]:
             got, charge = propagate_preview(content, g, p, k, slot["left"])
             extra = f", +{charge} Charge" if charge else ""
@@ -351,8 +355,9 @@ def slot_lines(content: Content, g: G, seat: int, *, preview: bool) -> list[str]
             line += f" → prop {k + 1} adds {syms(got) if got else 'nothing'}{extra}; then {then}"
         lines.append(line)
     if broken:
-        which = _numbers(broken)
-        lines.append(f"{which}: free · {BROKEN}")
+        lines.append(f"{_numbers(broken)}: free · {BROKEN}")
+    elif any(not ch for ch in p["channels"]):
+        lines.append(f"(broken: {BROKEN[8:]})")
     return lines
 
 

@@ -332,6 +332,9 @@ class Driver:
         its prompt (Alice answers on the one sent before the kill)."""
         deadline = COUNTDOWN.search(prompt.content)
         assert deadline, prompt.content
+        # the prompt's pass of the outbox is recorded as sent (a kill before that re-sends it
+        # after the restart, late, and the seat rightly gets the time back)
+        await self.fake.settle(idle=0.2)
         self.killed_at = self.fake.mark()
         await self.bot.kill()
         await self.bot.start()
@@ -439,8 +442,10 @@ async def test_three_player_six_round_match_to_its_end(
     assert "Carol counters with Ward Candle\n+1 light fume\nBob's Ward Candle is cancelled\n" in (
         everything
     )
-    assert "Alice accepts" not in everything and "Bob accepts the offer" in everything
-    assert "Carol refuses the offer" in everything
+    assert "Alice accepts" not in everything and re.search(
+        r"Bob accepts \w+'s offer \(", everything
+    )
+    assert re.search(r"Carol refuses \w+'s offer", everything)
     assert re.search(r"\w+ buys [\w ]+ for \d+", everything)
     assert re.search(r"\w+ sells potion \d+ \([^)]*\) as [\w ]+: \d+ coins, \d+ fame", everything)
 
@@ -480,7 +485,7 @@ async def test_three_player_six_round_match_to_its_end(
         "hex": ("activates", False),
         "counter": ("counters", False),
         "offer": ("makes no offer", True),
-        "reply": ("refuses the offer", True),
+        "reply": ("refuses", True),
     }
     for kind, (words, present) in defaults.items():
         _, window, seat = plan.tagged(f"timeout:{kind}")
@@ -502,7 +507,7 @@ async def test_three_player_six_round_match_to_its_end(
     assert {"typed", "submit"} <= set(driver.ways)
     assert_no_secret_leaks(fake, world, users, plan)
     status = (await moderator(fake, world, "match status", match="m1")).content
-    assert "finished" in status and f"Winner: {winners.replace(' and ', ', ')}" in status, status
+    assert "finished" in status and f"Winner: {', '.join(winners)}" in status, status
 
     # the export replays to the same end, from the chosen seed
     exported = await moderator(fake, world, "match export", match="m1")

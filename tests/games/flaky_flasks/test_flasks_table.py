@@ -143,7 +143,8 @@ def test_s9_offer_menu_lists_complete_offers_at_market_price_within_the_coins() 
                 kind, item = words[5].split(":")
                 items = content.cards if kind == "card" else content.tiles
                 assert price == max(1, items[item].cost)  # the market price
-                assert choice.label.endswith(f" {price} coins for their {items[item].name}")
+                amount = f"{price} coin" if price == 1 else f"{price} coins"
+                assert choice.label.endswith(f" {amount} for their {items[item].name}")
                 verdict = GAME.submit(state, request.seat, choice.value)
                 assert isinstance(verdict, Accepted) and verdict.move == choice.value
                 checked += 1
