@@ -52,7 +52,17 @@ def name_key(text: str) -> str:
 
 
 def sym_parts(symbol: str) -> tuple[str, int, str]:
-    return symbol[0], int(symbol[1:-1]), symbol[-1]
+    """(shape, value, colour) of a canonical symbol text."""
+    found = _PARTS.get(symbol)
+    return found if found is not None else (symbol[0], int(symbol[1:-1]), symbol[-1])
+
+
+_PARTS = {
+    f"{s}{v}{c}": (s, v, c)
+    for s in SHAPES
+    for v in range(MIN_VALUE, MAX_VALUE + 1)
+    for c in COLOURS
+}
 
 
 def make_symbol(shape: str, value: int, colour: str) -> str:

@@ -314,7 +314,8 @@ def panels_news(content: Content, config: Config, g: G) -> list[str]:
     old = [content.panels[x].name for x in g["panels"] if x not in fresh]
     lines = [f"Panels: {', '.join(old)} (help shows what each buys)."] if old else []
     if fresh:
-        lines.append("New panels (count = number of symbols, total = sum of values):")
+        head = "New panels" if old else "Panels"
+        lines.append(f"{head} (count = number of symbols, total = sum of values):")
         lines += [panel_text(content.panels[x]) for x in fresh]
     return lines
 
@@ -644,8 +645,9 @@ def _work_summary(content: Content, g: G, p: P, words: list[str]) -> str:
         assert slot is not None
         chosen = words[2:] or slot["left"]
         got, _ = propagate_preview(content, g, p, k, chosen)
-        adds = syms(got) if got else f"nothing ({BROKEN})"
-        return f"Propagate {syms(chosen)} from slot {k + 1}: {adds} into the cauldron"
+        adds = f"{syms(got)} into the cauldron" if got else f"nothing ({BROKEN})"
+        part = f"{syms(chosen)} of " if words[2:] else ""
+        return f"Propagate {part}slot {k + 1} ({content.cards[slot['id']].name}): {adds}"
     if verb == "boost":
         symbol = words[1]
         boosted = f"{symbol[0]}{int(symbol[1:-1]) + 1}{symbol[-1]}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from games.protocol import ConfigError, derive_rng
 
@@ -110,17 +111,35 @@ def remove_card(p: P, card: str) -> None:
 # --- panels --------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the panels' conditions ask of a potion, read once from its symbols."""
+
+    symbols: Sequence[str]
+    values: list[int]
+    shapes: set[str]
+    colours: set[str]
+    total: int
+
+    @classmethod
+    def of(cls, symbols: Sequence[str]) -> Facts:
+        parts = [sym_parts(s) for s in symbols]
+        values = [v for _, v, _ in parts]
+        shapes = {s for s, _, _ in parts}
+        return cls(symbols, values, shapes, {c for _, _, c in parts}, sum(values))
+
+
 def qualifies(panel: Panel, symbols: Sequence[str], dom: str) -> bool:
     """Whether a potion meets every key of the panel's condition (§11)."""
-    n = len(symbols)
+    return meets(panel, Facts.of(symbols), dom)
+
+
+def meets(panel: Panel, potion: Facts, dom: str) -> bool:
+    n, total, values = len(potion.symbols), potion.total, potion.values
+    shapes, colours, symbols = potion.shapes, potion.colours, potion.symbols
     if n < 2:
         return False
     when = panel.when
-    parts = [sym_parts(s) for s in symbols]
-    values = [v for _, v, _ in parts]
-    shapes = {s for s, _, _ in parts}
-    colours = {c for _, _, c in parts}
-    total = sum(values)
     return (
         when.get("min", n) <= n <= when.get("max", n)
         and (not when.get("one_shape") or len(shapes) == 1)
@@ -138,8 +157,11 @@ def qualifies(panel: Panel, symbols: Sequence[str], dom: str) -> bool:
     )
 
 
-def payout(panel: Panel, symbols: Sequence[str]) -> tuple[int, int]:
-    total, n = sum(sym_parts(s)[1] for s in symbols), len(symbols)
+def payout(panel: Panel, symbols: Sequence[str], total: int | None = None) -> tuple[int, int]:
+    """(coins, fame) for selling ``symbols`` at the panel (``total``: their values' sum)."""
+    n = len(symbols)
+    if total is None:
+        total = sum(sym_parts(s)[1] for s in symbols)
 
     def pay(f: tuple[int, int, int]) -> int:
         return max(0, f[0] * total + f[1] * n + f[2])
@@ -157,10 +179,11 @@ def sellable_at(
 ) -> list[tuple[str, int, int]]:
     """Each of ``panels`` the potion qualifies for under dominance ``dom``: (id, coins, fame)."""
     out = []
+    facts = Facts.of(symbols)
     for pid in panels:
         panel = content.panels[pid]
-        if qualifies(panel, symbols, dom):
-            coins, fame = payout(panel, symbols)
+        if meets(panel, facts, dom):
+            coins, fame = payout(panel, symbols, facts.total)
             out.append((pid, coins, fame))
     return out
 

@@ -1,17 +1,17 @@
 """End to end: Flaky Flasks through the real ``floral-host run`` process and the fake Discord.
 
-The match: three players, the 6-round schedule, played to its end. It is dealt from a chosen
-seed (the ``seed`` option), so the test computes the whole match offline with the engine
+The match: three players, the 6-round schedule, played to its end. It is dealt from a chosen seed
+(the ``seed`` option), so the test computes the whole match offline with the engine
 (``build_plan``) and drives the three players through it: Alice clicks buttons and picks menu
-options, Bob types in his DMs, Carol answers with ``/submit`` (an answer no button shows, such as
-a tile layout or an offer, is typed). The brewer agent chooses the answers, with a few chosen
-moves: Alice buys Shadow Moths (a Hex), Bob and Carol buy Ward Candles (a Counter); everyone
+options, Bob types in his DMs, Carol answers with ``/submit`` (an answer no button shows, such as a
+tile layout or an offer, is typed). The normal agent (the brewer) chooses the answers, with a few
+chosen moves: Alice buys Shadow Moths (a Hex), Bob and Carol buy Ward Candles (a Counter); everyone
 Hexes and Counters whenever they can; in round 1 Alice's offer to Bob is accepted and Bob's to
-Carol refused; in round 2 Alice's offer to Carol is left to time out. One window of each kind
-is left to time out to its default: a setup, a Hex, a Counter (two could counter: one does, the
-other times out), a work window (its one deadline ends every seat's part), a market sub-turn
-(the default sells every potion at its best panel), an offer and a reply. The bot is SIGKILLed
-during the Market Phase, with a market prompt open, and the match goes on from that prompt.
+Carol refused; in round 2 Alice's offer to Carol is left to time out. One window of each kind is
+left to time out to its default: a setup, a Hex, a Counter (two could counter: one does, the other
+times out), a work window (its one deadline ends every seat's part), a market sub-turn (the default
+sells every potion at its best panel), an offer and a reply. The bot is SIGKILLed during the Market
+Phase, with a market prompt open, and the match goes on from that prompt.
 
 ``SEED`` gives all of it in ``WINDOWS`` host windows: the Hex answered by a chain of two
 Counters comes in round 4 (Alice's Shadow Moth on Bob; Bob counters with a Ward Candle, Carol
@@ -154,7 +154,7 @@ def offer_answer(plan: Plan, state: Any, seat: int, window: Window) -> str | Non
 def plan_answer(
     plan: Plan, state: Any, request: Request, agent: BrewerAgent, window: Window
 ) -> str | None:
-    """The chosen moves, else the brewer's answer (None: the window times out)."""
+    """The chosen moves, else the normal agent's answer (None: the window times out)."""
     seat, kind, seen = request.seat, request.kind, plan.seen
     values = [c.value for c in request.choices]
     if kind in ("setup", "hex", "market", "work") and timeout_here(plan, state, window, seat):

@@ -18,10 +18,10 @@ from games.protocol import PUBLIC, Accepted, ConfigError, Event, Setup, derive_r
 
 
 def _play(seed: int, seats: int, config: dict[str, Any]) -> tuple[list[Any], list[Any], Any]:
-    """A brewer match: the states before each window, each window's events, its attempts."""
+    """A normal-level match: the states before each window, each window's events, its attempts."""
     parsed = GAME.parse_config(config, seats)
     state, events = GAME.new_match(Setup(parsed, seats, 999, [f"N{s}" for s in range(seats)]))
-    agents = [AGENTS["brewer"](s, derive_rng(seed, s)) for s in range(seats)]
+    agents = [AGENTS["normal"](s, derive_rng(seed, s)) for s in range(seats)]
     befores: list[Any] = [None]
     all_events, windows = [events], []
     while GAME.requests(state):
