@@ -49,6 +49,7 @@ from .rules import (
     best_panel,
     can_counter,
     collection,
+    first_setting,
     funds,
     owned_tiles,
     propagate_preview,
@@ -275,13 +276,14 @@ def _work(built: Ask, content: Content, config: Config, g: G, seat: int) -> None
     built.lines.append(f"Round {round_}, Turn {turn}, your work: {head}")
     if playing:
         built.lines.append(hand_text(content, p["hand"]))
-    built.lines += ["Slots:", *slot_lines(content, g, seat, preview=True)]
+    slots = slot_lines(content, g, seat, preview=True, only_held=not playing)
+    built.lines += ["Slots:", *slots] if slots else []
     if turn == 1 and playing and not any(p["slots"]):  # the round's first look: what sells
         built.lines += panels_news(content, config, g)
     cauldron = f"Cauldron: {syms(p['cauldron']) if p['cauldron'] else 'empty'}"
     if p["cauldron"]:
         cauldron += f" → {best_sale_text(content, g, p['cauldron'])}"
-    brewed = f" · potions: {potions_text(p)}" if p["potions"] else ""
+    brewed = f" · brewed this round: {potions_text(p)}" if p["potions"] else ""
     built.lines.append(cauldron + brewed)
     notes = _work_notes(content, g, p, playing)
     if notes:
@@ -325,7 +327,10 @@ def _work_notes(content: Content, g: G, p: P, playing: bool) -> list[str]:
     notes = []
     hand = [content.cards[c] for c in p["hand"]] if playing else []
     if any(card.coin is not None for card in hand):
-        notes.append("A coin in a slot pays its value as temporary coins in the Market.")
+        notes.append(
+            "A coin in a slot stays there until Cleanup, then pays its value as temporary coins"
+            " in the Market."
+        )
     if p["charge"]:
         notes.append(f"Charge {p['charge']}: boost adds +1 to a cauldron symbol for 1 Charge.")
     cards = hand + [content.cards[s["id"]] for s in p["slots"] if s is not None]
@@ -377,6 +382,8 @@ def _work_choices(built: Ask, content: Content, config: Config, g: G, seat: int)
         sells = f": sells as {content.panels[best[0]].name}" if best else ""
         built.add("brew", f"Brew {syms(p['cauldron'])}{sells}")
     kept = "the cauldron waits for Turn 2" if g["turn"] == 1 else "end my work"
+    if g["turn"] == 2 and p["cauldron"]:
+        kept += " (the cauldron's symbols are lost)"
     built.add("done", f"Done: {kept}")
 
 
@@ -461,7 +468,8 @@ def _for_sale(content: Content, g: G, p: P) -> list[str]:
         elif kind == "river":
             can.append(f"{card_text(content, item)} [{cost}]")
         else:
-            can.append(f"tile {tile_text(content, item)} → {lands(p)} [{cost}]")
+            placed = tile_text(content, first_setting(content, item))
+            can.append(f"tile {placed} → {lands(p)} [{cost}]")
     lines = [f"You can buy: {' · '.join(can)}."] if can else ["Your funds buy nothing yet."]
     if dear:
         lines.append(f"Too dear for {funds(p)}: {', '.join(dear)}.")
@@ -622,7 +630,17 @@ def summary(content: Content, g: G, seat: int, move: str) -> str:
         offer = g["bargain"]["offer"]
         who = g["names"][offer["from"]] if offer is not None else "the"
         return f"{verb.capitalize()} {who}'s offer"
-    return {"keep": "Keep your tile layout", "pass": "Pass"}.get(verb, move)
+    if verb == "pass":
+        return PASSES[window(g)["kind"]]
+    return "Keep your tile layout" if verb == "keep" else move
+
+
+PASSES = {
+    "hex": "Pass: your Ritual ends",
+    "counter": "Pass: let it resolve",
+    "market": "Pass: you leave this Market",
+    "offer": "No offer",
+}
 
 
 def spec_name(content: Content, spec: str) -> str:

@@ -330,7 +330,9 @@ def fumes_text(g: G) -> str:
     return f"Fumes: light {light}, dark {dark} ({said})"
 
 
-def slot_lines(content: Content, g: G, seat: int, *, preview: bool) -> list[str]:
+def slot_lines(
+    content: Content, g: G, seat: int, *, preview: bool, only_held: bool = False
+) -> list[str]:
     """One line per slot of a seat's board: what it holds and its channel; with ``preview``,
     what ``prop k`` would add to the cauldron and what it would then sell for. Free broken
     slots share one line; what "broken" means is said once."""
@@ -338,6 +340,8 @@ def slot_lines(content: Content, g: G, seat: int, *, preview: bool) -> list[str]
     lines, broken = [], []
     for k, channel in enumerate(p["channels"]):
         slot = p["slots"][k]
+        if only_held and (slot is None or not slot["left"]):
+            continue  # after a propagation: only what may still be propagated
         if slot is None and not channel:
             broken.append(k + 1)
             continue
@@ -356,9 +360,28 @@ def slot_lines(content: Content, g: G, seat: int, *, preview: bool) -> list[str]
         lines.append(line)
     if broken:
         lines.append(f"{_numbers(broken)}: free · {BROKEN}")
-    elif any(not ch for ch in p["channels"]):
-        lines.append(f"(broken: {BROKEN[8:]})")
+    elif any(
+        not ch and s is not None and s["left"]
+        for ch, s in zip(p["channels"], p["slots"], strict=True)
+    ):
+        lines.append(f"(broken: {BROKEN[8:]})")  # an ingredient sits in a broken slot
+    if preview:
+        lines += _all_props(content, g, p)
     return lines
+
+
+def _all_props(content: Content, g: G, p: P) -> list[str]:
+    """With two slots or more to propagate: what propagating them all adds and sells for."""
+    held = [k for k, s in enumerate(p["slots"]) if s is not None and s["left"] and p["channels"][k]]
+    if len(held) < 2:
+        return []
+    added = []
+    for k in held:
+        slot = p["slots"][k]
+        assert slot is not None
+        added += propagate_preview(content, g, p, k, slot["left"])[0]
+    then = best_sale_text(content, g, [*p["cauldron"], *added])
+    return [f"All of {_numbers([k + 1 for k in held])} add {syms(added)}; then {then}"]
 
 
 def _numbers(numbers: Sequence[int]) -> str:
@@ -369,7 +392,7 @@ def _numbers(numbers: Sequence[int]) -> str:
 
 
 def potions_text(p: P) -> str:
-    return "; ".join(f"{x['n']}: {syms(x['symbols'])}" for x in p["potions"]) or "none"
+    return "; ".join(f"potion {x['n']} {syms(x['symbols'])}" for x in p["potions"]) or "none"
 
 
 def head_line(g: G, seat: int) -> str:
