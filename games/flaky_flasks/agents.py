@@ -335,6 +335,8 @@ class TurnPlan:
     key: tuple[int, int]
     hand: Counter[str]
     steps: list[str]
+    cauldron: tuple[str, ...] | None = None  # Turn 1: the cauldron the plan makes
+    brew: bool = False  # and whether it is brewed then, or kept for Turn 2
 
 
 Plan = tuple[tuple[tuple[str, int], ...], tuple[int, ...]]
@@ -344,13 +346,16 @@ Plan = tuple[tuple[tuple[str, int], ...], tuple[int, ...]]
 class PlannerAgent:
     """Plans each turn whole (see the module docstring)."""
 
-    SAMPLES = 4  # Turn 2 hands drawn to value a kept cauldron
-    KEEP = 6  # Turn 1 cauldrons whose keeping is valued
+    SAMPLES = 3  # Turn 2 hands drawn to value a kept cauldron
+    KEEP = 4  # Turn 1 cauldrons whose keeping is valued
+    CARDS, SLOTS = 5, 4  # a turn's plan weighs at most these many cards and free slots
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat, self.rng = seat, rng
         self.outs: dict[tuple[str, int, tuple[str, ...]], list[str]] = {}  # one decision's
         self.turn: TurnPlan | None = None
+        self.choice: tuple[tuple[str, ...] | None, bool] = (None, False)  # _turn_one's
+        self.totals: dict[str, float] = {}  # each card's worth (one match, one content set)
 
     def observe(self, event: Event) -> None:
         pass
@@ -383,7 +388,7 @@ class PlannerAgent:
         plan = self.turn
         if plan is None or plan.key != key or plan.hand != Counter(hand):
             steps = self._steps(view, content, me, hand, values, value)
-            plan = self.turn = TurnPlan(key, Counter(hand), steps)
+            plan = self.turn = TurnPlan(key, Counter(hand), steps, *self.choice)
         while plan.steps:
             step = plan.steps.pop(0)
             if step in values:
@@ -400,7 +405,7 @@ class PlannerAgent:
             return "brew"
         return "done"
 
-    def _steps(
+    def _steps(  # sets self.choice (Turn 1's brew-or-keep) through _plan
         self,
         view: Any,
         content: Content,
@@ -410,6 +415,7 @@ class PlannerAgent:
         value: Valuer,
     ) -> list[str]:
         """This turn's plays (a Charm first when it is worth it), coins, then propagations."""
+        self.choice = (None, False)
         if me["stage"] != "play":
             _, props = self._plan(view, content, me, [], value)
             return [f"prop {k + 1}" for k in props]
@@ -465,12 +471,27 @@ class PlannerAgent:
         ingredients = [c for c in dict.fromkeys(hand) if content.cards[c].coin is None]
         counts = Counter(hand)
         outs = {(c, k): self._outputs(content, view, me, c, k) for c in ingredients for k in free}
+
+        def worth(pair: tuple[str, int]) -> int:
+            return sum(sym_parts(s)[1] for s in outs[pair])
+
+        # bounded on a big table: the strongest cards and channels only
+        ingredients = sorted(
+            ingredients, key=lambda c: -max((worth((c, k)) for k in free), default=0)
+        )
+        ingredients = ingredients[: self.CARDS]
+        free = sorted(
+            sorted(free, key=lambda k: -sum(worth((c, k)) for c in ingredients))[: self.SLOTS]
+        )
         cauldron = list(me["cauldron"])
         found: dict[tuple[str, ...], tuple[float, Plan]] = {}
+        optional = sorted(held) if len(held) <= self.SLOTS else []  # else every held card goes
+        forced = tuple(k for k in sorted(held) if k not in optional)
         for plays in _assignments(ingredients, counts, free):
             added = [s for pair in plays for s in outs[pair]]
-            for size in range(len(held) + 1):
-                for props in combinations(sorted(held), size):
+            for size in range(len(optional) + 1):
+                for chosen in combinations(optional, size):
+                    props = forced + chosen
                     pot = cauldron + added + [s for k in props for s in held[k]]
                     key = tuple(sorted(pot))
                     plan: Plan = (plays, tuple(k for _, k in plays) + props)
@@ -493,12 +514,14 @@ class PlannerAgent:
     ) -> Plan:
         """Turn 1: brew now and start Turn 2 afresh, or keep the cauldron for Turn 2."""
         fresh = self._turn_two(view, content, me, [], value)
-        scored = [(now + fresh, plan, key) for key, (now, plan) in found.items()]
+        scored = [(now + fresh, plan, key, True) for key, (now, plan) in found.items()]
         by_size = sorted(found, key=lambda key: (-sum(sym_parts(s)[1] for s in key), key))
         for key in by_size[: self.KEEP]:
             kept = self._turn_two(view, content, me, list(key), value)
-            scored.append((kept, found[key][1], key))
-        return max(scored, key=lambda entry: (entry[0], entry[2]))[1]
+            scored.append((kept, found[key][1], key, False))
+        _, plan, key, brew = max(scored, key=lambda entry: (entry[0], entry[2], entry[3]))
+        self.choice = (key, brew)
+        return plan
 
     def _turn_two(
         self, view: Any, content: Content, me: Any, cauldron: list[str], value: Valuer
@@ -506,7 +529,7 @@ class PlannerAgent:
         """The expected best Turn 2 potion from ``cauldron``, over sampled hands."""
         deck = list(view["me"]["deck"])
         size = view["config"]["hand_size"]
-        free = [k for k, s in enumerate(me["slots"]) if me["channels"][k]]
+        free = [k for k, s in enumerate(me["slots"]) if me["channels"][k]][: self.SLOTS * 2]
         total = 0.0
         for _ in range(self.SAMPLES):
             hand = self.rng.sample(deck, min(size, len(deck)))
@@ -578,6 +601,9 @@ class PlannerAgent:
         turn: int = view["phase_turn"]
         if now <= 0 or turn == 2:
             return turn == 2  # the last chance: a potion nobody buys is lost
+        planned = self.turn
+        if planned is not None and planned.cauldron == tuple(sorted(me["cauldron"])):
+            return planned.brew  # decided with the turn's plan
         fresh = self._turn_two(view, content, me, [], value)
         kept = self._turn_two(view, content, me, list(me["cauldron"]), value)
         return now + fresh >= kept
@@ -621,6 +647,12 @@ class PlannerAgent:
 
     def _card_total(self, content: Content, card: str) -> float:
         """A card's worth per draw: its symbols' values and a little for its effects."""
+        known = self.totals.get(card)
+        if known is None:
+            known = self.totals[card] = self._worth_of(content, card)
+        return known
+
+    def _worth_of(self, content: Content, card: str) -> float:
         found = content.cards[card]
         if found.coin is not None:
             return 0.6 * found.coin
@@ -763,7 +795,7 @@ def _assignments(
     seen: set[tuple[tuple[str, int], ...]] = set()
     for size in range(min(len(pool), len(slots)) + 1):
         for chosen_slots in combinations(slots, size):
-            for chosen in set(permutations(pool, size)):
+            for chosen in dict.fromkeys(permutations(pool, size)):
                 plays = tuple(zip(chosen, chosen_slots, strict=True))
                 if plays not in seen:
                     seen.add(plays)

@@ -59,7 +59,8 @@ from .rules import (
 from .state import Config, G
 
 LABEL = 80  # a button's label
-PROMPT_CHARS = 1400
+PROMPT_CHARS = 1200  # with the host's Choices line (600) and deadline line: one message
+MORE = "… (help shows the rest)"
 
 
 @dataclass(slots=True)
@@ -76,7 +77,17 @@ class Ask:
 
     @property
     def prompt(self) -> str:
-        return clip("\n".join(self.lines), PROMPT_CHARS)
+        """The lines that fit ``PROMPT_CHARS`` (a huge hand or board on a big table: the
+        last lines give way to a pointer to ``help``)."""
+        text = "\n".join(self.lines)
+        if len(text) <= PROMPT_CHARS:
+            return text
+        kept: list[str] = []
+        for line in self.lines:
+            if len("\n".join([*kept, line, MORE])) > PROMPT_CHARS:
+                break
+            kept.append(line)
+        return "\n".join([*kept, MORE]) if kept else clip(text, PROMPT_CHARS)
 
     @property
     def help_text(self) -> str:
@@ -399,7 +410,8 @@ def prop_choices(content: Content, g: G, p: P) -> list[tuple[str, str]]:
         if "fractured" in content.cards[slot["id"]].traits:
             left = sorted(slot["left"])
             parts += sorted(
-                {c for n in range(1, len(left)) for c in combinations(left, n)}, key=len
+                dict.fromkeys(c for n in range(1, len(left)) for c in combinations(left, n)),
+                key=lambda part: (len(part), part),
             )
         for part in parts:
             got, _ = propagate_preview(content, g, p, k, part)
