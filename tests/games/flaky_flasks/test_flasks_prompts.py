@@ -340,3 +340,21 @@ def test_names_text_in_the_end_with_every_number_of_winners(seats: int) -> None:
         assert trace(steps, players=names, start=script["start"])[-1]["winners"] == list(
             names[:winners]
         )
+
+
+def test_on_the_biggest_table_every_prompt_still_fits_one_message() -> None:
+    """8 slots, channels of 6, hands of 10: a prompt gives way line by line (pointing to
+    ``help``) so that with the host's Choices and deadline lines it stays one message."""
+    from bot.outbox import prompt_text
+    from games.flaky_flasks.prompts import MORE, PROMPT_CHARS
+
+    config = {"rounds": 6, "slots": 8, "channel_length": 6, "hand_size": 10}
+    cut = 0
+    for _, requests in _walk(2, 4, config):
+        for request in requests:
+            assert len(request.prompt) <= PROMPT_CHARS and len(request.help) <= HELP_CHARS
+            assert len(prompt_text(request, 1e9 + 60, 1e9)) <= 2000
+            assert all(len(c.label) <= 80 for c in request.choices)
+            cut += request.prompt.endswith(MORE)
+            assert request.prompt.count("Hand: ") <= 1
+    assert cut  # the rule was exercised
