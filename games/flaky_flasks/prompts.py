@@ -51,6 +51,7 @@ from .rules import (
     collection,
     first_setting,
     funds,
+    offer_parts,
     owned_tiles,
     propagate_preview,
     sellable,
@@ -583,14 +584,43 @@ def _reply(built: Ask, content: Content, config: Config, g: G, seat: int) -> Non
     offer = g["bargain"]["offer"]
     assert offer is not None, "a reply window answers an offer"
     proposer = g["names"][offer["from"]]
-    built.lines.append(
-        f"Round {g['round']} Bargain: {proposer} offers"
-        f" {offer_text(content, g, offer['text'], 'you')}. Accept, and the trade happens at"
-        " once; or refuse."
-    )
+    _, give, get = offer_parts(g, offer["text"])
+    built.lines += [
+        f"Round {g['round']} Bargain: {proposer} offers you a trade. Accept, and it happens at"
+        " once; or refuse.",
+        *_trade_lines(content, g["players"][seat], "You would give", get),
+        *_trade_lines(content, g["players"][offer["from"]], "You would get", give),
+    ]
     built.add("accept", "Accept")
     built.add("refuse", "Refuse")
     built.help.append("accept: make the trade now. refuse: no trade.")
+
+
+def _trade_lines(content: Content, owner: P, head: str, items: Sequence[str]) -> list[str]:
+    """What a side of a trade is: each card with its symbols, each tile with what it does
+    and, for one the owner has placed, the channel it leaves (§9 rule 4)."""
+    parts = []
+    for item in items:
+        kind, _, ident = item.partition(":")
+        if kind == "card":
+            parts.append(card_text(content, ident))
+        elif kind == "tile":
+            parts.append(tile_text(content, ident) + _tile_source(owner, ident))
+        else:
+            parts.append(plural(int(item[:-1]), "coin"))
+    return [f"{head}: {'; '.join(parts)}."] if parts else []
+
+
+def _tile_source(owner: P, tile_id: str) -> str:
+    """Where a traded tile leaves from: a spare copy, else the last channel holding it."""
+    if tile_id in owner["spare"]:
+        return ", a spare one"
+    for k in range(len(owner["channels"]) - 1, -1, -1):
+        channel = owner["channels"][k]
+        if any(spec.partition("@")[0] == tile_id for spec in channel):
+            broken = " (its slot breaks)" if len(channel) == 1 else ""
+            return f", from channel {k + 1}{broken}"
+    return ""
 
 
 Builder = Callable[[Ask, Content, Config, G, int], None]

@@ -309,7 +309,7 @@ def items_text(content: Content, items: Sequence[str]) -> str:
     """Trade items by name: ``3 coins, Glowcap and Kiln`` (``nothing`` when empty)."""
     coins = sum(int(i[:-1]) for i in items if ":" not in i)
     named = [content.named(i.partition(":")[2]) for i in items if ":" in i]
-    return names_text([f"{coins} coins"] * bool(coins) + named) or "nothing"
+    return names_text([plural(coins, "coin")] * bool(coins) + named) or "nothing"
 
 
 def offer_text(content: Content, g: G, text: str, whom: str = "") -> str:

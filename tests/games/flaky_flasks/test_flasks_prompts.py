@@ -290,7 +290,9 @@ def test_s9_an_offer_to_a_player_whose_name_has_spaces_resolves() -> None:
     state, events = GAME.resolve(state, {0: verdict.move})
     (reply,) = GAME.requests(state)
     assert reply.seat == 1 and reply.kind == "reply"
-    assert "Alice offers you 2 coins for Heater." in reply.prompt
+    assert "Alice offers you a trade." in reply.prompt
+    assert "You would give: Heater (+1), from channel 2 (its slot breaks)." in reply.prompt
+    assert "You would get: 2 coins." in reply.prompt
     state, events = GAME.resolve(state, {1: "accept"})
     report = "\n".join(e.text for e in events if e.kind == "report")
     assert "Bob Smith accepts Alice's offer (2 coins for Heater)" in report
