@@ -338,6 +338,9 @@ def test_names_text_in_the_end_with_every_number_of_winners(seats: int) -> None:
         expected = names_text(list(names[:winners]))
         verb = "wins" if winners == 1 else "win"
         assert over == [f"Game over: {expected} {verb}."]
+        report = "\n".join(e.text for e in last.events if e.kind == "report")
+        shared = "wins" if winners == 1 else "share the victory"
+        assert f"Game over (all rounds played): {expected} {shared}." in report
         assert " and " not in expected or expected.count(" and ") == 1
         assert trace(steps, players=names, start=script["start"])[-1]["winners"] == list(
             names[:winners]
