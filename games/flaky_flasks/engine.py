@@ -119,6 +119,8 @@ class FlakyFlasks:
             float(timeout),
             occasion=occasion(g),
             timer=TIMER.get(kind, "turn"),
+            # §6.3: each seat works at its own pace on the window's one deadline
+            close="each" if kind == "work" else "all",
             clock=win["label"] if kind in ("work", "market") else None,
             presentation=built.presentation,
             help=built.help_text,

@@ -13,10 +13,12 @@ times out), a work window (its one deadline ends every seat's part), a market su
 sells every potion at its best panel), an offer and a reply. The bot is SIGKILLed during the Market
 Phase, with a market prompt open, and the match goes on from that prompt.
 
-``SEED`` gives all of it in ``WINDOWS`` host windows: the Hex answered by a chain of two
-Counters comes in round 4 (Alice's Shadow Moth on Bob; Bob counters with a Ward Candle, Carol
-lets that window time out, then counters Bob's Counter, so the Moth resolves), purchases and
-sales in every Market, both bargains in round 1. ``python -m tests.e2e.test_flaky_flasks FIRST
+A work window goes at each seat's own pace (§6.3): every command resolves alone and the
+player is asked the next one at once, while the others' prompts stand; the plan sends them one
+at a time. ``SEED`` gives all of it in ``WINDOWS`` host windows: the Hex answered by a chain of
+two Counters (Alice's Shadow Moth on Bob; Bob counters with a Ward Candle, Carol lets that
+window time out, then counters Bob's Counter, so the Moth resolves), purchases and sales in
+every Market, both bargains in round 1. ``python -m tests.e2e.test_flaky_flasks FIRST
 LAST`` searches seeds. The match's ``/match export`` replays to the same end.
 
 The second test: bad content set files and options are refused in one line naming the field; a
@@ -59,7 +61,7 @@ LaunchBot = Callable[..., Awaitable[BotProcess]]
 NAMES = ("Alice", "Bob", "Carol")
 SEED = 2  # see the module's docstring for what it gives
 OPTIONS: dict[str, Any] = {"rounds": 6}
-WINDOWS = 177
+WINDOWS = 314
 # seconds: setup / Hex / market / offer / reply windows; a Counter; each turn's work clock
 WINDOW, REACTION, WORK = 3, 3, 8
 BOT_ENV = {
@@ -192,18 +194,27 @@ def build_plan(seed: int, limit: int = 600) -> Plan:
     config = GAME.parse_config({**OPTIONS, "seed": seed}, len(NAMES))
     state, _ = GAME.new_match(Setup(config, len(NAMES), 0, NAMES))
     agents = [BrewerAgent(s, derive_rng(seed, "e2e", s)) for s in range(len(NAMES))]
+    silent: set[str] = set()  # work windows a seat let time out: the deadline ends them
     while GAME.outcome(state) is None and len(plan.windows) < limit:
         requests = GAME.requests(state)
         window = Window(state, requests)
+        label = state["g"]["win"]["label"]
         if window.kind == "counter" and len(requests) >= 2 and "timeout:counter" not in plan.seen:
             quiet = requests[-1].seat  # two could counter: one does, the other times out
             plan.seen.append("timeout:counter")
             window.tags[quiet] = "timeout:counter"
             window.answers[quiet] = None
-        for request in requests:
-            if request.seat not in window.answers:
+        # at their own pace (§6.3) the seats' commands come one at a time: Carol's first, so
+        # that her silence in one turn's first command leaves the others nothing done
+        ordered = requests[::-1] if window.kind == "work" else requests
+        for request in ordered:
+            if request.seat not in window.answers and label not in silent:
                 answer = plan_answer(plan, state, request, agents[request.seat], window)
                 window.answers[request.seat] = answer
+                if answer is None and window.kind == "work":
+                    silent.add(label)
+                if answer is not None and request.close == "each":
+                    break  # §6.3: each command resolves alone, the others' prompts stand
         attempts = {s: [a] for s, a in window.answers.items() if a is not None}
         played = play_window(requests, attempts, partial(GAME.submit, state))
         assert all(played.moves.get(s) is not None for s in attempts), played
@@ -282,6 +293,7 @@ class Driver:
         self.fake, self.world, self.users, self.bot, self.plan = fake, world, users, bot, plan
         self.floor = 0  # the last window step seen
         self.prompts: dict[tuple[int, int], Message] = {}  # (window index, seat) -> prompt
+        self.held: dict[int, tuple[Request, Message]] = {}  # seat -> the prompt it still holds
         self.ways: list[str] = []
         self.killed_at = 0  # the message mark at the SIGKILL
 
@@ -303,14 +315,17 @@ class Driver:
 
     async def play(self, index: int, window: Window) -> None:
         wait = WINDOW + REACTION + WORK + 15  # the window before may time out
-        step = None
+        steps = set()
         for request in window.requests:
             user = self.users[request.seat]
+            held = self.held.get(request.seat)
+            if held is not None and held[0] == request:  # §6.3: its prompt still stands
+                self.prompts[index, request.seat] = held[1]
+                continue
             prompt = await next_prompt(self.fake, user, self.floor, timeout=wait)
-            got = prompt_step(prompt)
-            assert step is None or got == step, (index, step, got)
-            step = got
+            steps.add(prompt_step(prompt))
             self.prompts[index, request.seat] = prompt
+            self.held[request.seat] = (request, prompt)
             assert "<t:" in prompt.content  # the countdown
             p = window.before["g"]["players"][request.seat]
             if request.kind == "hex" or (request.kind == "work" and p["stage"] == "play"):
@@ -318,14 +333,16 @@ class Driver:
                 shown = hand_text(content_of(window.before), p["hand"])
                 assert prompt.content.count(shown) == 1, prompt.content
                 assert prompt.content.count("Hand: ") == 1, prompt.content
-        assert step is not None
-        self.floor = step
+        assert len(steps) <= 1, (index, steps)  # the new prompts of a window: one step
+        self.floor = steps.pop() if steps else self.floor  # none: every prompt still stands
         if 0 in window.tags and window.tags[0] == "kill":
             await self.kill(self.prompts[index, 0])
         for request in window.requests:
-            answer = window.answers[request.seat]
+            answer = window.answers.get(request.seat)
             if answer is not None:
                 await self.answer(request, answer, self.prompts[index, request.seat])
+            if request.seat in window.answers or window.after is None:
+                self.held.pop(request.seat, None)  # answered or timed out: a new prompt comes
 
     async def kill(self, prompt: Message) -> None:
         """SIGKILL with a market prompt open, back at once: the window keeps its deadline and
