@@ -11,13 +11,20 @@ from collections.abc import Callable
 from games.potioncraft.cards import (
     CATEGORY_OF,
     POTION_CATEGORIES,
+    POTION_LOOKUP,
     POTIONS,
     SIBLINGS,
     SPELL_CATEGORY,
     SPELL_TYPE,
     WILD,
+    Potion,
 )
 from games.protocol import JSON, Agent, Event, Request
+
+
+def _potion(shown: str) -> Potion:
+    """A potion named in a choice (as players see it)."""
+    return POTIONS[POTION_LOOKUP[shown.casefold()]]
 
 
 def _owned_categories(view: JSON, seat: int) -> set[str]:
@@ -94,7 +101,7 @@ class AlchemistAgent:
         crafts = [v for v in values if v.startswith("craft ")]
         for value in crafts:
             potion = value[6:].split(" with ")[0]
-            if POTIONS[potion].category not in owned:
+            if _potion(potion).category not in owned:
                 return value
         hand = view["hand"]
         leader = max(
@@ -110,7 +117,7 @@ class AlchemistAgent:
                 target_name = value.split(" on ", 1)[1].split(" steal ")[0]
                 potion = value.split(" steal ", 1)[1].split(" wager ")[0]
                 target = next(s for s in view["seats"] if s["name"] == target_name)
-                if POTIONS[potion].category not in owned and target["hand_size"] >= 5:
+                if _potion(potion).category not in owned and target["hand_size"] >= 5:
                     return value
         for value in values:
             if value.startswith("perk ") and " ask " in value:
@@ -120,7 +127,7 @@ class AlchemistAgent:
         for value in values:
             if not value.startswith("perk ") or " ask " in value or " on " in value:
                 continue
-            perk = POTIONS[value[5:]].perk
+            perk = _potion(value[5:]).perk
             if perk == "ward":
                 return value
             if perk == "hand_reset" and sum(self._value(c, view, want) for c in hand) < len(hand):

@@ -13,11 +13,13 @@ from games.protocol import JSON, Agent, Event, Request
 from .cards import (
     CATEGORY_OF,
     POTION_CATEGORIES,
+    POTION_LOOKUP,
     POTIONS,
     SIBLINGS,
     SPELL_CATEGORY,
     SPELL_TYPE,
     WILD,
+    Potion,
 )
 
 END_CHANCE = 0.35  # the random player ends its main phase this often
@@ -30,6 +32,11 @@ class RandomAgent(protocol.RandomAgent):
         if request.kind == "main" and self.rng.random() < END_CHANCE:
             return "end"
         return super().act(request, view)
+
+
+def _potion(shown: str) -> Potion:
+    """A potion named in a choice (as players see it)."""
+    return POTIONS[POTION_LOOKUP[shown.casefold()]]
 
 
 def _owned_categories(view: JSON, seat: int) -> set[str]:
@@ -106,7 +113,7 @@ class AlchemistAgent:
         crafts = [v for v in values if v.startswith("craft ")]
         for value in crafts:
             potion = value[6:].split(" with ")[0]
-            if POTIONS[potion].category not in owned:
+            if _potion(potion).category not in owned:
                 return value
         hand = view["hand"]
         leader = max(
@@ -122,7 +129,7 @@ class AlchemistAgent:
                 target_name = value.split(" on ", 1)[1].split(" steal ")[0]
                 potion = value.split(" steal ", 1)[1].split(" wager ")[0]
                 target = next(s for s in view["seats"] if s["name"] == target_name)
-                if POTIONS[potion].category not in owned and target["hand_size"] >= 5:
+                if _potion(potion).category not in owned and target["hand_size"] >= 5:
                     return value
         for value in values:
             if value.startswith("perk ") and " ask " in value:
@@ -132,7 +139,7 @@ class AlchemistAgent:
         for value in values:
             if not value.startswith("perk ") or " ask " in value or " on " in value:
                 continue
-            perk = POTIONS[value[5:]].perk
+            perk = _potion(value[5:]).perk
             if perk == "ward":
                 return value
             if perk == "hand_reset" and sum(self._value(c, view, want) for c in hand) < len(hand):

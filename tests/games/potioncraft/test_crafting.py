@@ -53,7 +53,8 @@ def test_s7_1_spells_are_never_part_of_a_craft() -> None:
 
 def test_s7_1_only_a_revealed_potion_with_cards_in_hand() -> None:
     state = main_state()
-    assert "revealed" in refused(state, 0, "craft Witch's Chain with Coffin Nails, Bat Wing")
+    reason = refused(state, 0, "craft Witch's Chain with Coffin Nails, Bat Wing")
+    assert reason.startswith("Witch's Chain is not on offer (on offer: Maleficia: Severance")
     assert "not in your hand" in refused(state, 0, f"{SD} Coffin Nails, Nightshade, Clear Quartz")
 
 
