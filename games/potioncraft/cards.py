@@ -200,15 +200,15 @@ PERK_TEXT = {
     "recycle": "Recycle",
 }
 PERK_GIST = {  # what a perk does, in a few words (prompts)
-    "reshuffle": "3 new potions on offer",
-    "hand_reset": "every hand is dealt anew",
+    "reshuffle": "new potions on offer",
+    "hand_reset": "every hand dealt anew",
     "chain": "a potion on offer then needs its 4 exact cards",
     "request": "a player gives you an ingredient you name",
     "ward": "stops the next spell aimed at you",
-    "mimic": "in a craft, counts as an ingredient already crafted with",
-    "pairs_wild": "in a craft, a pair of equal cards counts as any ingredient",
+    "mimic": "in a craft, copies an ingredient already used",
+    "pairs_wild": "in a craft, a pair counts as any ingredient",
     "foresight": "reorder the deck's top cards",
-    "recycle": "every pile is shuffled into the deck",
+    "recycle": "all piles shuffled into the deck",
 }
 PERK_EFFECT = {  # the whole effect (the reference; potioncraft.md §9)
     "reshuffle": "the 3 potions on offer go back into their decks, which are shuffled, and the"
@@ -275,6 +275,18 @@ CATEGORY_LOOKUP = _lookup(CATEGORY_NAMES) | {
 POTION_CATEGORY_LOOKUP = _lookup(POTION_CATEGORIES)
 
 
+SPELL_GIST = {  # what each spell type does, in a few words (prompts)
+    "Circle Breaker": "the next player loses their next turn",
+    "Twist of Fate": "the direction of play is reversed",
+    "Venom Brew": "a player you choose discards a random card",
+    "Astral Projection": "see the deck's top 3 cards and keep 1",
+    "Foul Elixir": "never played: when drawn, it and 2 random cards of the hand are discarded",
+    "Crackling Cauldron": "draw a card; your table limit is +1 until you next craft",
+    "Summon from Beyond": "take any card from any pile",
+    "Hex Seal": "seal an ingredient family: none of it counts in crafts",
+    "Thief's Gamble": "wager 4 cards to steal a potion: it works if they hold a pair, else you"
+    " lose a turn",
+}
 SPELL_EFFECT = {  # what each spell type does (potioncraft.md §8), for prompts and the reference
     "Circle Breaker": "the next player loses their next turn",
     "Twist of Fate": "the direction of play is reversed",

@@ -17,6 +17,7 @@ from .cards import (
     POTION_CATEGORIES,
     POTIONS,
     SPELL_EFFECT,
+    SPELL_GIST,
     SPELL_TYPES,
     potions_of,
 )
@@ -66,9 +67,10 @@ def perk_effect(kind: str, config: Mapping[str, JSON]) -> str:
     return text
 
 
-def spell_effect(kind: str, config: Mapping[str, JSON], seats: int) -> str:
-    """What a spell type does under the match's options (potioncraft.md §8, §16)."""
-    text = SPELL_EFFECT[kind]
+def spell_effect(kind: str, config: Mapping[str, JSON], seats: int, short: bool = False) -> str:
+    """What a spell type does under the match's options (potioncraft.md §8, §16); ``short``:
+    in a few words, for prompts."""
+    text = (SPELL_GIST if short else SPELL_EFFECT)[kind]
     if kind == "Foul Elixir":
         text = text.replace("2 random cards", f"{config['foul_elixir_discards']} random cards")
     if kind == "Twist of Fate" and seats == 2:

@@ -13,7 +13,6 @@ from games.text import names_text
 
 from .cards import (
     BLOCKED_BY,
-    INGREDIENT_CATEGORIES,
     PERK_GIST,
     PERK_TEXT,
     POTION_CATEGORIES,
@@ -39,14 +38,14 @@ from .rules import (
 )
 from .state import State
 
-PROMPT_CHARS = 1400  # a prompt's own text; the host adds the choices and the deadline (2,000)
+PROMPT_CHARS = 1250  # a prompt's own text; the host adds the choices and the deadline (2,000)
 
 DEFAULTS_TEXT = {
     "draw": "you draw from the deck",
     "main": "your turn ends",
     "astral": "you keep the top card, the rest stay as they are",
     "foresight": "the order stays as it is",
-    "discard": "the last cards of your hand in catalog order (spells first) are discarded",
+    "discard": "the last cards of your hand as shown are discarded (spells first)",
     "block": "you pass",
     "pair": "the first pair is discarded",
 }
@@ -132,8 +131,8 @@ def chain_need(state: State) -> str:
 
 
 def offer_text(state: State, seat: int | None) -> str:
-    head = "On offer (3 of a potion's 4 ingredients craft it"
-    head += "; ✔ = in your hand):" if seat is not None else "):"
+    head = "On offer (a potion needs 3 of its 4 ingredients"
+    head += "; ✔ in your hand):" if seat is not None else "):"
     lines = [head] + [offer_line(state, c, seat) for c in POTION_CATEGORIES]
     if state.seal:
         lines.append(f"Sealed: {state.seal} (no card of it counts in a craft).")
@@ -164,7 +163,7 @@ def helps(state: State, seat: int, card: str) -> str:
             better.append(
                 f"completes {potion_label(potion)}"
                 if then == 0
-                else f"{potion_label(potion)} {then} missing instead of {now}"
+                else f"{potion_label(potion)} {then} missing"
             )
     return ", ".join(better)
 
@@ -206,7 +205,7 @@ def spells_text(state: State, hand: Sequence[str]) -> str:
         return ""
     seats = len(state.in_play())
     parts = [
-        f"{', '.join(cards)}: {spell_effect(kind, state.config, seats)}"
+        f"{', '.join(cards)}: {spell_effect(kind, state.config, seats, short=True)}"
         for kind, cards in kinds.items()
     ]
     return "Your spells: " + "; ".join(parts) + "."
@@ -278,6 +277,7 @@ def view(state: State, seat: int | None) -> JSON:
             if pending["window"] in ("block", "pair"):
                 data["potion"] = pending.get("potion") or pending.get("steal")
                 data["user"] = name(state, pending.get("user", pending.get("thief", 0)))
+                data["ask"] = pending.get("ask")  # a Request's ingredient (public)
     return data
 
 
@@ -354,17 +354,19 @@ def fit(first: str, second: str, limit_: int = 1900) -> str:
 def prompt(state: State, seat: int) -> str:
     pending = state.pending
     assert pending is not None
-    parts = PROMPTS[pending["window"]](state, seat)
-    return shorten([p for p in parts if p])
+    window = pending["window"]
+    parts = [p for p in PROMPTS[window](state, seat) if p]
+    return shorten(parts, 3 if window == "main" else len(parts))
 
 
-def shorten(parts: list[str]) -> str:
-    """The prompt's parts, one per line; past ``PROMPT_CHARS`` the later parts are dropped
-    (they are the reference: the table, the help) before any part is cut."""
+def shorten(parts: list[str], keep: int) -> str:
+    """The prompt's parts, one per line; past ``PROMPT_CHARS`` the parts after the first
+    ``keep`` are dropped (the main phase's spells and perks, which its help repeats) before
+    the text is cut."""
     text = "\n".join(parts)
-    while len(text) > PROMPT_CHARS and len(parts) > 2:
+    while len(text) > PROMPT_CHARS and len(parts) > keep:
         parts = parts[:-1]
-        text = "\n".join(parts) + "\n(more: `help`)"
+        text = "\n".join(parts) + "\n(your spells and perks: `help`)"
     return text if len(text) <= PROMPT_CHARS else text[: PROMPT_CHARS - 1] + "…"
 
 
@@ -391,8 +393,7 @@ def _draw(state: State, seat: int) -> list[str]:
 def _main(state: State, seat: int) -> list[str]:
     actions = f" ({_plural(state.actions, 'action')} so far)" if state.actions else ""
     return [
-        f"Turn {state.turn}: your move{actions}. Craft, play a spell, use a perk, one at a time,"
-        f" or end your turn. {owned_text(state, seat)}",
+        f"Turn {state.turn}: your move{actions}. {owned_text(state, seat)}",
         hand_text(state.hands[seat]),
         offer_text(state, seat),
         spells_text(state, state.hands[seat]),
@@ -400,14 +401,19 @@ def _main(state: State, seat: int) -> list[str]:
     ]
 
 
-def useless(state: State, hand: Sequence[str]) -> list[str]:
-    """The ingredient cards of a hand that no potion on offer uses, even as a substitute."""
-    used = set()
-    for potion in state.revealed.values():
-        if potion is not None:
-            for ingredient in POTIONS[potion].recipe:
-                used |= {ingredient, *SIBLINGS[ingredient]}
-    return [c for c in dict.fromkeys(hand) if c not in SPELL_TYPE and c != WILD and c not in used]
+def idle(state: State, hand: Sequence[str]) -> list[str]:
+    """The ingredient cards of a hand that no potion on offer needs now: without one of them,
+    no potion on offer would lack more."""
+    counts = Counter(hand)
+    shown = [p for p in state.revealed.values() if p is not None]
+    found = []
+    for card in dict.fromkeys(hand):
+        if card in SPELL_TYPE or card == WILD:
+            continue
+        fewer = counts - Counter([card])
+        if all(_missing(state, p, fewer)[0] == _missing(state, p, counts)[0] for p in shown):
+            found.append(card if counts[card] == 1 else f"{card} (one of {counts[card]})")
+    return found
 
 
 def _discard(state: State, seat: int) -> list[str]:
@@ -415,13 +421,13 @@ def _discard(state: State, seat: int) -> list[str]:
     count, hand = int(state.pending["count"]), state.hands[seat]
     potions = len(state.potions[seat])
     bonus = " with your Cauldron bonus" if state.cauldron[seat] else ""
-    spare = useless(state, hand)
+    spare = idle(state, hand)
     return [
         f"Turn {state.turn}, end of your turn: {len(hand)} cards in hand + 3 × {potions}"
         f" {'potion' if potions == 1 else 'potions'} = {table_count(state, seat)}, over the"
         f" limit of {limit(state, seat)}{bonus}: discard exactly {_plural(count, 'card')}.",
         hand_text(hand),
-        f"No potion on offer uses: {', '.join(spare)}." if spare else "",
+        f"No potion on offer needs now: {', '.join(spare)}." if spare else "",
         offer_text(state, seat),
     ]
 
@@ -543,12 +549,6 @@ COMMON = (
 )
 
 
-def families_text() -> str:
-    return "Families: " + "; ".join(
-        f"{family}: {', '.join(three)}" for family, _, three in INGREDIENT_CATEGORIES
-    )
-
-
 def help_text(state: State, seat: int) -> str:
     """Request.help: the whole typed grammar of the open decision, then the board."""
     pending = state.pending
@@ -557,11 +557,11 @@ def help_text(state: State, seat: int) -> str:
     other = order_from(state, seat)[0] if order_from(state, seat) else seat
     grammar = GRAMMAR[window].format(other=name(state, other), other_n=other + 1)
     parts = [f"Typed answers. {COMMON}", grammar]
-    if window == "main":
-        parts.append(families_text())
+    if window == "main":  # what a prompt too long for Discord leaves out (``shorten``)
+        parts += [spells_text(state, state.hands[seat]), perks_text(state, seat)]
     players = ", ".join(f"{n} (P{i + 1})" for i, n in enumerate(state.names))
     parts.append(f"Players: {players}. {BLOCKS}")
-    return fit("\n".join(parts), table_text(state), HELP_CHARS)
+    return fit("\n".join(p for p in parts if p), table_text(state), HELP_CHARS)
 
 
 # --- acknowledgements -------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_s16_seed_option_must_be_a_whole_number(bad: object) -> None:
 def test_s16_seed_option_export_replays_the_live_match() -> None:
     config = GAME.parse_config({"seed": 77, "max_turns": 6}, 3)
     state, _ = GAME.new_match(Setup(config, 3, 5, ["A", "B", "C"]))
-    agents = {s: AGENTS["alchemist"](s, derive_rng(3, "ai", s)) for s in range(3)}
+    agents = {s: AGENTS["normal"](s, derive_rng(3, "ai", s)) for s in range(3)}
     windows = []
     while not state.over:
         answers = {
@@ -78,7 +78,7 @@ def test_s14_one_table_per_turn_begun_and_none_within_a_turn() -> None:
     state, _ = GAME.new_match(
         Setup(GAME.parse_config({"seed": 8, "max_turns": 12}, 4), 4, 0, NAMES)
     )
-    agents = {s: AGENTS["alchemist"](s, derive_rng(8, "t", s)) for s in range(4)}
+    agents = {s: AGENTS["normal"](s, derive_rng(8, "t", s)) for s in range(4)}
     turns_begun, tables = 0, 0
     while not state.over:
         requests = GAME.requests(state)

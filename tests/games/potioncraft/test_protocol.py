@@ -77,13 +77,13 @@ def test_s14_secrets_are_the_hand_and_the_seen_cards() -> None:
     assert "seen" not in GAME.view(state, 1)
 
 
-def test_the_alchemist_beats_random_players() -> None:
+def test_the_normal_ai_beats_random_players() -> None:
     wins = 0.0
     for seed in range(12):
         strong = seed % 4
         state, events = GAME.new_match(Setup(GAME.parse_config({}, 4), 4, seed))
         agents = [
-            AGENTS["alchemist" if s == strong else "random"](s, derive_rng(seed, "agent", s))
+            AGENTS["normal" if s == strong else "random"](s, derive_rng(seed, "agent", s))
             for s in range(4)
         ]
         outcome = GAME.outcome(play_match(GAME, state, events, agents))
