@@ -180,12 +180,13 @@ def main_choices(state: State, seat: int) -> list[Choice]:
     return choices
 
 
-def draw_label(state: State, option: str) -> str:
+def draw_label(state: State, option: str, seat: int) -> str:
     """``deck`` or ``pile P2`` as a button: the pile's top card is public, so it is named."""
     if option == "deck":
         return "Draw from deck"
-    seat = state.names.index(option[5:])
-    return f"Take {state.piles[seat][-1]} from {option[5:]}'s pile"
+    owner = state.names.index(option[5:])
+    whose = "your pile" if owner == seat else f"{option[5:]}'s pile"
+    return f"Take {state.piles[owner][-1]} from {whose}"
 
 
 def window_choices(state: State, seat: int) -> list[Choice]:
@@ -193,7 +194,7 @@ def window_choices(state: State, seat: int) -> list[Choice]:
     assert pending is not None
     window = pending["window"]
     if window == "draw":
-        return [_choice(o, "draw", draw_label(state, o)) for o in pending["options"]]
+        return [_choice(o, "draw", draw_label(state, o, seat)) for o in pending["options"]]
     if window == "main":
         return main_choices(state, seat)
     if window == "astral":

@@ -105,14 +105,15 @@ def _status(state: State, seat: int, potion: str, ways: dict[str, str]) -> str:
     return f"{lacking} missing" if lacking else "not craftable now"
 
 
-def offer_line(state: State, category: str, seat: int | None) -> str:
+def offer_line(state: State, category: str, seat: int | None, gist: bool = True) -> str:
     """One slot of the revealed row; for a seat, which of its cards fit and what it lacks."""
     potion = state.revealed[category]
     if potion is None:
         return f"• {category}: none left (only a Thief's Gamble can get one now)"
     owned = seat is not None and any(o.category == category for o in state.potions[seat])
     head = f"• {potion_label(potion)} ({category}{', which you have' if owned else ''};"
-    head += f" perk {perk_text(potion)})"
+    perk = POTIONS[potion].perk
+    head += f" perk {perk_text(potion) if gist else PERK_TEXT[perk]})"
     if potion in state.chained:
         head += f" [chained: {chain_need(state)}]"
     recipe = POTIONS[potion].recipe
@@ -130,12 +131,14 @@ def chain_need(state: State) -> str:
     return "3 exact cards, no substitution"
 
 
-def offer_text(state: State, seat: int | None) -> str:
+def offer_text(state: State, seat: int | None, gist: bool = True) -> str:
+    """The revealed row, a line per potion; ``gist``: with what each perk does (the main
+    phase's prompt and /look; the other prompts name the perk only)."""
     head = "On offer (a potion needs 3 of its 4 ingredients"
     head += "; ✔ in your hand):" if seat is not None else "):"
-    lines = [head] + [offer_line(state, c, seat) for c in POTION_CATEGORIES]
+    lines = [head] + [offer_line(state, c, seat, gist) for c in POTION_CATEGORIES]
     if state.seal:
-        lines.append(f"Sealed: {state.seal} (no card of it counts in a craft).")
+        lines.append(f"Sealed: {state.seal}.")
     return "\n".join(lines)
 
 
@@ -165,7 +168,7 @@ def helps(state: State, seat: int, card: str) -> str:
                 if then == 0
                 else f"{potion_label(potion)} {then} missing"
             )
-    return ", ".join(better)
+    return names_text(better)
 
 
 def cards_helping(state: State, seat: int, cards: Sequence[str], where: Sequence[str]) -> str:
@@ -174,8 +177,8 @@ def cards_helping(state: State, seat: int, cards: Sequence[str], where: Sequence
     for card, place in zip(cards, where, strict=True):
         gain = helps(state, seat, card)
         helped = helped or bool(gain)
-        parts.append(f"{card}{place}" + (f" ({gain})" if gain else ""))
-    return ", ".join(parts) + ("" if helped else "; none brings a potion on offer nearer")
+        parts.append(f"{card}{place}" + (f" → {gain}" if gain else ""))
+    return "; ".join(parts) + ("" if helped else " (none brings a potion on offer nearer)")
 
 
 # --- the player's own things ------------------------------------------------------------------
@@ -195,10 +198,11 @@ def owned_text(state: State, seat: int) -> str:
     return f"You own {listed}. Still needed to win: {names_text(need)}."
 
 
-def spells_text(state: State, hand: Sequence[str]) -> str:
-    """The spells of a hand, each type once with what it does."""
+def spells_text(state: State, seat: int) -> str:
+    """The spells of a seat's hand, each type once with what it does (and, for some, what it
+    would do now)."""
     kinds: dict[str, list[str]] = {}
-    for card in hand:
+    for card in state.hands[seat]:
         if card in SPELL_TYPE:
             kinds.setdefault(SPELL_TYPE[card], []).append(card)
     if not kinds:
@@ -206,9 +210,41 @@ def spells_text(state: State, hand: Sequence[str]) -> str:
     seats = len(state.in_play())
     parts = [
         f"{', '.join(cards)}: {spell_effect(kind, state.config, seats, short=True)}"
+        + spell_note(state, seat, kind)
         for kind, cards in kinds.items()
     ]
     return "Your spells: " + "; ".join(parts) + "."
+
+
+NOTED = 3  # pile cards or potions a spell's note names at most
+
+
+def spell_note(state: State, seat: int, kind: str) -> str:
+    """What a spell would do now: the next player a Circle Breaker hits, the pile cards a
+    Summon from Beyond could take that bring a potion nearer, the potions of the categories
+    still needed a Thief's Gamble could steal (with their owners' hands: the more cards, the
+    likelier a pair)."""
+    if kind == "Circle Breaker":
+        return f" (now {name(state, next_seat(state, seat))})"
+    if kind == "Summon from Beyond":
+        found = []
+        for owner in range(state.seats):
+            for card in dict.fromkeys(reversed(state.piles[owner])):
+                gain = helps(state, seat, card)
+                if gain:
+                    found.append(f"{card} ({name(state, owner)}'s pile) → {gain}")
+        return f" (useful now: {'; '.join(found[:NOTED])})" if found else ""
+    if kind == "Thief's Gamble":
+        owned = {o.category for o in state.potions[seat]}
+        found = [
+            f"{potion_label(o.name)} from {name(state, other)}"
+            f" ({_plural(len(state.hands[other]), 'card')} in hand)"
+            for other in order_from(state, seat)
+            for o in state.potions[other]
+            if o.category not in owned
+        ]
+        return f" (now: {'; '.join(found[:NOTED])})" if found else ""
+    return ""
 
 
 def perks_text(state: State, seat: int) -> str:
@@ -336,7 +372,7 @@ def describe(state: State, seat: int | None) -> str:
     if seat is None:
         return fit(table_text(state), offer_text(state, None))
     own = [hand_text(state.hands[seat]), owned_text(state, seat), offer_text(state, seat)]
-    own += [spells_text(state, state.hands[seat]), perks_text(state, seat)]
+    own += [spells_text(state, seat), perks_text(state, seat)]
     return fit("\n".join(p for p in own if p), table_text(state))
 
 
@@ -386,7 +422,7 @@ def _draw(state: State, seat: int) -> list[str]:
         f"Turn {state.turn}: your draw. {owned_text(state, seat)}",
         hand_text(state.hands[seat]),
         source,
-        offer_text(state, seat),
+        offer_text(state, seat, gist=False),
     ]
 
 
@@ -396,7 +432,7 @@ def _main(state: State, seat: int) -> list[str]:
         f"Turn {state.turn}: your move{actions}. {owned_text(state, seat)}",
         hand_text(state.hands[seat]),
         offer_text(state, seat),
-        spells_text(state, state.hands[seat]),
+        spells_text(state, seat),
         perks_text(state, seat),
     ]
 
@@ -428,7 +464,7 @@ def _discard(state: State, seat: int) -> list[str]:
         f" limit of {limit(state, seat)}{bonus}: discard exactly {_plural(count, 'card')}.",
         hand_text(hand),
         f"No potion on offer needs now: {', '.join(spare)}." if spare else "",
-        offer_text(state, seat),
+        offer_text(state, seat, gist=False),
     ]
 
 
@@ -443,7 +479,7 @@ def _astral(state: State, seat: int) -> list[str]:
         f"Astral Projection: the deck's top cards, top first: {_seen(state, seat)}. Keep one;"
         " the others go back on top of the deck in the order you list them.",
         hand_text(state.hands[seat]),
-        offer_text(state, seat),
+        offer_text(state, seat, gist=False),
     ]
 
 
@@ -455,7 +491,7 @@ def _foresight(state: State, seat: int) -> list[str]:
         f" {_seen(state, seat)}. Put them all back in the order you choose, the new top first:"
         f" the next draws from the deck take them in that order ({after} plays next).",
         hand_text(state.hands[seat]),
-        offer_text(state, seat),
+        offer_text(state, seat, gist=False),
     ]
 
 
@@ -558,7 +594,7 @@ def help_text(state: State, seat: int) -> str:
     grammar = GRAMMAR[window].format(other=name(state, other), other_n=other + 1)
     parts = [f"Typed answers. {COMMON}", grammar]
     if window == "main":  # what a prompt too long for Discord leaves out (``shorten``)
-        parts += [spells_text(state, state.hands[seat]), perks_text(state, seat)]
+        parts += [spells_text(state, seat), perks_text(state, seat)]
     players = ", ".join(f"{n} (P{i + 1})" for i, n in enumerate(state.names))
     parts.append(f"Players: {players}. {BLOCKS}")
     return fit("\n".join(p for p in parts if p), table_text(state), HELP_CHARS)

@@ -31,8 +31,8 @@ from typing import Any
 from cogs.prompts import choice_keys
 from games.moves import play_window
 from games.potioncraft import GAME
-from games.potioncraft.agents import AlchemistAgent
-from games.potioncraft.cards import POTIONS
+from games.potioncraft.agents import PlannerAgent
+from games.potioncraft.cards import POTION_LOOKUP, POTIONS, potion_label
 from games.potioncraft.render import hand_text, table_text
 from games.potioncraft.rules import eligible_blocks, order_from
 from games.potioncraft.state import State
@@ -58,7 +58,7 @@ NAMES = ("Alice", "Bob", "Carol", "Dave")
 
 
 # --- the plan: the whole match computed offline ------------------------------------------------
-BASE_OPTIONS = {"reaction_wait_full": True}  # every other player gets the Hand reset window
+BASE_OPTIONS = {"reaction_wait_full": True}  # block windows run their full time
 
 
 @dataclass
@@ -99,10 +99,16 @@ def chain_ask(state: State, seat: int, values: list[str]) -> str | None:
     return None
 
 
+def potion_in(value: str) -> str | None:
+    """The potion of a plain ``perk P`` answer (P as shown), else None."""
+    name = POTION_LOOKUP.get(value.removeprefix("perk ").casefold())
+    return name if value.startswith("perk ") and name in POTIONS else None
+
+
 def reset_perk(state: State, seat: int, values: list[str]) -> str | None:
     for value in values:
-        name = value.removeprefix("perk ")
-        if value.startswith("perk ") and name in POTIONS and POTIONS[name].perk == "hand_reset":
+        name = potion_in(value)
+        if name is not None and POTIONS[name].perk == "hand_reset":
             return value
     return None
 
@@ -112,7 +118,7 @@ def build(seed: int, max_turns: int | None = None) -> Plan:
     plan = Plan(seed)
     config = GAME.parse_config(config_of(seed, max_turns), len(NAMES))
     state, _ = GAME.new_match(Setup(config, len(NAMES), 0, NAMES))
-    agents = {s: AlchemistAgent(s, derive_rng(seed, "e2e", s)) for s in range(len(NAMES))}
+    agents = {s: PlannerAgent(s, derive_rng(seed, "e2e", s)) for s in range(len(NAMES))}
     while not state.over:
         requests = GAME.requests(state)
         window = Window(state, requests)
@@ -159,15 +165,14 @@ def build(seed: int, max_turns: int | None = None) -> Plan:
     return plan
 
 
-class SeerAgent(AlchemistAgent):
-    """The alchemist, but it uses a Foresight perk whenever one is offered (the alchemist
-    never does), so a match reaches a foresight window."""
+class SeerAgent(PlannerAgent):
+    """The planner, but it uses a Foresight perk whenever one is offered, so a match reaches a
+    foresight window."""
 
     def act(self, request: Request, view: Any) -> str:
         for choice in request.choices:
-            name = choice.value.removeprefix("perk ")
-            perk = POTIONS[name].perk if name in POTIONS else None
-            if choice.value.startswith("perk ") and perk == "foresight":
+            name = potion_in(choice.value)
+            if name is not None and POTIONS[name].perk == "foresight":
                 return choice.value
         return super().act(request, view)
 
@@ -177,9 +182,9 @@ def build_silent(
     seats: int,
     max_turns: int,
     silent: tuple[str, ...],
-    agent: type[AlchemistAgent] = AlchemistAgent,
+    agent: type[PlannerAgent] = PlannerAgent,
 ) -> Plan:
-    """The alchemists' match of ``seats`` players where nobody answers a ``silent`` window."""
+    """The planners' match of ``seats`` players where nobody answers a ``silent`` window."""
     plan = Plan(seed)
     config = GAME.parse_config({"seed": seed, "max_turns": max_turns}, seats)
     state, _ = GAME.new_match(Setup(config, seats, 0, NAMES[:seats]))
@@ -203,20 +208,22 @@ def build_silent(
 
 
 def tag_block(plan: Plan, state: State, window: Window) -> None:
+    """The first Hand reset whose window asks two players or more (those holding a Benedicta
+    spell, §9.3) while another is only told (§14): the first blocks before the SIGKILL, the
+    last answers only after the restart (it times out: a pass)."""
     pending = state.pending
     assert pending is not None
     if pending["perk"] == "hand_reset" and "reset" not in plan.seen:
-        if len(window.requests) == 3:
+        asked = [r.seat for r in window.requests]
+        if len(asked) >= 2 and len(asked) < len(state.in_play()) - 1:
             plan.seen.add("reset")
             window.tag = "reset"
             window.kill = True
-            blockers = [r for r in window.requests if len(r.choices) > 1]
-            for request in blockers:  # block before the kill: the block must survive it
-                window.answers[request.seat] = request.choices[1].value
-                plan.seen.add("reset-block")
-            late = [r.seat for r in window.requests if r not in blockers] or [blockers[-1].seat]
-            window.after_kill = (late[-1],)
-            window.answers[late[-1]] = None  # times out after the restart: a pass
+            first = window.requests[0]
+            window.answers[first.seat] = first.choices[1].value  # block before the kill
+            plan.seen.add("reset-block")
+            window.after_kill = (asked[-1],)
+            window.answers[asked[-1]] = None  # times out after the restart: a pass
         return
     if pending["perk"] != "request":
         return
@@ -346,7 +353,7 @@ def assert_no_hand_leaks(
     assert checked >= 20, checked
     for seat, user in enumerate(users):  # every hand a DM shows is its reader's own
         own = {hand_text(hand) for s, hand in hands_of(plan) if s == seat}
-        shown = {m[0] for t in dms[user.id] for m in re.finditer(r"Your hand: [^.]*\.", t)}
+        shown = {m[0] for t in dms[user.id] for m in re.finditer(r"Your hand \(\d+\): [^.]*\.", t)}
         assert shown <= own, (NAMES[seat], shown - own)
 
 
@@ -407,8 +414,8 @@ class Driver:
             assert "<t:" in prompt.content  # the countdown
             if window.before.pending["window"] == "block":
                 pending = window.before.pending
-                by = NAMES[pending["user"]]
-                assert f"{by} uses {pending['potion']} (" in prompt.content, prompt.content
+                by, potion = NAMES[pending["user"]], potion_label(pending["potion"])
+                assert f"{by} uses {potion} (" in prompt.content, prompt.content
         return found
 
     async def answer(self, window: Window, request: Request, prompt: Message | None) -> None:
@@ -513,11 +520,8 @@ async def test_four_player_match_with_blocks_a_restart_a_leave_and_closed_dms(
     await driver.run()
     final = plan.windows[-1].after
     assert final is not None and final.over
-    await fake.wait_for_message(
-        lambda m: "The turn limit is reached: Alice wins." in m.content,
-        channel=world.channel,
-        timeout=20,
-    )
+    win = next(e.text for e in plan.windows[-1].events if e.kind == "win")
+    await fake.wait_for_message(lambda m: win in m.content, channel=world.channel, timeout=20)
     public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
 
     # every turn's table, posted once in the channel: whose turn, potions, piles, hand sizes
@@ -531,23 +535,35 @@ async def test_four_player_match_with_blocks_a_restart_a_leave_and_closed_dms(
         assert public.count(table) == 1, table
 
     # the situations of the plan, as the channel saw them
-    assert "Alice crafts Silence of the Grave (Coffin Nails, Nightshade, Ghoul Tongue)." in public
+    events = [e for w in plan.windows for e in w.events if e.audience.kind == "public"]
+    assert any(e.kind == "craft" for e in events)
+    assert any(e.kind == "discard" and len(e.data["cards"]) == 2 for e in events)
     assert "Bob draws from the deck (timed out)." in public
-    assert "Alice discards Whispering Bark, Moonstone Powder." in public
-    # Bob's block was given before the SIGKILL: it survived it
-    assert "Bob blocks with Hex Seal (Benedicta).\nAlice, Carol, Dave fold and are dealt" in public
-    assert "Alice uses Lover's Whisper: Request, asking for Eye of Newt." in public
-    assert "Bob blocks with Twist of Fate (Fortuna)." in public
-    assert (
-        "Carol blocks with Circle Breaker (Fortuna).\nNobody gives Eye of Newt to Alice." in public
-    )
-    assert "Dave leaves the match." in public
-    # the Hand reset window reached the three others (Carol's through /submit); the channel
-    # is told it is open, not who was asked
+    # the Hand reset: its window asked only the players holding a Benedicta spell (§9.3, §13.2),
+    # the others were told (§14); the block given before the SIGKILL survived it
     reset = driver.tags["reset"]
-    assert [r.seat for r in reset.requests] == [1, 2, 3]
+    pending = reset.before.pending
+    assert pending is not None
+    others = order_from(reset.before, pending["user"])
+    eligible = [s for s in others if eligible_blocks(reset.before, s, pending["potion"])]
+    assert [r.seat for r in reset.requests] == eligible and len(eligible) < len(others)
+    opening = plan.windows[plan.windows.index(reset) - 1]
+    told = [e.audience.seat for e in opening.events if e.kind == "no_block"]
+    assert told == [s for s in others if s not in eligible]
+    first = reset.requests[0].seat
+    block = reset.answers[first]
+    assert block is not None and f"{NAMES[first]} blocks with {block[6:]}." in public
     opened = [m.content for m in fake.messages_in(world.channel) if "Reaction window" in m.content]
     assert len(opened) == 1 and not any(n in opened[0] for n in NAMES[1:]), opened
+    # the Request blocked twice in a row
+    for tag in ("chain1", "chain2"):
+        window = driver.tags[tag]
+        (seat,) = window.answers
+        answer = window.answers[seat]
+        assert answer is not None and f"{NAMES[seat]} blocks with {answer[6:]}." in public
+    assert "Dave leaves the match." in public
+    win = next(e.text for e in plan.windows[-1].events if e.kind == "win")
+    assert win in public
 
     assert_events_shown(fake, world, users, plan.windows)
     leave = driver.tags["leave"]
@@ -711,7 +727,7 @@ async def test_bad_setups_are_refused_and_each_player_looks_at_their_own_hand(
     assert hand_text(state.hands[state.active]) in draw.content
     assert (await slash_submit(fake, active, world, "DECK")).startswith("✅")
     main = await next_prompt(fake, active, prompt_step(draw) or 0)
-    assert "Send `play …`, `craft …`, `perk …` or `end`." in main.content
+    assert "On offer (a potion needs 3 of its 4 ingredients; ✔ in your hand):" in main.content
     refused = await slash_submit(fake, active, world, "craft Nothing with Bat Wing")
     assert refused.startswith("✖"), refused
     assert (await type_text(fake, active, "end")).startswith("✅")
