@@ -81,7 +81,7 @@ def test_s13_5_the_offer_shows_seals_chains_owned_categories_and_empty_slots() -
     )
     assert line(prompt, "• Mirror Dew").startswith("• Mirror Dew (Benedicta, which you have;")
     assert "• Fortuna: none left (only a Thief's Gamble can get one now)" in prompt
-    assert "Sealed: Witch's Pantry (no card of it counts in a craft)." in prompt
+    assert "\nSealed: Witch's Pantry.\n" in prompt
     assert "You own Wispwine (Benedicta). Still needed to win: Maleficia and Fortuna." in prompt
 
 
