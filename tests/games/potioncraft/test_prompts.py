@@ -139,7 +139,7 @@ def test_s13_5_the_draw_names_each_pile_top_and_the_potions_it_brings_nearer() -
     prompt = only(state).prompt
     assert line(prompt, "Draw the deck's top card") == (
         "Draw the deck's top card (unseen), or take a pile's top card: Bat Wing (P2's pile)"
-        " (completes Oracle's Dew), Amethyst (P3's pile)."
+        " → completes Oracle's Dew; Amethyst (P3's pile)."
     )
     assert prompt.startswith("Turn 1: your draw.")
 
@@ -209,9 +209,9 @@ def test_s13_5_astral_and_foresight_name_what_each_seen_card_brings() -> None:
         steps=[DRAW, step("main", P1=["play Astral Projection (Fortuna)"])],
     )
     assert only(astral).prompt.splitlines()[0] == (
-        "Astral Projection: the deck's top cards, top first: Bat Wing (Severance Draught 1"
-        " missing, completes Oracle's Dew), Amethyst, Starflower. Keep one; the others go back"
-        " on top of the deck in the order you list them."
+        "Astral Projection: the deck's top cards, top first: Bat Wing → Severance Draught 1"
+        " missing and completes Oracle's Dew; Amethyst; Starflower. Keep one; the others go"
+        " back on top of the deck in the order you list them."
     )
     foresight = state_after(
         preset={"potions": {"P1": ["Dreambinder Elixir"]}},
@@ -223,10 +223,10 @@ def test_s13_5_astral_and_foresight_name_what_each_seen_card_brings() -> None:
         steps=[DRAW, step("main", P1=["perk Dreambinder Elixir"])],
     )
     assert only(foresight).prompt.startswith(
-        "Foresight: the deck's top 5 cards, top first: Bat Wing (Severance Draught 2 missing,"
-        " Oracle's Dew 2 missing), Amethyst, Starflower, Nightshade, Spider Silk. Put them all"
-        " back in the order you choose, the new top first: the next draws from the deck take"
-        " them in that order (P2 plays next)."
+        "Foresight: the deck's top 5 cards, top first: Bat Wing → Severance Draught 2 missing"
+        " and Oracle's Dew 2 missing; Amethyst; Starflower; Nightshade; Spider Silk. Put them"
+        " all back in the order you choose, the new top first: the next draws from the deck"
+        " take them in that order (P2 plays next)."
     )
 
 
