@@ -22,6 +22,7 @@ from games.protocol import (
     Verdict,
     derive_rng,
 )
+from games.text import names_text
 
 from . import render, rules
 from .cards import CARDS, COPIES, POTION_CATEGORIES, POTIONS, potions_of, sort_cards
@@ -260,7 +261,9 @@ def start_match(
     if preset:
         state.chained = list(preset.get("chained", []))
     events: list[Event] = [
-        Event(PUBLIC, "start", {"players": list(names)}, f"Potioncraft begins: {', '.join(names)}.")
+        Event(
+            PUBLIC, "start", {"players": list(names)}, f"Potioncraft begins: {names_text(names)}."
+        )
     ]
     rules.begin_turn(state, start, events)
     for seat in range(seats):  # the first prompt shows its seat's hand: no notice before it

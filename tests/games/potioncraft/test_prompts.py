@@ -405,3 +405,11 @@ def test_a_whole_match_of_ais_finishes() -> None:
     state, events = GAME.new_match(Setup(GAME.parse_config({}, 3), 3, 2, SIX[:3]))
     agents = [AGENTS["normal"](s, derive_rng(2, "w", s)) for s in range(3)]
     assert GAME.outcome(play_match(GAME, state, events, agents)) is not None
+
+
+@pytest.mark.parametrize("seats", range(2, 7))
+def test_the_start_names_the_players_as_a_sentence(seats: int) -> None:
+    _, events = GAME.new_match(Setup(GAME.parse_config({}, seats), seats, 1, SIX[:seats]))
+    start = next(e for e in events if e.kind == "start")
+    assert start.text == f"Potioncraft begins: {names_text(SIX[:seats])}."
+    assert ", and" not in start.text and start.text.count(" and ") == 1
