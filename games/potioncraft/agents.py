@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from functools import partial
+from functools import lru_cache, partial
 
 from games import protocol
 from games.protocol import JSON, Agent, Event, Request
@@ -107,34 +107,50 @@ def seat_index(view: JSON, name: str) -> int:
     return next(i for i, s in enumerate(view["seats"]) if s["name"] == name)
 
 
-def reach(potion: str, hand: Counter[str], seal: str | None, chained: bool) -> tuple[int, int]:
-    """How many recipe ingredients the hand lacks for a craft by cards alone, and its outs: the
-    card names one more of which would cover one more (the rules' ``crafting.missing``, fast:
-    standard recipes have four families, so their covers never overlap)."""
+BIT = {card: 1 << index for index, card in enumerate(CARDS)}  # a hand as a set of names: bits
+
+
+def bits(hand: Counter[str]) -> int:
+    return sum(BIT[card] for card, count in hand.items() if count > 0)
+
+
+def _recipe_bits(potion: str) -> tuple[tuple[str, int, int, int], ...]:
+    """Per recipe ingredient: its family, its bit and its two siblings' bits."""
+    return tuple(
+        (CATEGORY_OF[i], BIT[i], BIT[SIBLINGS[i][0]], BIT[SIBLINGS[i][1]])
+        for i in POTIONS[potion].recipe
+    )
+
+
+RECIPE_BITS = {potion: _recipe_bits(potion) for potion in POTIONS}
+RELEVANT = {  # the names a potion's reach depends on: its recipe, their siblings, the wild
+    potion: BIT[WILD] | sum(d | a | b for _, d, a, b in RECIPE_BITS[potion]) for potion in POTIONS
+}
+
+
+@lru_cache(maxsize=65536)
+def reach(potion: str, hand: int, seal: str | None, chained: bool) -> tuple[int, int]:
+    """How many recipe ingredients a hand (``bits``) lacks for a craft by cards alone, and its
+    outs: the card names one more of which would cover one more (the rules'
+    ``crafting.missing``, fast: standard recipes have four families, so covers never overlap)."""
     need = 4 if chained else 3
-    covered, outs = 0, set()
-    uncovered = False
-    for ingredient in POTIONS[potion].recipe:
-        if CATEGORY_OF[ingredient] == seal:
+    covered, outs, uncovered = 0, 0, False
+    for family, direct, one, two in RECIPE_BITS[potion]:
+        if family == seal:
             continue
-        siblings = SIBLINGS[ingredient]
-        if hand[ingredient] or (not chained and all(hand[s] for s in siblings)):
+        if hand & direct or (not chained and hand & one and hand & two):
             covered += 1
             continue
         uncovered = True
-        outs.add(ingredient)
+        outs |= direct
         if not chained:
-            outs.update(s for s, other in (siblings, siblings[::-1]) if hand[other])
+            outs |= (two if hand & one else 0) | (one if hand & two else 0)
     if not chained and uncovered:
-        if hand[WILD]:
+        if hand & BIT[WILD]:
             covered += 1
         else:
-            outs.add(WILD)
-    return max(0, need - min(covered, need)), len(outs)
-
-
-def missing_count(potion: str, hand: Counter[str], seal: str | None, chained: bool) -> int:
-    return reach(potion, hand, seal, chained)[0]
+            outs |= BIT[WILD]
+    return max(0, need - min(covered, need)), outs.bit_count()
 
 
 class Table:
@@ -172,8 +188,8 @@ class Table:
                 return True
         return False
 
-    def closeness(self, potion: str, hand: Counter[str]) -> float:
-        lacking, outs = reach(potion, hand, self.seal, potion in self.chained)
+    def closeness(self, potion: str, hand: int) -> float:
+        lacking, outs = reach(potion, hand & RELEVANT[potion], self.seal, potion in self.chained)
         return CLOSENESS.get(lacking, 0.0) + OUT_WORTH.get(lacking, 0.0) * outs
 
     def score(self, hand: Counter[str]) -> float:
@@ -181,13 +197,13 @@ class Table:
         key = tuple(sorted(hand.items()))
         if key in self._scores:
             return self._scores[key]
-        total = 0.0
+        total, mask = 0.0, bits(hand)
         for category in self.lacking:
             shown = self.revealed[category]
-            best = self.closeness(shown, hand) if shown else 0.0
+            best = self.closeness(shown, mask) if shown else 0.0
             later = self.future[category]
             for potion in later:
-                best = max(best, FUTURE / len(later) * self.closeness(potion, hand) * 2)
+                best = max(best, FUTURE / len(later) * self.closeness(potion, mask) * 2)
             total += best
         total += sum(SPELL_WORTH[SPELL_TYPE[c]] * n for c, n in hand.items() if c in SPELL_TYPE)
         total += 1.0 * hand[WILD]
@@ -356,7 +372,27 @@ class PlannerAgent:
             worth = table.score(rest) - (2.0 if " using " in text else 0.0)
             if worth > value:
                 best, value = text, worth
-        return best
+        if best is None or not self.cunning:
+            return best
+        head, _, tail = best.partition(" with ")
+        listed, using, perk = tail.partition(" using ")
+        ordered = self._pile_order(listed.split(", "), table)
+        return f"{head} with {', '.join(ordered)}{using}{perk}"
+
+    def _pile_order(self, cards: list[str], table: Table) -> list[str]:
+        """Cards going onto this seat's pile, listed so that the last one, the new top that
+        the next players may draw, is the one they need least (the wild and the ingredients of
+        their potions go under)."""
+        view = table.view
+        wanted: set[str] = set()
+        for seat in range(len(view["seats"])):
+            if seat != self.seat and not view["seats"][seat]["out"]:
+                wanted |= needs_of(view, seat)
+
+        def use(card: str) -> int:
+            return 2 if card == WILD else 1 if card in wanted else 0
+
+        return sorted(cards, key=use, reverse=True)
 
     def _cheap_spells(self, values: list[str], table: Table) -> str | None:
         """Spells that only help: a card more (Cauldron), the best of three (Astral
@@ -461,9 +497,22 @@ class PlannerAgent:
                     table.lacking
                 ):
                     return text
-        if view["seats"][lead]["categories"] >= 2:
+        if view["seats"][lead]["categories"] >= 2 and not self._near(table):
             return self._perk_of(values, "reshuffle")
         return None
+
+    @staticmethod
+    def _near(table: Table) -> bool:
+        """Whether a potion on offer of a lacking category is one card away or nearer (a
+        reshuffle would throw it away)."""
+        mask = bits(table.hand)
+        for category in table.lacking:
+            potion = table.revealed[category]
+            if potion is not None:
+                chained = potion in table.chained
+                if reach(potion, mask & RELEVANT[potion], table.seal, chained)[0] <= 1:
+                    return True
+        return False
 
     def _twist(self, values: list[str], table: Table, lead: int) -> str | None:
         """With 3 players or more, reverse the play when the leader plays next: it then waits
@@ -494,11 +543,11 @@ class PlannerAgent:
     # --- the other windows --------------------------------------------------------------------
 
     def _discard(self, request: Request, table: Table) -> str:
-        """The cards the plans need least; cunning, the one the leader needs least on top (the
-        last listed card tops the pile, where the next players may take it)."""
+        """The cards the plans need least; cunning, listed so that the pile's new top is the
+        one the others need least."""
         dropped = cheapest(table, table.hand, request.min_choices)
-        wanted = self._leader_needs(table)
-        dropped.sort(key=lambda card: card not in wanted)
+        if self.cunning:
+            dropped = self._pile_order(dropped, table)
         return "discard " + ", ".join(dropped)
 
     def _astral(self, request: Request, table: Table) -> str:
