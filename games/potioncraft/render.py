@@ -102,7 +102,9 @@ def _status(state: State, seat: int, potion: str, ways: dict[str, str]) -> str:
         if " using " in using:
             return f"you can craft it now using {potion_label(using.split(' using ')[1])}"
         return "you can craft it now" + (f" with your {WILD}" if wild else "")
-    return f"{lacking} missing" if lacking else "not craftable now"
+    if not lacking:
+        return "not craftable now"
+    return f"{lacking} missing" + (f" with your {WILD}" if wild else "")
 
 
 def offer_line(state: State, category: str, seat: int | None, gist: bool = True) -> str:
@@ -221,19 +223,19 @@ NOTED = 3  # pile cards or potions a spell's note names at most
 
 def spell_note(state: State, seat: int, kind: str) -> str:
     """What a spell would do now: the next player a Circle Breaker hits, the pile cards a
-    Summon from Beyond could take that bring a potion nearer, the potions of the categories
+    Summon from Beyond could take that bring a potion on offer nearer, the potions of the categories
     still needed a Thief's Gamble could steal (with their owners' hands: the more cards, the
     likelier a pair)."""
     if kind == "Circle Breaker":
         return f" (now {name(state, next_seat(state, seat))})"
     if kind == "Summon from Beyond":
-        found = []
-        for owner in range(state.seats):
-            for card in dict.fromkeys(reversed(state.piles[owner])):
-                gain = helps(state, seat, card)
-                if gain:
-                    found.append(f"{card} ({name(state, owner)}'s pile) → {gain}")
-        return f" (useful now: {'; '.join(found[:NOTED])})" if found else ""
+        found = [
+            f"{card} from {name(state, owner)}"
+            for owner in range(state.seats)
+            for card in dict.fromkeys(reversed(state.piles[owner]))
+            if helps(state, seat, card)
+        ]
+        return f" (useful now: {', '.join(found[:NOTED])})" if found else ""
     if kind == "Thief's Gamble":
         owned = {o.category for o in state.potions[seat]}
         found = [
@@ -347,22 +349,34 @@ def seat_line(state: State, seat: int) -> str:
     )
 
 
-def table_text(state: State) -> str:
+END_REASONS = {
+    "three_categories": "a potion of each category",
+    "turn_limit": "the turn limit",
+    "ended": "the round was ended",
+    "left": "the others left",
+}
+
+
+def table_text(state: State, row: bool = True) -> str:
+    """The table as everyone sees it; without ``row`` when the potions on offer are shown
+    beside it in full."""
     direction = "clockwise" if state.direction == "cw" else "counter-clockwise"
     lines = [
         f"Turn {state.turn}, {name(state, state.active)} to play, play goes {direction}."
         f" Deck: {_plural(len(state.deck), 'card')}."
     ]
-    row = ", ".join(
+    offer = ", ".join(
         f"{c}: {potion_label(p) if p else 'none left'}"
         + (" (chained)" if p in state.chained else "")
         for c, p in state.revealed.items()
     )
-    lines.append(f"On offer: {row}." + (f" Sealed: {state.seal}." if state.seal else ""))
+    if row:
+        lines.append(f"On offer: {offer}." + (f" Sealed: {state.seal}." if state.seal else ""))
     lines += [seat_line(state, s) for s in range(state.seats)]
     if state.over:
         winners = names_text([name(state, s) for s in state.winners])
-        lines.append(f"Over: {winners} won ({state.end_reason}).")
+        why = END_REASONS.get(state.end_reason or "", state.end_reason)
+        lines.append(f"Over: {winners} won ({why}).")
     return "\n".join(lines)
 
 
@@ -370,10 +384,10 @@ def describe(state: State, seat: int | None) -> str:
     """``/look``: a seat's own situation first (its hand, potions, what fits the potions on
     offer, its spells and perks), then the table; the public gets the table and the recipes."""
     if seat is None:
-        return fit(table_text(state), offer_text(state, None))
+        return fit(table_text(state, row=False), offer_text(state, None))
     own = [hand_text(state.hands[seat]), owned_text(state, seat), offer_text(state, seat)]
     own += [spells_text(state, seat), perks_text(state, seat)]
-    return fit("\n".join(p for p in own if p), table_text(state))
+    return fit("\n".join(p for p in own if p), table_text(state, row=False))
 
 
 def fit(first: str, second: str, limit_: int = 1900) -> str:
@@ -392,6 +406,8 @@ def prompt(state: State, seat: int) -> str:
     assert pending is not None
     window = pending["window"]
     parts = [p for p in PROMPTS[window](state, seat) if p]
+    if window == "main" and len("\n".join(parts)) > PROMPT_CHARS:  # the perks' gists go first
+        parts[2] = offer_text(state, seat, gist=False)
     return shorten(parts, 3 if window == "main" else len(parts))
 
 

@@ -720,7 +720,8 @@ async def test_bad_setups_are_refused_and_each_player_looks_at_their_own_hand(
         look = await ix.reply()
         assert look.ephemeral and hand_text(state.hands[seat]) in look.content, look.content
         assert hand_text(state.hands[1 - seat]) not in look.content
-        assert table_text(state).splitlines()[1] in look.content  # the revealed row
+        for potion in state.revealed.values():  # the potions on offer, with their recipes
+            assert potion is not None and f"• {potion_label(potion)} (" in look.content
     # answers in the grammar: /submit in the channel, a choice typed in DMs
     active = (world.alice, world.bob)[state.active]
     draw = await next_prompt(fake, active, 0)

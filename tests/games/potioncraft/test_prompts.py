@@ -48,7 +48,8 @@ def test_s13_5_main_shows_each_potion_on_offer_with_its_recipe_and_the_cards_tha
         " Four Leaf Clover → you can craft it now with your Secret Ingredient"
     )
     assert line(prompt, "• Oracle's Dew").endswith(
-        "Clear Quartz ✔, Mermaid Scale, Bat Wing, Lightning Bug Glow → 1 missing"
+        "Clear Quartz ✔, Mermaid Scale, Bat Wing, Lightning Bug Glow → 1 missing with your"
+        " Secret Ingredient"
     )
     assert line(prompt, "Your spells: ") == (
         "Your spells: Hex Seal (Fortuna): seal an ingredient family: none of it counts in crafts."
