@@ -180,7 +180,10 @@ def cards_helping(state: State, seat: int, cards: Sequence[str], where: Sequence
         gain = helps(state, seat, card)
         helped = helped or bool(gain)
         parts.append(f"{card}{place}" + (f" → {gain}" if gain else ""))
-    return "; ".join(parts) + ("" if helped else " (none brings a potion on offer nearer)")
+    if helped:
+        return "; ".join(parts)
+    none = "it brings no" if len(parts) == 1 else "none brings a"
+    return "; ".join(parts) + f" — {none} potion on offer nearer"
 
 
 # --- the player's own things ------------------------------------------------------------------
