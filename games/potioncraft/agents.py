@@ -10,9 +10,12 @@ person would type.
   its plans need least, uses its spells and perks for itself (Cauldron, Astral Projection, Summon
   from Beyond, Request, Ward), and now and then (``slip``) takes a plain random action.
 * ``hard``: the same planner without slips, and cunning: it also plays against the leader
-  (Circle Breaker, Venom Brew, Hex Seal, Chain, Potion reshuffle and Hand reset against a player
-  near their win, blocks that player's Requests), gambles only when the pair odds are good, with
-  its least useful cards as the wager, and orders a Foresight for itself.
+  (Venom Brew, Twist of Fate, Hex Seal, Chain, Potion reshuffle and Hand reset against a player
+  near their win, blocks that player's Requests), keeps what the others need off the piles they
+  draw from (a discard's and a craft's cards listed so that the new top is the card they need
+  least; such cards discarded last; the cards put back on the deck ordered so), gambles only
+  when the pair odds are good, with its least useful cards as the wager, and orders a
+  Foresight for itself.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from .cards import (
 END_CHANCE = 0.35  # the random player ends its main phase this often
 CLOSENESS = {0: 10.0, 1: 4.0, 2: 1.5, 3: 0.5}  # how good a hand missing 0..3 ingredients is
 OUT_WORTH = {1: 0.6, 2: 0.25, 3: 0.1}  # each card name that would bring a potion one nearer
+FEED = 0.5  # discarding a card the others need costs this much more
 DENIAL = 1.0  # a pile top the leader needs is worth this much more to take
 FUTURE = 0.3  # a potion still in its deck counts this much of one on offer (split among them)
 SPELL_WORTH = {  # keeping a spell, beyond what it does for the plans
@@ -379,15 +383,20 @@ class PlannerAgent:
         ordered = self._pile_order(listed.split(", "), table)
         return f"{head} with {', '.join(ordered)}{using}{perk}"
 
-    def _pile_order(self, cards: list[str], table: Table) -> list[str]:
-        """Cards going onto this seat's pile, listed so that the last one, the new top that
-        the next players may draw, is the one they need least (the wild and the ingredients of
-        their potions go under)."""
+    def _others_needs(self, table: Table) -> set[str]:
+        """The ingredients of the potions on offer in the categories the others lack."""
         view = table.view
         wanted: set[str] = set()
         for seat in range(len(view["seats"])):
             if seat != self.seat and not view["seats"][seat]["out"]:
                 wanted |= needs_of(view, seat)
+        return wanted
+
+    def _pile_order(self, cards: list[str], table: Table) -> list[str]:
+        """Cards going onto this seat's pile, listed so that the last one, the new top that
+        the next players may draw, is the one they need least (the wild and the ingredients of
+        their potions go under)."""
+        wanted = self._others_needs(table)
 
         def use(card: str) -> int:
             return 2 if card == WILD else 1 if card in wanted else 0
@@ -545,10 +554,11 @@ class PlannerAgent:
     def _discard(self, request: Request, table: Table) -> str:
         """The cards the plans need least; cunning, listed so that the pile's new top is the
         one the others need least."""
-        dropped = cheapest(table, table.hand, request.min_choices)
-        if self.cunning:
-            dropped = self._pile_order(dropped, table)
-        return "discard " + ", ".join(dropped)
+        if not self.cunning:
+            return "discard " + ", ".join(cheapest(table, table.hand, request.min_choices))
+        feeds = frozenset(self._others_needs(table))
+        dropped = cheapest(table, table.hand, request.min_choices, feeds)
+        return "discard " + ", ".join(self._pile_order(dropped, table))
 
     def _astral(self, request: Request, table: Table) -> str:
         seen = list(table.view["seen"])
@@ -569,12 +579,19 @@ class PlannerAgent:
         return [*rest[:spot], best, *rest[spot:]]
 
     def _bury(self, cards: list[str], table: Table) -> list[str]:
-        """Cards put back on the deck: those the leader needs last."""
+        """Cards put back on the deck: those the next player or the leader needs last (the
+        next player draws the top card)."""
         if not self.cunning:
             return cards
-        lead = leader(table.view, self.seat)
-        wanted = needs_of(table.view, lead) if lead is not None else set()
-        return sorted(cards, key=lambda card: card in wanted)
+        view = table.view
+        playing = [i for i, seat in enumerate(view["seats"]) if not seat["out"]]
+        at = playing.index(self.seat)
+        step = 1 if view["direction"] == "cw" else -1
+        wanted = needs_of(view, playing[(at + step) % len(playing)])
+        lead = leader(view, self.seat)
+        if lead is not None:
+            wanted |= needs_of(view, lead)
+        return sorted(cards, key=lambda card: card == WILD or card in wanted)
 
     def _foresight(self, request: Request, table: Table) -> str:
         return "order " + ", ".join(self._foresight_order(list(table.view["seen"]), table))
@@ -603,14 +620,20 @@ class PlannerAgent:
         return min(options, key=lambda v: table.loss(v[5:], table.hand) * 2)
 
 
-def cheapest(table: Table, hand: Counter[str], count: int) -> list[str]:
-    """The ``count`` cards of ``hand`` whose loss hurts the plans least, one at a time."""
+def cheapest(
+    table: Table, hand: Counter[str], count: int, feeds: frozenset[str] = frozenset()
+) -> list[str]:
+    """The ``count`` cards of ``hand`` whose loss hurts the plans least, one at a time; a card
+    in ``feeds`` (one the others need, on a pile they may draw from) costs ``FEED`` more."""
     rest, chosen = hand.copy(), []
     for _ in range(count):
         cards = [c for c, n in rest.items() if n > 0]
         if not cards:
             break
-        card = min(cards, key=lambda c: (table.loss(c, rest), -CARDS.index(c)))
+        card = min(
+            cards,
+            key=lambda c: (table.loss(c, rest) + FEED * (c in feeds), -CARDS.index(c)),
+        )
         rest[card] -= 1
         chosen.append(card)
     return chosen
@@ -623,7 +646,7 @@ def planner(*, cunning: bool, slip: float) -> Callable[[int, random.Random], Age
 AGENTS: dict[str, Callable[[int, random.Random], Agent]] = {
     "random": RandomAgent,
     "easy": EasyAgent,
-    "normal": planner(cunning=False, slip=0.1),
+    "normal": planner(cunning=False, slip=0.15),
     "hard": planner(cunning=True, slip=0.0),
 }
 DEFAULT_AGENT = "normal"
