@@ -9,6 +9,7 @@ import argparse
 import math
 import re
 import sys
+from datetime import UTC, datetime
 from typing import Any, NoReturn
 
 from bot.ids import parse_match_id
@@ -60,6 +61,26 @@ def player_count(text: str) -> int:
 
 def seed(text: str) -> int:
     return _whole(text, 0, MAX_SEED, "a whole number")
+
+
+def discord_id(text: str, what: str = "a user id") -> int:
+    """A Discord id (a user's, a server's): its digits."""
+    text = text.strip()
+    if _DIGITS.fullmatch(text) is None or not 0 < int(text) <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected {what} (digits), got {excerpt(text)}")
+    return int(text)
+
+
+def moment(text: str) -> float:
+    """A day (2025-01-31, its midnight) or a moment (2025-01-31T18:00), UTC unless it names its
+    offset: epoch seconds."""
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a date like 2025-01-31 (or 2025-01-31T18:00), got {excerpt(text)}"
+        ) from None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 def match_id(text: str) -> int:

@@ -1,7 +1,9 @@
 """``floral-host audit``: replay every stored match from (config, seed, move log) through its
-engine and compare with the stored snapshots; also check that each logged move is the one its
-window's attempts give, and that the match's export replays it window by window. The last
-stdout line is a JSON summary; exit 1 on any mismatch."""
+engine and compare with the snapshots the store keeps (checkpoints and the latest step, see
+``bot.store.SNAPSHOT_EVERY``); also check that each logged move is the one its window's
+attempts give, and that the match's export replays it window by window. A match whose log was
+pruned (``prune --keep-results``) has nothing left to replay: it is counted, not checked. The
+last stdout line is a JSON summary; exit 1 on any mismatch."""
 
 from __future__ import annotations
 
@@ -9,34 +11,30 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from bot.database import command_db_path
 from bot.games import load_game_info
+from bot.history import replay
+from bot.report import emit, wants_json
 from bot.store import Attempt, MatchRecord, StepRecord, Store
 from bot.store.sqlite import SqliteStore
 from games.moves import judge
-from games.protocol import JSON, ConfigError, Event, Game, Setup
+from games.protocol import JSON, ConfigError, Game
 from games.registry import GameInfo
 
-
-def replay(
-    game: Game[Any], record: MatchRecord, steps: Sequence[StepRecord]
-) -> Iterator[tuple[StepRecord, Any, list[Event]]]:
-    """The state and events after each logged step, recomputed by the engine."""
-    setup = Setup(record.config, len(record.players), record.seed, record.names)
-    state, events = game.new_match(setup)
-    for step in steps:
-        if step.kind == "resolve":
-            state, events = game.resolve(state, step.moves or {})
-        elif step.kind == "end":
-            state, events = game.end(state, "host")
-        elif step.kind == "leave":
-            (seat,) = step.moves or {}  # the one seat that left
-            state, events = game.leave(state, seat)
-        yield step, state, events
+__all__ = [
+    "audit_match",
+    "audit_store",
+    "check_export",
+    "first_difference",
+    "judged_moves",
+    "main",
+    "open_existing",
+    "replay",
+]
 
 
 def audit_match(
@@ -47,15 +45,18 @@ def audit_match(
     numbers = [step.step for step in steps]
     if numbers != list(range(len(steps))) or numbers[-1:] != [record.step]:
         problems.append(f"match {record.id}: steps {numbers} are not 0..{record.step}")
+    if steps and steps[-1].snapshot is None:  # the host resumes a match from it
+        problems.append(f"match {record.id} step {steps[-1].step}: the latest step lost its state")
     before = None
     for step, state, _ in replay(game, record, steps):
         if step.kind == "resolve" and before is not None:
             window = [a for a in attempts if a.step == step.step]
             problems += _check_moves(game, record.id, before, step, window)
-        replayed = json.loads(json.dumps(game.dump(state)))
-        if replayed != step.snapshot:
-            where = first_difference(step.snapshot, replayed)
-            problems.append(f"match {record.id} step {step.step}: snapshot differs at {where}")
+        if step.snapshot is not None:
+            replayed = json.loads(json.dumps(game.dump(state)))
+            if replayed != step.snapshot:
+                where = first_difference(step.snapshot, replayed)
+                problems.append(f"match {record.id} step {step.step}: snapshot differs at {where}")
         before = state
     return problems
 
@@ -65,6 +66,20 @@ def _check_moves(
 ) -> list[str]:
     """Each stored attempt gets the ruling ``games.moves`` gives it now, and the logged move is
     the one that stands."""
+    expected, problems = judged_moves(game, match_id, state, step, attempts)
+    if expected != (step.moves or {}):
+        problems.append(
+            f"match {match_id} step {step.step}: logged moves {step.moves}"
+            f" but the attempts give {expected}"
+        )
+    return problems
+
+
+def judged_moves(
+    game: Game[Any], match_id: int, state: Any, step: StepRecord, attempts: Sequence[Attempt]
+) -> tuple[dict[int, JSON], list[str]]:
+    """The moves a resolve step's window gets from its attempts judged now (None for a seat
+    asked that has none accepted), and each attempt whose stored ruling is not the one now."""
     revisable = {request.seat: request.revisable for request in game.requests(state)}
     problems: list[str] = []
     expected: dict[int, JSON] = {seat: None for seat in step.moves or {}}
@@ -84,12 +99,7 @@ def _check_moves(
         elif judged.accepted:
             answered.add(attempt.seat)
             expected[attempt.seat] = json.loads(json.dumps(judged.move))
-    if expected != (step.moves or {}):
-        problems.append(
-            f"match {match_id} step {step.step}: logged moves {step.moves}"
-            f" but the attempts give {expected}"
-        )
-    return problems
+    return expected, problems
 
 
 def check_export(
@@ -151,6 +161,8 @@ async def audit_store(store: Store) -> tuple[dict[str, int], list[str]]:
     matches = await store.list_matches()
     problems: list[str] = []
     for record in matches:
+        if record.pruned_at is not None:
+            continue
         try:
             info = load_game_info(record.game)
         except KeyError as error:
@@ -164,6 +176,9 @@ async def audit_store(store: Store) -> tuple[dict[str, int], list[str]]:
         "finished": sum(record.status == "finished" for record in matches),
         "mismatches": len(problems),
     }
+    pruned = sum(record.pruned_at is not None for record in matches)
+    if pruned:  # said only where there are some
+        summary["pruned"] = pruned
     return summary, problems
 
 
@@ -178,10 +193,22 @@ async def _main(args: argparse.Namespace) -> int:
         summary, problems = await audit_store(store)
     finally:
         await store.close()
-    for problem in problems:
-        print(problem)
-    print(json.dumps(summary))
+    if wants_json(args.json, sys.stdout):
+        for problem in problems:
+            print(problem)
+        print(json.dumps(summary))
+    else:
+        show_audit(summary, problems)
     return 1 if problems else 0
+
+
+def show_audit(summary: Mapping[str, int], problems: Sequence[str]) -> None:
+    """The audit for a person: each problem, then the counts in a table."""
+    for problem in problems:
+        print(f"✖ {problem}")
+    columns = [(key, key.title()) for key in summary]
+    emit([dict(summary)], columns, as_json=False, title="Audit", empty="")
+    print("Every match replays as stored." if not problems else "✖ Mismatches found (above).")
 
 
 def main(args: argparse.Namespace) -> int:

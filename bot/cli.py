@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot import arguments
+from bot import arguments, version
 from bot.arguments import CommandParser
 from bot.database import command_db_path
 from bot.process import EXIT_OUTPUT_CLOSED, EXIT_SIGINT, silence_stdout
@@ -18,6 +18,8 @@ from bot.store.faults import UnusableDatabase, explain
 EXIT_CODES = """exit codes: 0 done; 1 failed (a storage fault, a match left unfinished);
 2 bad usage; 130 or 143 stopped by Ctrl-C or SIGTERM (run stops with 0: a service asked to
 stop is fine); 141 the output was closed (simulate | head)."""
+
+JSON_HELP = "one JSON object a line (the default when the output is not a terminal)"
 
 # subcommand -> module with ``main(args) -> int``
 PLAYERS_HELP = "seats of the match (default: the game's smallest table)"
@@ -32,6 +34,8 @@ _HANDLERS = {
     "backup": "bot.backup",
     "list": "bot.listing",
     "ratings": "bot.ratings_command",
+    "prune": "bot.prune",
+    "forget": "bot.forget",
 }
 
 
@@ -41,9 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Host timed, secret-submission Genius-style death matches.",
         epilog=EXIT_CODES,
     )
-    sub = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=CommandParser
-    )
+    parser.add_argument("--version", action="version", version=f"floral-host {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
 
     sub.add_parser("run", help="connect to Discord and host matches (needs DISCORD_TOKEN)")
 
@@ -86,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     audit = sub.add_parser("audit", help="replay stored matches and compare with snapshots")
     audit.add_argument("--db", default=None)
+    audit.add_argument("--json", action="store_true", help=JSON_HELP)
 
     backup = sub.add_parser("backup", help="a consistent copy of the database, safe while running")
     backup.add_argument("dest", metavar="DEST", help="the new backup file")
@@ -94,8 +98,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = sub.add_parser("list", help="the stored matches with their status")
     listing.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+    listing.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    rated = sub.add_parser("ratings", help="the players' ratings as JSON lines")
+    prune = sub.add_parser(
+        "prune", help="drop the matches that ended before a date, then compact (bot stopped)"
+    )
+    prune.add_argument(
+        "--finished-before",
+        required=True,
+        type=arguments.moment,
+        metavar="DATE",
+        help="matches that finished or were aborted before it (2025-01-31: its midnight, UTC)",
+    )
+    prune.add_argument(
+        "--keep-results",
+        action="store_true",
+        help="keep each match's row and outcome (stats and ratings stay true): drop its log",
+    )
+    prune.add_argument("--dry-run", action="store_true", help="only say how many would go")
+    prune.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+
+    forget = sub.add_parser(
+        "forget", help="remove a user's names, messages and ratings (bot stopped)"
+    )
+    forget.add_argument("user", metavar="USER_ID", type=arguments.discord_id, help="digits")
+    forget.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
+
+    rated = sub.add_parser("ratings", help="the players' ratings per server and game")
+    rated.add_argument("--json", action="store_true", help=JSON_HELP)
     rated.add_argument(
         "--rebuild", action="store_true", help="clear the stored ratings and fold every match again"
     )
@@ -107,17 +137,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _guild_id(text: str) -> int:
     """A Discord server id: its digits."""
-    text = text.strip()
-    digits = text.isascii() and text.isdigit() and len(text) <= 19
-    if not (digits and 0 < int(text) <= arguments.MAX_SEED):
-        raise argparse.ArgumentTypeError(
-            f"expected a server id (digits), got {arguments.excerpt(text)}"
-        )
-    return int(text)
+    return arguments.discord_id(text, "a server id")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # bare ``floral-host``: what it can do
+        parser.print_help()
+        return 0
     handler = importlib.import_module(_HANDLERS[args.command])
     try:
         code: int = handler.main(args)

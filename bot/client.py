@@ -14,6 +14,7 @@ import contextlib
 import logging
 import signal
 import sys
+import time
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,6 +32,7 @@ from bot.discord_transport import DiscordTransport, fit
 from bot.host import Host, HostError
 from bot.practice import Practice
 from bot.settings import Settings
+from bot.store.owner import own
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
 from games import registry
@@ -38,16 +40,23 @@ from games.protocol import ConfigError
 
 log = logging.getLogger(__name__)
 
-# View Channels, Send Messages, Attach Files (for /match export): 35840, see docs/running.md
-INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, attach_files=True)
-# every game's prompts, /match, /submit and /look, /help and /rules, /practice, /stats, /table
+# what the bot needs in a match channel: to see it, post, put its card (an embed) on a post,
+# attach files (pictures, /match export): 52224, see docs/running.md
+MATCH_CHANNEL_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True
+)
+# with FLORAL_THREADS, also: start a match's thread and post in it
+THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
+# every game's prompts, /match, /submit and /look, /cards, /help and /rules, /practice, /stats
 SHARED_EXTENSIONS = (
     "cogs.prompts",
     "cogs.matches",
+    "cogs.cards",
     "cogs.help",
     "cogs.practice",
     "cogs.stats",
     "cogs.rematch",
+    "cogs.about",
 )
 # loaded after the games' cogs: /table adds an `open` command to each game's group
 AFTER_GAMES = ("cogs.tables",)
@@ -89,6 +98,7 @@ class FloralBot(commands.Bot):
         self.views = ViewRegistry()
         self.practice = Practice()
         self._host: Host | None = None
+        self.started_at = time.time()
 
     @property
     def host(self) -> Host:
@@ -97,7 +107,7 @@ class FloralBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.application_id is not None:  # known once logged in
-            log.info("invite URL: %s", invite_url(self.application_id))
+            log.info("invite URL: %s", invite_url(self.application_id, self.settings.threads))
         db_path = self.settings.db_path
         db_path.parent.mkdir(parents=True, exist_ok=True)
         store = await SqliteStore.open(db_path)
@@ -136,6 +146,31 @@ class FloralBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("floral-host ready as %s (id %s)", self.user, self.user and self.user.id)
+        await self.warn_missing_permissions()
+
+    async def warn_missing_permissions(self) -> None:
+        """Name, in the log, every permission the bot lacks in a channel with a match under
+        way: the operator sees at start why posts would fail, before players do."""
+        needed = needed_permissions(self.settings.threads)
+        channels = {
+            record.channel_id
+            for record in await self.host.list_matches(active_only=True)
+            if not record.practice
+        }
+        for channel_id in sorted(channels):
+            channel = self.get_channel(channel_id)
+            if not isinstance(channel, discord.abc.GuildChannel):
+                continue
+            have = channel.permissions_for(channel.guild.me)
+            missing = [name for name, value in needed if value and not getattr(have, name)]
+            if missing:
+                log.warning(
+                    "missing permissions in #%s (%d) of %s, where a match is under way: %s",
+                    channel.name,
+                    channel.id,
+                    channel.guild.name,
+                    ", ".join(permission_name(name) for name in missing),
+                )
 
     async def close(self) -> None:
         if self._host is not None:
@@ -196,11 +231,23 @@ def point_at(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
-def invite_url(application_id: int) -> str:
+def needed_permissions(threads: bool) -> discord.Permissions:
+    """What the bot needs in a match channel (and with FLORAL_THREADS, in its threads)."""
+    return MATCH_CHANNEL_PERMISSIONS | THREAD_PERMISSIONS if threads else MATCH_CHANNEL_PERMISSIONS
+
+
+def invite_url(application_id: int, threads: bool = False) -> str:
     """The link that adds the bot to a server with the scopes and permissions it needs."""
     return discord.utils.oauth_url(
-        application_id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
+        application_id,
+        permissions=needed_permissions(threads),
+        scopes=("bot", "applications.commands"),
     )
+
+
+def permission_name(flag: str) -> str:
+    """``embed_links`` as Discord's settings name it: Embed Links."""
+    return flag.replace("_", " ").title()
 
 
 async def check_database(path: Path) -> None:
@@ -237,10 +284,11 @@ class StopOnSignal:
 async def _run(settings: Settings, token: str) -> None:
     stop = StopOnSignal()
     try:
-        await check_database(settings.db_path)
-        async with FloralBot(settings) as bot:
-            stop.bot = bot
-            await bot.start(token)
+        with own(settings.db_path, "floral-host run"):  # one process per database
+            await check_database(settings.db_path)
+            async with FloralBot(settings) as bot:
+                stop.bot = bot
+                await bot.start(token)
     except asyncio.CancelledError:
         if not stop.requested:
             raise

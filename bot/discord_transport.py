@@ -13,9 +13,12 @@ as an attachment whose description is the picture's text alternative. The text t
 is sent unchanged. They are rendered in a worker thread from the stored steps, within a time
 budget; a render that fails or runs late sends the text alone (a warning is logged).
 
-Embeds (``bot.embeds``): a match post and a prompt carry a card beside their text: the game's
-colour, a field per player (the winners marked on the end post), the window's deadline as a
-live timestamp, the game and match in the footer.
+Embeds (``bot.embeds``): a turn or phase post carries the seats' card beside its text: the
+game's colour, a field per player with its public line (the winners marked on the end post),
+the window's deadline as a live timestamp, the game and match in the footer.
+
+Prompts (``prompt_on_discord``): a prompt says its deadline once, as a live countdown, and
+leaves its choices to its buttons and menus; without a Help button it says how to ask for help.
 """
 
 from __future__ import annotations
@@ -29,15 +32,19 @@ from typing import Any, cast
 import aiohttp
 import discord
 
+from bot import history
 from bot.embeds import MatchCards
+from bot.outbox import CHOICES_MARK, DEADLINE_MARK, deadline_line
 from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
 from games import registry
 from pictures import Picture, hooks
+from pictures.card import render
 
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
+HELP_PREFIX = "fh:"  # a prompt's Help button: fh:<match>:<step>:? (cogs.prompts)
 CANNOT_DM = 50007
 
 ViewFactory = Callable[[Mapping[str, Any]], discord.ui.View | None]
@@ -112,10 +119,20 @@ class StoredPictures:
         if record is None or record.status != "finished" or record.step != step:
             return None
         info = registry.load(record.game)
-        snapshots = [s.snapshot for s in await store.steps(match_id)]
-        picture = await asyncio.to_thread(
-            hooks.end_card, info, record.names, record.outcome, snapshots, f"Match {match_id}"
-        )
+        steps = await store.steps(match_id)
+
+        def draw() -> Picture:  # off the loop: the chart's states are replayed from the log
+            game = info.game
+            if hooks.charts_scores(info):
+                states = [state for _, state, _ in history.replay(game, record, steps)]
+            else:  # the last state alone, which the store keeps
+                states = [game.load(steps[-1].snapshot)]
+            card = hooks.end_card_of_states(
+                info, record.names, record.outcome, states, f"Match {match_id}"
+            )
+            return render(card)
+
+        picture = await asyncio.to_thread(draw)
         return Picture(picture.png, picture.description, f"match-{match_id}-end.png")
 
     async def _seat_picture(
@@ -137,11 +154,11 @@ class StoredPictures:
         latest = await store.latest_step(match_id)
         if latest.step == step:
             snapshot = latest.snapshot
-        else:
-            at_step = [s for s in await store.steps(match_id) if s.step == step]
-            if not at_step:
+        else:  # an older prompt's: replayed from the checkpoint before it, off the loop
+            steps = await store.steps(match_id)
+            snapshot = await asyncio.to_thread(history.snapshot_at, info.game, steps, step)
+            if snapshot is None:
                 return None
-            snapshot = at_step[0].snapshot
         return await asyncio.to_thread(hooks.seat_picture, info, snapshot, seat, names)
 
 
@@ -182,9 +199,28 @@ def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return f"{text[:keep]}… ({len(text) - keep} more characters cut)"
 
 
-def prompt_suffix(request: Mapping[str, Any]) -> str:
-    """The live countdown Discord renders for a prompt's deadline."""
-    return f"⌛ Closes <t:{int(request['deadline'])}:R>."
+HELP_LINE = "❔ Type `help` for what this decision's choices do."
+
+
+def prompt_on_discord(text: str, request: Mapping[str, Any], help_button: bool = True) -> str:
+    """A prompt's text as Discord shows it: its deadline once, as a live countdown (the last
+    line, ``bot.outbox.deadline_line``), and no list of the choices its buttons and menus show;
+    without a Help button (its rows are full) a line says how to ask for help."""
+    lines = text.split("\n")
+    if lines[-1].startswith(DEADLINE_MARK):
+        lines.pop()
+    if request.get("choices") and lines and lines[-1].startswith(CHOICES_MARK):
+        lines.pop()
+    if not help_button:
+        lines.append(HELP_LINE)
+    lines.append(deadline_line(request, 0.0, countdown=True))
+    return "\n".join(lines)
+
+
+def offers_help(view: discord.ui.View | None) -> bool:
+    """Whether a prompt's buttons include its Help button."""
+    children = view.children if view is not None else []
+    return any(str(getattr(item, "custom_id", "")).startswith(HELP_PREFIX) for item in children)
 
 
 class DiscordTransport:
@@ -304,8 +340,9 @@ class DiscordTransport:
     ) -> discord.Message | None:
         """Send the delivery's parts not sent yet; the last part sent, if any."""
         text = delivery.text
+        view = self._buttons(delivery, request)
         if request is not None:
-            text = f"{text}\n{prompt_suffix(request)}"
+            text = prompt_on_discord(text, request, offers_help(view))
         parts = split_text(text)
         done = self._parts_sent.get(delivery.message_id, 0)
         sent: discord.Message | None = None
@@ -314,10 +351,8 @@ class DiscordTransport:
         for index in range(done, len(parts)):
             last = index == len(parts) - 1
             kwargs: dict[str, Any] = {}
-            if last:
-                view = self._buttons(delivery, request)
-                if view is not None:
-                    kwargs["view"] = view
+            if last and view is not None:
+                kwargs["view"] = view
             if last and card is not None:
                 kwargs["embed"] = card
             if last and picture is not None:

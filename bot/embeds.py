@@ -1,24 +1,26 @@
-"""The embed beside a match post or a prompt: the game's colour, a field per player, the open
-window's deadline as a Discord timestamp (it counts down on its own), and the game and match in
-the footer. The message's text is unchanged and stays its content, so a screen reader reads it
-as before; the embed is the card at a glance.
+"""The seats' card beside a turn or phase post (the start, the end, the first post of a new
+turn): the game's colour, a field per seat with its public line, the open window's deadline as
+a Discord timestamp (it counts down on its own), and the game and match in the footer. The
+message's text is unchanged and stays its content, so a screen reader reads it as before; the
+embed is the card at a glance. Every other message is text alone.
 
-Built from what the store knows of the match (its game and players, read once per match) and
-the message's payload (its deadline; the end post's winners).
+Built from the message's payload (the seats' lines as the host composed them at that step, the
+winners, the deadline) and the match's game, read from the store once per match.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot.store import Store
-from bot.transport import Delivery
+from bot.transport import Delivery, seat_line
 from games import registry
+from games.protocol import JSON
 
 log = logging.getLogger(__name__)
 
@@ -50,38 +52,24 @@ class MatchFacts:
     match_id: int
     game: str
     title: str
-    names: tuple[str, ...]
 
 
 def card(
-    facts: MatchFacts,
-    *,
-    deadline: float | None = None,
-    winners: Sequence[int] | None = None,
-    players: bool = True,
-    lines: Sequence[str] | None = None,
+    facts: MatchFacts, seats: Sequence[Mapping[str, JSON]], deadline: float | None = None
 ) -> discord.Embed:
-    """The card of one message of a match: within Discord's limits whatever the names.
-    ``lines``: each seat's public line (the game's ``public_lines``)."""
+    """The seats' card of a turn or phase post: a field per seat (``seat_line``: its public
+    line, the winners marked), the window's deadline, within Discord's limits whatever the
+    names."""
     embed = discord.Embed(colour=game_colour(facts.game))
     footer = clip(f"{facts.title} · match m{facts.match_id}", FOOTER_LIMIT)
-    seats = list(enumerate(facts.names[: FIELDS - 1])) if players else []
-    values = [
-        clip(
-            " · ".join(
-                [f"P{seat + 1}"]
-                + ([lines[seat]] if lines is not None and seat < len(lines) else [])
-                + (["🏆 wins"] if winners is not None and seat in winners else [])
-            ),
-            LINE_LIMIT,
-        )
-        for seat, _ in seats
-    ]
+    shown = list(enumerate(seats[: FIELDS - 1]))
+    values = [clip(seat_line(seat, entry), LINE_LIMIT) for seat, entry in shown]
     # Discord's 6,000 characters in all: long names share what the rest leaves
     left = TOTAL_LIMIT - len(footer) - DEADLINE_CHARS - sum(map(len, values))
-    name_limit = max(1, min(NAME_LIMIT, left // max(1, len(seats))))
-    for (seat, name), value in zip(seats, values, strict=True):
-        embed.add_field(name=clip(name or f"P{seat + 1}", name_limit), value=value)
+    name_limit = max(1, min(NAME_LIMIT, left // max(1, len(shown))))
+    for (seat, entry), value in zip(shown, values, strict=True):
+        name = str(entry.get("name") or f"P{seat + 1}")
+        embed.add_field(name=clip(name, name_limit), value=value)
     if deadline is not None:
         embed.add_field(name="⏳ Closes", value=f"<t:{int(deadline)}:R>", inline=False)
     embed.set_footer(text=footer)
@@ -89,7 +77,8 @@ def card(
 
 
 class MatchCards:
-    """The card of each delivery that is a match post or a prompt (None for the rest)."""
+    """The card of each public post that shows the seats (the host marks them: ``seats`` in
+    the payload, on turn and phase posts only); None for every other message."""
 
     def __init__(self, store: Callable[[], Store | None]) -> None:
         self._store = store
@@ -97,50 +86,14 @@ class MatchCards:
 
     async def __call__(self, delivery: Delivery) -> discord.Embed | None:
         payload = delivery.payload
-        if payload.get("kind") not in ("start", "turn"):
-            return None  # hellos, notices, reminders: text only
-        request = payload.get("request")
-        if delivery.audience.kind == "moderators":
-            return None
+        seats = payload.get("seats")
+        if delivery.audience.kind != "public" or not isinstance(seats, list):
+            return None  # a post in the middle of a turn, hellos, notices, DMs: text only
         facts = await self._match(delivery.match_id)
         if facts is None:
             return None
-        if isinstance(request, dict):  # a prompt: its own deadline
-            return card(facts, deadline=float(request["deadline"]), players=False)
         deadline = payload.get("deadline")
-        winners = await self._winners(delivery.match_id) if payload.get("over") else None
-        return card(
-            facts,
-            deadline=float(deadline) if isinstance(deadline, int | float) else None,
-            winners=winners,
-            lines=await self._lines(facts, payload.get("step")),
-        )
-
-    async def _lines(self, facts: MatchFacts, step: object) -> list[str] | None:
-        """Each seat's public line after ``step``, when the game gives them and that step is
-        still the latest (a post sent late shows the names only, never a later state)."""
-        store = self._store()
-        try:
-            info = registry.load(facts.game)
-        except KeyError:
-            return None
-        if store is None or info.public_lines is None:
-            return None
-        latest = await store.latest_step(facts.match_id)
-        if latest.step != step:
-            return None
-        game = info.game
-        return [
-            str(line) for line in info.public_lines(game.view(game.load(latest.snapshot), None))
-        ]
-
-    async def _winners(self, match_id: int) -> list[int] | None:
-        """The end post's winners, as the finished match's stored outcome names them."""
-        store = self._store()
-        record = None if store is None else await store.get_match(match_id)
-        outcome = None if record is None else record.outcome
-        found = outcome.get("winners") if isinstance(outcome, dict) else None
-        return [int(s) for s in found] if isinstance(found, list) else None
+        return card(facts, seats, float(deadline) if isinstance(deadline, int | float) else None)
 
     async def _match(self, match_id: int) -> MatchFacts | None:
         facts = self._facts.get(match_id)
@@ -154,7 +107,7 @@ class MatchCards:
             title = registry.load(record.game).title
         except KeyError:
             title = record.game
-        facts = MatchFacts(match_id, record.game, title, record.names)
+        facts = MatchFacts(match_id, record.game, title)
         if len(self._facts) >= MATCHES_KEPT:
             self._facts.pop(next(iter(self._facts)))
         self._facts[match_id] = facts

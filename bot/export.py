@@ -21,6 +21,8 @@ async def export_match(store: Store, match_id: int) -> JSON:
     record = await store.get_match(match_id)
     if record is None:
         raise LookupError(f"there is no match {match_id}")
+    if record.pruned_at is not None:
+        raise LookupError(f"match {match_id}'s log was pruned: only its result is kept")
     info = load_game_info(record.game)
     steps, attempts = await store.steps(match_id), await store.attempts(match_id)
     return script_of(info, record, steps, attempts)

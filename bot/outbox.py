@@ -46,46 +46,64 @@ def clock_text(epoch: float) -> str:
 
 
 CHOICES_TEXT_LIMIT = 600  # a long list is left to the buttons and menus: the deadline line stays
+CHOICES_MARK = "Choices: "  # the line a console shows the choices on (Discord has buttons)
+DEADLINE_MARK = "⏳ "  # the last line of every message that carries a prompt: its deadline
+# a prompt this late says why its deadline differs from the others'; a shorter wait (in a
+# practice the first prompt waits behind the hello and the start post in the same DM channel,
+# each a Discord round trip) moves the deadline all the same, without a word
+LATE_TOLD_S = 5.0
 
 
 def prompt_text(request: Request, deadline: float, now: float) -> str:
-    choices = _choices_text(request)
+    """A prompt as the console shows it: the game's words, the choices as a typed answer names
+    them, and the deadline line, always last (a richer transport renders the last two its own
+    way from the payload: ``deadline_line``)."""
+    choices = choices_text(request)
     lines = [request.prompt]
     if choices:
-        lines.append(f"Choices: {choices}")
-    lines.append(deadline_line(request.default, deadline, now))
+        lines.append(f"{CHOICES_MARK}{choices}")
+    lines.append(deadline_line({"deadline": deadline, "default": request.default}, now))
     return "\n".join(lines)
 
 
-DEADLINE_MARK = "⏳ Answer within "  # how a prompt's deadline line begins (see late_delivery)
-
-
-def deadline_line(default: str, deadline: float, now: float, head: str = DEADLINE_MARK) -> str:
-    return (
-        f"{head}{seconds_text(deadline - now)} (until {clock_text(deadline)})."
-        f" If you don't: {default}"
+def deadline_line(request: Mapping[str, JSON], now: float, *, countdown: bool = False) -> str:
+    """A prompt's one deadline line, from its payload (``request_to_json``): the time left and
+    the clock time on a console, or with ``countdown`` a live Discord timestamp; and what
+    happens if the seat lets it pass. A prompt sent late says by how much its deadline moved."""
+    deadline = float(request["deadline"])
+    when = (
+        f"<t:{int(deadline)}:R>"
+        if countdown
+        else f"within {seconds_text(deadline - now)} (until {clock_text(deadline)})"
     )
+    late, moved = request.get("late_s"), request.get("moved_s")
+    if isinstance(late, int | float) and isinstance(moved, int | float):
+        head = (
+            f"This prompt reached you {seconds_text(late)} late, so your deadline moved"
+            f" by {seconds_text(moved)}: answer {when}."
+        )
+    else:
+        head = f"Answer {when}."
+    return f"{DEADLINE_MARK}{head} If you don't: {request['default']}"
 
 
 def late_delivery(delivery: Delivery, late_s: float, moved_s: float, now: float) -> Delivery:
     """A window's prompt sent ``late_s`` after its commit, with its deadline moved by
     ``moved_s`` (what the host gives back, capped): the payload's deadline (Discord's
-    countdown) and the text's deadline line say the new time, and why."""
+    countdown) and the text's deadline line say the new time, and why when the delay is long
+    enough to matter (``LATE_TOLD_S``)."""
     request = dict(delivery.payload["request"])
     request["deadline"] = float(request["deadline"]) + moved_s
+    if late_s >= LATE_TOLD_S:
+        request["late_s"], request["moved_s"] = late_s, moved_s
     lines = delivery.text.split("\n")
-    marked = [i for i, line in enumerate(lines) if line.startswith(DEADLINE_MARK)]
-    if marked:
-        head = (
-            f"⏳ This prompt reached you {seconds_text(late_s)} late, so your deadline moved"
-            f" by {seconds_text(moved_s)}: answer within "
-        )
-        lines[marked[-1]] = deadline_line(str(request["default"]), request["deadline"], now, head)
+    if lines[-1].startswith(DEADLINE_MARK):
+        lines[-1] = deadline_line(request, now)
     payload = {**delivery.payload, "request": request}
     return dataclasses.replace(delivery, text="\n".join(lines), payload=payload)
 
 
-def _choices_text(request: Request) -> str:
+def choices_text(request: Request) -> str:
     """The choices as a typed answer names them, as many as fit ``CHOICES_TEXT_LIMIT``."""
     shown: list[str] = []
     length = 0
@@ -115,12 +133,15 @@ def step_messages(
     prompts: Mapping[int, Prompt],
     kind: str = "turn",
     header: str = "",
-    seat_header: str = "",
+    seat_headers: Mapping[int, str] | None = None,
     over: bool = False,
+    card: Sequence[Mapping[str, JSON]] | None = None,
 ) -> list[OutboxMessage]:
     """At most one message per audience: the step's events joined, and for a seat the next
     prompt in the same message as its results. ``header`` opens the public message,
-    ``seat_header`` each seat's; ``over`` marks the public one as the match's end post."""
+    ``seat_headers`` the seats'; ``over`` marks the public one as the match's end post;
+    ``card`` (a seat's ``{"name", "line", "won"}`` each) gives it the seats' card."""
+    seat_headers = seat_headers or {}
     by_audience: dict[str, list[Event]] = {}
     for event in events:
         by_audience.setdefault(audience_key(event.audience), []).append(event)
@@ -130,8 +151,8 @@ def step_messages(
         texts = [e.text for e in by_audience.get(key, [])]
         if audience == PUBLIC and header:
             texts.insert(0, header)
-        elif audience.seat is not None and seat_header:
-            texts.insert(0, seat_header)
+        elif audience.seat is not None and seat_headers.get(audience.seat):
+            texts.insert(0, seat_headers[audience.seat])
         prompt = prompts.get(audience.seat) if audience.seat is not None else None
         if prompt is not None:
             texts.append(prompt.text)
@@ -146,6 +167,8 @@ def step_messages(
             payload["request"] = prompt.payload
         if over and audience == PUBLIC:
             payload["over"] = True  # the end post (it gets a Rematch button on Discord)
+        if card is not None and audience == PUBLIC:
+            payload["seats"] = [dict(seat) for seat in card]
         if audience == PUBLIC and prompts:  # the window it opens closes then (its card shows it)
             payload["deadline"] = min(float(p.payload["deadline"]) for p in prompts.values())
         messages.append(OutboxMessage(match_id, key, "\n".join(texts), payload))
@@ -159,8 +182,13 @@ def notice(
     step: int,
     kind: str = "notice",
     prompt: Prompt | None = None,
+    deadline: float | None = None,
 ) -> OutboxMessage:
+    """A message of its own; ``deadline``: the window's, past which it is not worth sending
+    (a reminder held up by a backlog)."""
     payload: dict[str, JSON] = {"kind": kind, "step": step, "events": []}
+    if deadline is not None:
+        payload["deadline"] = deadline
     if prompt is not None:
         payload["request"] = prompt.payload
         text = f"{text}\n{prompt.text}"
@@ -170,7 +198,9 @@ def notice(
 # --- delivering ---------------------------------------------------------------------------
 
 PermanentHandler = Callable[[OutboxRow, str], Awaitable[None]]
-LateHandler = Callable[["Late"], Awaitable[None]]
+PromptHandler = Callable[[OutboxRow, "Late | None"], None]
+"""Told of each window's prompt as soon as it is sent (with how late, when it was late) or has
+failed for good (None): a seat's clock runs from what it received, recorded or not yet."""
 
 PROMPT_RETRY_MAX_S = 2.0  # the longest wait between two tries of a window's prompt
 
@@ -185,6 +215,14 @@ def is_window_prompt(row: OutboxRow) -> bool:
         and payload.get("kind") in WINDOW_OPENING_KINDS
         and isinstance(payload.get("request"), dict)
     )
+
+
+def is_stale_reminder(row: OutboxRow, now: float) -> bool:
+    payload = row.message.payload
+    if not isinstance(payload, dict) or payload.get("kind") != "reminder":
+        return False
+    deadline = payload.get("deadline")
+    return isinstance(deadline, int | float) and deadline <= now
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +240,6 @@ class _PassResult:
     sent: list[int] = field(default_factory=list)
     retries: list[Retry] = field(default_factory=list)
     failed: list[tuple[OutboxRow, str]] = field(default_factory=list)
-    late: list[Late] = field(default_factory=list)
 
 
 class DeliveryWorker:
@@ -214,7 +251,7 @@ class DeliveryWorker:
         transport: Transport,
         on_permanent: PermanentHandler,
         *,
-        on_late_prompt: LateHandler | None = None,
+        on_prompt: PromptHandler | None = None,
         late_allowance_s: float = 2.0,
         late_cap_s: float = 30.0,
         clock: Callable[[], float] = time.time,
@@ -226,7 +263,7 @@ class DeliveryWorker:
         self._store = store
         self._transport = transport
         self._on_permanent = on_permanent
-        self._on_late_prompt = on_late_prompt
+        self._on_prompt = on_prompt
         self._late_allowance_s = late_allowance_s
         self._late_cap_s = late_cap_s
         self._clock = clock
@@ -312,12 +349,12 @@ class DeliveryWorker:
         self._unsettled = None
         for row, error in result.failed:
             await self._on_permanent(row, error)
-        if self._on_late_prompt is not None:
-            for late in result.late:
-                await self._on_late_prompt(late)
 
     async def _send(self, row: OutboxRow, result: _PassResult) -> None:
         now = self._clock()
+        if is_stale_reminder(row, now):  # held up past its deadline: it would only mislead
+            result.sent.append(row.id)
+            return
         delay = now - row.created_at
         late = delay > self._late_allowance_s and is_window_prompt(row)
         delivery = delivery_of(row)
@@ -327,21 +364,27 @@ class DeliveryWorker:
             await self._transport.send(delivery)
         except PermanentError as error:
             log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
-            result.failed.append((row, str(error)))
+            self._fail(row, str(error), result)
         except Exception as error:  # a transport bug is retried like a transient failure
             if not isinstance(error, TransientError):
                 log.exception("transport raised an unexpected error")
             if row.tries + 1 >= self._max_tries:
-                result.failed.append((row, f"gave up after {row.tries + 1} tries: {error}"))
+                self._fail(row, f"gave up after {row.tries + 1} tries: {error}", result)
             else:
                 retry_at = self._clock() + self._backoff(row, error)
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent.append(row.id)
             sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
-            if is_window_prompt(row) and sent_after > self._late_allowance_s:
+            if is_window_prompt(row) and self._on_prompt is not None:
                 shown = min(delay, self._late_cap_s) if late else 0.0
-                result.late.append(Late(row, sent_after, shown))
+                was_late = sent_after > self._late_allowance_s
+                self._on_prompt(row, Late(row, sent_after, shown) if was_late else None)
+
+    def _fail(self, row: OutboxRow, error: str, result: _PassResult) -> None:
+        result.failed.append((row, error))
+        if is_window_prompt(row) and self._on_prompt is not None:
+            self._on_prompt(row, None)  # never to be delivered: its seat answers with /submit
 
     def _backoff(self, row: OutboxRow, error: Exception) -> float:
         retry_after = error.retry_after if isinstance(error, TransientError) else None

@@ -1,9 +1,10 @@
 """Practice matches: a player alone against the built-in AI players, in their DMs, with no
 moderator. A practice match is an ordinary match (stored, logged, resumed after a restart,
 timers included) whose other seats are AI players: their user ids are small numbers no Discord
-user has (below ``AI_USER_LIMIT``), their names say their level (``AI 1 (gardener)``), and the
-host's messages to them go to the AI instead of Discord. It is never rated (``practice``), and a
-player has one at a time.
+user has (below ``AI_USER_LIMIT``), their names say their level (``AI 1 (normal)``), and the
+host's messages to them go to the AI instead of Discord. A practice offers every game's shared
+AI levels, ``easy``, ``normal`` (the default) and ``hard``. It is never rated (``practice``),
+and a player has one at a time.
 
 On a restart each AI player is rebuilt knowing what its seat was told (the log replayed, as
 ``simulate`` resumes), and answers the prompt it was waiting on.
@@ -23,12 +24,30 @@ from bot.transport import Delivery, Transport
 from games import registry
 from games.protocol import derive_rng
 from games.registry import GameInfo
+from games.text import names_text
 
 log = logging.getLogger(__name__)
 
 AI_USER_LIMIT = 1_000  # Discord's user ids are snowflakes, far larger than any of these
 AI_NAME = re.compile(r"^AI (\d+) \(([\w-]+)\)$")
 THINK_S = (1.0, 4.0)  # an AI answers after a pause like this (at most a third of the window)
+# the levels a practice offers, every game's (shared contract: its AGENTS keys), in order
+LEVELS = {
+    "easy": "random-ish: legal moves with a little sense",
+    "normal": "a fair fight for someone who knows the rules (the default)",
+    "hard": "the strongest AI",
+}
+DEFAULT_LEVEL = "normal"
+
+
+def practice_levels(info: GameInfo) -> list[str]:
+    """The levels a practice of this game offers: easy, normal and hard, as far as the game
+    has them (else its own AI levels)."""
+    return [level for level in LEVELS if level in info.agents] or list(info.agents)
+
+
+def default_level(info: GameInfo) -> str:
+    return DEFAULT_LEVEL if DEFAULT_LEVEL in info.agents else info.default_agent
 
 
 def is_ai(user_id: int | None) -> bool:
@@ -59,10 +78,10 @@ def practice_setup(game: str, level: str | None, opponents: int | None) -> Pract
         info = registry.get(game)  # a registered game only: never a module a user names
     except KeyError as error:
         raise HostError(f"{error.args[0]}.") from None
-    level = level or info.default_agent
+    level = level or default_level(info)
     if level not in info.agents:
-        levels = ", ".join(info.agents)
-        raise HostError(f"{info.title} has no AI level {level[:40]!r}; its levels: {levels}.")
+        levels = names_text(practice_levels(info)).replace(" and ", " or ")
+        raise HostError(f"{info.title} has no AI level {level[:40]!r}; choose {levels}.")
     low, high = info.game.min_seats - 1, info.game.max_seats - 1
     count = low if opponents is None else opponents
     if not low <= count <= high:
@@ -181,4 +200,3 @@ class PracticeTransport:
         if delivery.audience.kind == "seat" and is_ai(delivery.user_id):
             return
         await self.inner.send(delivery)
-

@@ -111,7 +111,8 @@ def fold(records: Iterable[MatchRecord]) -> dict[Key, Rating]:
         after = rate(record, [table.get(key) for key in keys])
         for key, rating in zip(keys, after or (), strict=False):
             table[key] = rating
-    return table
+    # a forgotten user's stand-in (negative id, bot/forget.py) keeps no rating, as the store's fold
+    return {key: rating for key, rating in table.items() if key[2] >= 0}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""``floral-host ratings``: every player's rating, one JSON object a line.
+"""``floral-host ratings``: every player's rating, a table per server and game on a terminal,
+one JSON object a line otherwise (``--json`` forces it).
 
 Without ``--rebuild`` the database is only read: the ratings are computed from the stored
 results, as ``--rebuild`` would store them (so it works on a backup or while the bot runs).
@@ -10,14 +11,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections.abc import Iterable
 
 from bot import ratings
 from bot.database import command_db_path
+from bot.report import emit, wants_json
 from bot.store import Rating
 from bot.store.sqlite import SqliteStore
+from games.protocol import JSON
 
 
 async def read_ratings(db: str | None, *, rebuild: bool = False) -> tuple[list[Rating], int | None]:
@@ -38,10 +40,23 @@ async def read_ratings(db: str | None, *, rebuild: bool = False) -> tuple[list[R
     return list(ratings.fold(records).values()), None
 
 
-def rating_lines(
+COLUMNS = (
+    ("guild_id", "Server"),
+    ("game", "Game"),
+    ("place", "#"),
+    ("name", "Player"),
+    ("user_id", "User id"),
+    ("rating", "Rating"),
+    ("matches", "Matches"),
+    ("wins", "Won"),
+    ("losses", "Lost"),
+)
+
+
+def rating_rows(
     found: Iterable[Rating], guild: int | None = None, game: str | None = None
-) -> list[str]:
-    """One JSON object a line: each guild and game in turn, its players by their place."""
+) -> list[dict[str, JSON]]:
+    """Each guild and game in turn, its players by their place."""
     groups: dict[tuple[int, str], list[Rating]] = {}
     for rating in found:
         if guild in (None, rating.guild_id) and game in (None, rating.game):
@@ -50,7 +65,7 @@ def rating_lines(
     for key in sorted(groups):
         for standing in ratings.board(groups[key]):
             r = standing.rating
-            line = {
+            line: dict[str, JSON] = {
                 "guild_id": r.guild_id,
                 "game": r.game,
                 "place": standing.place,
@@ -63,15 +78,15 @@ def rating_lines(
                 "wins": r.wins,
                 "losses": r.losses,
             }
-            lines.append(json.dumps(line, ensure_ascii=False))
+            lines.append(line)
     return lines
 
 
 def main(args: argparse.Namespace) -> int:
     found, folded = asyncio.run(read_ratings(args.db, rebuild=args.rebuild))
-    lines = rating_lines(found, args.guild, args.game)
-    if lines:
-        print("\n".join(lines))
+    rows = rating_rows(found, args.guild, args.game)
+    as_json = wants_json(args.json, sys.stdout)
+    emit(rows, COLUMNS, as_json=as_json, title="Ratings (mu - 3 sigma)", empty="no ratings yet")
     if folded is not None:
         print(f"floral-host ratings: rebuilt from {folded} finished matches", file=sys.stderr)
     return 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -33,6 +34,7 @@ from bot.games import load_game_info
 from bot.host import Host, SubmitResult
 from bot.process import EXIT_OUTPUT_CLOSED, Stop, is_closed_output, run_command
 from bot.store import ACTIVE_STATUSES, MatchRecord, Store
+from bot.store.owner import own
 from bot.store.sqlite import SqliteStore
 from bot.transport import (
     Delivery,
@@ -329,7 +331,10 @@ async def simulate(
     check_level(load_game_info(key), level)
     seats = check_players(load_game_info(key), seats)
     seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
-    with tempfile.TemporaryDirectory() as scratch:
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        own(db, "floral-host simulate") if db else contextlib.nullcontext(),
+    ):
         store = await SqliteStore.open(db or Path(scratch) / "simulate.db")
         players = SimulatedPlayers(out, quiet, on_closed)
         host = Host(store, players, grace_s=max(window, 0.05), retry_base_s=0.05)

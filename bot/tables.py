@@ -14,8 +14,10 @@ from games import registry
 
 
 class Tables:
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, opener_starts: bool = False) -> None:
+        """``opener_starts``: a full table's opener may start its match (its hellos say so)."""
         self.host = host
+        self.opener_starts = opener_starts
         self._lock = asyncio.Lock()  # a seat is taken by one press at a time
 
     async def open(
@@ -60,6 +62,7 @@ class Tables:
                 players=[user for user, _ in table.players],
                 names=[name for _, name in table.players],
                 moderators=[table.opener],
+                starts="opener" if self.opener_starts else "moderator",
             )
             table = dataclasses.replace(table, status="full", match_id=record.id)
             await self.host.store.update_table(table)

@@ -8,7 +8,10 @@ carries a structured ``payload`` so a richer transport can render embeds and but
            | "unreachable",
    "step": int,             # the match step the message follows (0: before the first window)
    "events": [event...],    # the engine events in the message, see ``event_to_json``
-   "request": {...}}        # present when the message prompts the seat, see ``request_to_json``
+   "request": {...},        # present when the message prompts the seat, see ``request_to_json``
+   "seats": [{"name", "line", "won"}...],  # a turn or phase post's seats' card (``seat_line``)
+   "deadline": float,       # a public post: when the window it opens closes
+   "over": True}            # the match's end post
 
 A request carries ``match_id`` and ``step``: pass that ``step`` to ``Host.submit`` from a button
 so a click on an old prompt is refused instead of answering a newer window.
@@ -138,7 +141,18 @@ class ConsoleTransport:
         print(format_delivery(delivery), file=self._out or sys.stdout, flush=True)
 
 
+def seat_line(seat: int, entry: Mapping[str, JSON]) -> str:
+    """One seat of a post's seats' card (``payload["seats"]``): ``P2 · 4 coins · 🏆 wins``."""
+    line, won = entry.get("line"), entry.get("won") is True
+    return " · ".join([f"P{seat + 1}", *([str(line)] if line else []), *(["🏆 wins"] * won)])
+
+
 def format_delivery(delivery: Delivery) -> str:
+    """A message as the console prints it, tagged; a post with the seats' card lists each
+    seat's public line after its text, where Discord shows the card."""
     tag = f"[m{delivery.match_id} {audience_key(delivery.audience)}]"
     lines = delivery.text.splitlines() or [""]
+    seats = delivery.payload.get("seats")
+    if isinstance(seats, list):
+        lines += [f"  {entry.get('name')}: {seat_line(n, entry)}" for n, entry in enumerate(seats)]
     return "\n".join([f"{tag} {lines[0]}", *(f"{' ' * len(tag)} {line}" for line in lines[1:])])

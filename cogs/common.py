@@ -15,6 +15,7 @@ from bot.host import HostError, SubmitResult
 from bot.ids import parse_match_id
 from bot.store import ACTIVE_STATUSES, MatchRecord
 from games import registry
+from games.text import names_text
 
 if TYPE_CHECKING:
     from bot.client import FloralBot
@@ -69,7 +70,7 @@ def people_only(members: list[discord.Member]) -> None:
     """Seats are for people: a bot cannot read its DMs or answer a prompt."""
     bots = [member.display_name for member in members if member.bot]
     if bots:
-        raise HostError(f"Players must be people, not bots: {', '.join(bots)}.")
+        raise HostError(f"Players must be people, not bots: {names_text(bots)}.")
 
 
 def guild_only_match(interaction: discord.Interaction, record: MatchRecord) -> None:
@@ -198,22 +199,29 @@ async def warn_log_channel_readers(
     readers = log_channel_readers(interaction, players)
     if not readers:
         return
-    names = ", ".join(member.display_name for member in readers)
     await interaction.followup.send(
-        fit(
-            f"⚠ {names} can read the moderator log channel, which shows every player's secrets"
-            " each turn (only you see this). Hide it from the players (channel permissions)"
-            " before the start."
-        ),
-        ephemeral=True,
+        fit(log_readers_text([member.display_name for member in readers])), ephemeral=True
+    )
+
+
+def log_readers_text(names: list[str]) -> str:
+    return (
+        f"⚠ {names_text(names)} can read the moderator log channel, which shows every player's"
+        " secrets each turn (only you see this). Hide it from the players (channel permissions)"
+        " before the start."
     )
 
 
 def ack_text(result: SubmitResult) -> str:
-    """The acknowledgement of an accepted answer: "Cast C (5) locked for turn 7."."""
+    """What an accepted answer locked in, by the engine's summary, and for which occasion:
+    "✅ Cast C (5) — locked for turn 7."; a revisable answer may still change."""
+    what = result.text.strip().rstrip(".") or "Your answer"
+    if result.revisable:
+        until = f" for {result.occasion}" if result.occasion else f" in match {result.match_id}"
+        return f"✅ {what} — your answer{until}; you can change it until the deadline."
     if result.occasion:
-        return f"✅ {result.text} locked for {result.occasion}."
-    return f"✅ {result.text.rstrip('.')} — locked (match {result.match_id})."
+        return f"✅ {what} — locked for {result.occasion}."
+    return f"✅ {what} — locked (match {result.match_id})."
 
 
 def refusal_text(result: SubmitResult) -> str:

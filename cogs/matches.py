@@ -30,7 +30,9 @@ from cogs.common import (
     seated_while_active,
     visible_match,
 )
+from cogs.prompts import help_text, is_a_choice
 from games import registry
+from games.text import names_text
 from pictures import Picture, hooks
 
 log = logging.getLogger(__name__)
@@ -48,15 +50,16 @@ def status_text(view: MatchStatusView) -> str:
     window = view.window
     if window is not None:
         waiting = [record.names[s] for s in window.seats if s not in window.answered]
-        who = ", ".join(waiting) if waiting else "nobody"
+        who = names_text(waiting) if waiting else "nobody"
         if window.paused:
             lines.append(f"Paused, {window.seconds_left:.0f} s left in the window.")
         else:
             lines.append(f"Window open, closes <t:{int(window.deadline)}:R>; waiting for {who}.")
     if record.outcome:
         outcome: dict[str, Any] = record.outcome
-        winners = ", ".join(record.names[s] for s in outcome.get("winners", []))
-        lines.append(f"Winner: {winners or 'none'} ({outcome.get('reason', '')})")
+        winners = [record.names[s] for s in outcome.get("winners", [])]
+        title = "Winners" if len(winners) > 1 else "Winner"
+        lines.append(f"{title}: {names_text(winners) or 'none'} ({outcome.get('reason', '')})")
     return "\n".join(lines)
 
 
@@ -95,7 +98,7 @@ def history_line(record: MatchRecord, title: str) -> str:
     outcome: Any = record.outcome if isinstance(record.outcome, dict) else {}
     winners = outcome.get("winners") or []
     seats = range(len(record.names))
-    won = ", ".join(record.names[s] for s in winners if isinstance(s, int) and s in seats)
+    won = names_text([record.names[s] for s in winners if isinstance(s, int) and s in seats])
     parts = [match_name(record.id), title, " vs ".join(record.names)]
     parts.append(f"won by {won}" if won else "no winner")
     if record.practice:
@@ -349,9 +352,12 @@ class Players(commands.Cog):
         return prompts[0]
 
     @app_commands.command(description="Answer your open prompt (when DMs or buttons fail)")
-    @app_commands.describe(value="Your answer: a flower letter, a rune or a digit")
+    @app_commands.describe(value="Your answer as the prompt shows it (`help`: how to answer)")
     async def submit(self, interaction: discord.Interaction, value: str) -> None:
         prompt = await self._prompt(interaction)
+        if value.strip().casefold() == "help" and not is_a_choice(prompt.request, value.strip()):
+            await respond(interaction, help_text(prompt.request, prompt.match_id))
+            return
         result = await self.bot.host.submit(
             prompt.match_id, interaction.user.id, value, step=prompt.step
         )

@@ -1,5 +1,6 @@
 """``/practice game [level] [opponents]``: a player alone against the built-in AI players, in
-their DMs, with no moderator (``bot/practice.py``). One practice at a time, never rated."""
+their DMs, with no moderator (``bot/practice.py``). One practice at a time, never rated. The
+levels are every game's: ``easy``, ``normal`` (the default) and ``hard``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import FloralBot
-from bot.practice import practice_setup
+from bot.practice import LEVELS, practice_levels, practice_setup
 from cogs.common import match_name, respond
 from cogs.help import game_autocomplete
 from games import registry
@@ -22,10 +23,8 @@ async def level_autocomplete(
         return []
     info = registry.get(game)
     return [
-        app_commands.Choice(
-            name=f"{level} (default)" if level == info.default_agent else level, value=level
-        )
-        for level in info.agents
+        app_commands.Choice(name=f"{level}: {LEVELS.get(level, 'an AI level')}"[:100], value=level)
+        for level in practice_levels(info)
         if current.lower() in level
     ][:25]
 
@@ -37,7 +36,7 @@ class Practice(commands.Cog):
     @app_commands.command(description="Practice a game against the AI, in your DMs")
     @app_commands.describe(
         game="The game",
-        level="The AI's level (default: the strongest)",
+        level="easy, normal (the default) or hard",
         opponents="How many AI players (default: the fewest the game takes)",
     )
     @app_commands.autocomplete(game=game_autocomplete, level=level_autocomplete)

@@ -19,6 +19,7 @@ one page (the menu then asks for at least one; the game checks the minimum), or 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections import Counter
@@ -30,14 +31,18 @@ import discord
 from discord.ext import commands
 
 from bot.client import FloralBot
-from bot.discord_transport import fit
+from bot.discord_transport import HELP_PREFIX, fit
+from bot.host import HostError
+from bot.outbox import choices_text
 from bot.transport import request_to_json
-from cogs.common import ack_text, floral_bot, refusal_text, respond
+from cogs.cards import cards_page, my_match
+from cogs.common import ack_text, floral_bot, match_name, refusal_text, respond
 from games.protocol import Accepted, Refused, Request
 
 log = logging.getLogger(__name__)
 
 TYPED_MAX = 3  # longer DM text is chat, not an answer, unless it names choices
+ASKED_WORDS = ("help", "cards")  # typed in a DM, answered by the bot (unless a choice's name)
 MENU_FROM = 3  # a group hinted "menu" with this many choices or more is a menu, else buttons
 ROWS = 5  # Discord: five action rows a message, five buttons a row, 25 options a menu
 PER_ROW = 5
@@ -75,7 +80,7 @@ def value_of(key: str, values: Sequence[str]) -> str | None:
 def open_request(bot: FloralBot, user_id: int, match_id: int, step: int) -> OpenRequest | None:
     """The request the user may answer now in that window; None: the prompt is old."""
     for prompt in bot.host.prompts_for(user_id):
-        if prompt.match_id == match_id and prompt.step == step:
+        if prompt.match_id == match_id and prompt.holds(step):
             return OpenRequest(prompt.request, prompt.deadline)
     return None
 
@@ -356,15 +361,14 @@ def menu_select(
 
 def prompt_view(
     request: Mapping[str, Any], pages: Mapping[tuple[str, int], int] | None = None
-) -> discord.ui.View | None:
+) -> discord.ui.View:
     """Buttons and menus for a request's choices (``pages``: the page each paged menu shows,
-    by (kind, n); page 0 otherwise); None: no choices. Never past Discord's limits."""
+    by (kind, n); page 0 otherwise), and a Help button where a row has room. Never past
+    Discord's limits."""
     choices = list(request.get("choices", []))
-    if not choices:
-        return None
     match_id, step = int(request["match_id"]), int(request["step"])
     keys = choice_keys([c["value"] for c in choices])
-    buttons, quiet, menus = plan(request)
+    buttons, quiet, menus = plan(request) if choices else ([], [], [])
     view = discord.ui.View(timeout=None)
     for i in buttons + quiet:
         choice = choices[i]
@@ -372,7 +376,73 @@ def prompt_view(
         view.add_item(item)
     for menu in menus:
         view.add_item(menu_select(request, keys, menu, (pages or {}).get((menu.kind, menu.n), 0)))
+    with contextlib.suppress(ValueError):  # every row full: the how-to card names `help`
+        view.add_item(HelpButton(match_id, step))
     return view
+
+
+class HelpButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"{HELP_PREFIX}(?P<match>\d+):(?P<step>\d+):\?",
+):
+    """A prompt's Help: the decision's reference (``Request.help``), just for the clicker."""
+
+    def __init__(self, match_id: int, step: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="❔ Help",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{HELP_PREFIX}{match_id}:{step}:?",
+            )
+        )
+        self.match_id, self.step = match_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> HelpButton:
+        return cls(int(match["match"]), int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        found = open_request(floral_bot(interaction), interaction.user.id, self.match_id, self.step)
+        if found is None:
+            await respond(interaction, "✖ That prompt has expired; answer the current one.")
+            return
+        await respond(interaction, help_text(found.request, self.match_id))
+
+
+def help_text(request: Request, match_id: int) -> str:
+    """What ``help`` answers at a prompt: the game's reference for this decision
+    (``Request.help``); for a game that gives none, the prompt again and how to answer it."""
+    head = f"❔ **Help: your prompt in match {match_name(match_id)}**"
+    body = request.help.strip() or f"{request.prompt}\n{how_to_answer(request)}"
+    return fit(f"{head}\n{body}")
+
+
+def how_to_answer(request: Request) -> str:
+    """How a prompt is answered: its buttons or menu, or the choices typed; and its default."""
+    values = [choice.value for choice in request.choices]
+    if not values:
+        ways = "Type your answer here or use `/submit`."
+    elif request.max_choices > 1:
+        span = f"{request.min_choices} to {request.max_choices}"
+        example = request.join_answer(values[:2])
+        ways = (
+            f"Pick {span} in the menu, or type them joined by {request.separator!r}"
+            f" (as in `{example}`). The choices: {choices_text(request)}."
+        )
+    else:
+        ways = f"Use a button or the menu, or type one of: {choices_text(request)}."
+    return f"{ways} If you don't answer in time: {request.default}."
+
+
+def is_a_choice(request: Request, text: str) -> bool:
+    """Whether ``text`` names one of the request's choices (then it is an answer, not a word
+    the bot answers itself, such as ``help``)."""
+    return text.casefold() in {choice.value.casefold() for choice in request.choices}
 
 
 def every_page(request: Mapping[str, Any]) -> Iterator[discord.ui.View]:
@@ -414,6 +484,10 @@ class Prompts(commands.Cog):
         text = message.content.strip()
         if not text:
             return
+        word = text.casefold()
+        if word in ASKED_WORDS and not self._names_a_choice(message.author.id, text):
+            await self._asked(message, word)
+            return
         if len(text) > TYPED_MAX and not self._is_an_answer(message.author.id, text):
             await message.channel.send(
                 fit(
@@ -424,6 +498,39 @@ class Prompts(commands.Cog):
             )
             return
         await message.channel.send(fit(await self._typed(message.author.id, text)))
+
+    def _names_a_choice(self, user_id: int, text: str) -> bool:
+        return any(is_a_choice(p.request, text) for p in self.bot.host.prompts_for(user_id))
+
+    async def _asked(self, message: discord.Message, word: str) -> None:
+        """``help``: the open prompt's reference; ``cards``: the match's cards (first page)."""
+        user_id = message.author.id
+        if word == "help":
+            await message.channel.send(fit(self._help(user_id)))
+            return
+        try:
+            match_id = await my_match(self.bot, user_id, message.channel.id)
+        except HostError as error:
+            await message.channel.send(fit(f"✖ {error}"))
+            return
+        shown = await cards_page(self.bot, match_id, 1)
+        extra: dict[str, Any] = {}
+        if shown.embed is not None:
+            extra["embed"] = shown.embed
+        if shown.view is not None:
+            extra["view"] = shown.view
+        await message.channel.send(fit(shown.text), **extra)
+
+    def _help(self, user_id: int) -> str:
+        prompts = self.bot.host.prompts_for(user_id)
+        if len(prompts) == 1:
+            return help_text(prompts[0].request, prompts[0].match_id)
+        if prompts:
+            return "You have prompts in several matches: press the Help button of the one you mean."
+        return (
+            "Nothing is asked of you right now. Type `cards` for your match's cards; `/rules`"
+            " explains each game."
+        )
 
     def _is_an_answer(self, user_id: int, text: str) -> bool:
         """Whether longer text answers an open prompt: it names choices (for a multi-choice
@@ -466,6 +573,6 @@ class Prompts(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, FloralBot)
-    bot.add_dynamic_items(ChoiceButton, DeclareSelect)
+    bot.add_dynamic_items(ChoiceButton, DeclareSelect, HelpButton)
     bot.views.build = prompt_view
     await bot.add_cog(Prompts(bot))

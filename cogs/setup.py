@@ -23,6 +23,7 @@ from cogs.common import (
 )
 from games import registry
 from games.protocol import JSON, ConfigError
+from games.text import names_text
 
 log = logging.getLogger(__name__)
 
@@ -124,5 +125,5 @@ async def start_match(
 
 
 def players_text(mentions: Sequence[str]) -> str:
-    """``"@a (P1), @b (P2)"``."""
-    return ", ".join(f"{mention} (P{seat + 1})" for seat, mention in enumerate(mentions))
+    """``"@a (P1), @b (P2) and @c (P3)"``."""
+    return names_text([f"{mention} (P{seat + 1})" for seat, mention in enumerate(mentions)])

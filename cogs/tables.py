@@ -18,6 +18,7 @@ from bot.tables import Tables
 from cogs.common import floral_bot, is_moderator_member, match_name, respond
 from cogs.help import game_autocomplete
 from games import registry
+from games.text import names_text
 
 
 def table_text(
@@ -89,7 +90,7 @@ class TableButton(
 
 
 def set_up_text(record: MatchRecord, command: str | None) -> str:
-    players = ", ".join(f"<@{user}>" for user in record.players)
+    players = names_text([f"<@{user}>" for user in record.players])
     start = f" (`{command} match:{match_name(record.id)}`)" if command else ""
     return (
         f"🎲 Match {match_name(record.id)} is set up: {players}. Each player gets a hello by DM;"
@@ -141,7 +142,7 @@ def start_command(bot: FloralBot, game: str) -> str | None:
 class TableCog(commands.GroupCog, name="TableCog", group_name="table", group_description="Tables"):
     def __init__(self, bot: FloralBot) -> None:
         self.bot = bot
-        self.tables = Tables(bot.host)
+        self.tables = Tables(bot.host, bot.settings.opener_starts)
         super().__init__()
 
     @app_commands.command(description="Open a table for a game: players join with a button")

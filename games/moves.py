@@ -12,9 +12,10 @@ The rule, for one seat in one window, attempts taken in arrival order:
 * the move that stands is the last accepted one; none means the timeout default.
 
 ``resolve`` gets the moves in arrival order: the seats that answered, in the order their first
-accepted answers arrived, then the seats that did not (``None``). An attempt list keeps that
-order by listing the seats in it (``play_window``). Whether an accepted answer closes its window
-early is ``closes_early``'s rule (``Request.close``).
+accepted answers arrived, then the seats that did not (``None``), except in an ``"each"``
+window (``window_moves``). An attempt list keeps that order by listing the seats in it
+(``play_window``). Whether an accepted answer closes its window early is ``closes_early``'s
+rule (``Request.close``).
 """
 
 from __future__ import annotations
@@ -128,16 +129,27 @@ def play_window(
         for seat, raws in attempts.items()
     }
     answered = [seat for seat, play in seats.items() if seat in asked and play.answered]
-    moves = {seat: seats[seat].move for seat in answered}
-    moves.update({seat: None for seat in asked if seat not in moves})
+    moves = window_moves(requests, {seat: seats[seat].move for seat in answered})
     return WindowPlay(seats, moves)
+
+
+def window_moves(requests: Sequence[Request], answered: Mapping[int, Move]) -> dict[int, Move]:
+    """What ``resolve`` gets for a window of ``requests`` closing with the ``answered`` moves
+    (arrival order): those, then ``None`` for every asked seat that did not answer; but an
+    ``"each"`` window with answers in resolves them alone (the other seats stay asked)."""
+    moves: dict[int, Move] = dict(answered)
+    if moves and any(request.close == "each" for request in requests):
+        return moves
+    moves.update({request.seat: None for request in requests if request.seat not in moves})
+    return moves
 
 
 def closes_early(game: Game[Any], state: Any, request: Request, moves: Mapping[int, Move]) -> bool:
     """Whether the accepted answer to ``request`` just added to ``moves`` (the window's accepted
-    moves so far, in arrival order) closes the window now by the request's close rule; the
-    ``"all"`` rule (every seat answered) is the host's, as before."""
-    if request.close == "first":
+    moves so far, in arrival order) closes the window now by the request's close rule (an
+    ``"each"`` window closes to resolve it alone); the ``"all"`` rule (every seat answered) is
+    the host's, as before."""
+    if request.close in ("first", "each"):
         return True
     ready = getattr(game, "ready", None)
     return request.close == "ready" and ready is not None and bool(ready(state, moves))

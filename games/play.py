@@ -3,7 +3,8 @@
 The AI benchmarks, the agents' tests and the conformance suite drive matches this way. A window
 follows its requests' close rules as the host does: the seats answer in a stable order (seat
 order, or one drawn by ``order_rng``), and a ``first`` or ``ready`` window closes at the answer
-that closes it, the seats not yet heard from getting the timeout default (None).
+that closes it, the seats not yet heard from getting the timeout default (None); an ``each``
+window resolves its first answer alone (``games.moves.window_moves``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.moves import closes_early
+from games.moves import closes_early, window_moves
 from games.protocol import Accepted, Agent, Event, Game, Move
 
 
@@ -50,5 +51,4 @@ def play_match(
             moves[request.seat] = verdict.move
             if closes_early(game, state, request, moves):
                 break
-        moves.update({r.seat: None for r in requests if r.seat not in moves})
-        state, events = game.resolve(state, moves)
+        state, events = game.resolve(state, window_moves(requests, moves))

@@ -141,12 +141,18 @@ buttons, as a minor option beside the main ones); ``"steps"``: a menu of the gro
 (``Choice.stage``) first, then the choices of the stage picked (with a way back); a typed
 answer is the choice's value as always."""
 
-CloseRule = Literal["all", "first", "ready"]
+CloseRule = Literal["all", "first", "ready", "each"]
 """When a window closes before its deadline (``Request.close``): ``"all"`` (the default) once
 every asked seat has a move none may revise; ``"first"`` at the first accepted answer (the first
 blocker wins; a later answer is refused as the window closed); ``"ready"`` once the game's
 optional ``ready(state, moves)`` says so after an accepted answer (a game without ``ready``
-closes as ``"all"``). Every window still closes at its deadline."""
+closes as ``"all"``); ``"each"``: every seat goes at its own pace (simultaneous work that
+involves no other seat). An accepted answer resolves at once, alone: ``resolve`` gets the moves
+of the seats that answered and nothing for the others, whose prompts stay open; the engine's
+next requests ask those seats what they were asked (so their prompts and buttons stay valid)
+and may ask the seats that answered again. All of them share the window's one deadline (a
+turn clock, without the floor below); when it passes with nobody's answer in, every seat still
+asked gets ``None`` in one ``resolve``. Every window still closes at its deadline."""
 
 
 HELP_CHARS = 1800
@@ -181,7 +187,8 @@ class Request:
     ``close`` is the request's close rule (``CloseRule``): the window closes early when the
     rule of the request just answered says so. ``resolve`` gets the moves in arrival order: the
     seats that answered in the order their first accepted answers arrived, then the seats that
-    did not (``None``). Only the order reaches the engine; the arrival times stay in the host's
+    did not (``None``; an ``"each"`` window gives those nothing, see ``CloseRule``). Only
+    the order reaches the engine; the arrival times stay in the host's
     move log (an engine that needs time must make it part of a move).
 
     An answer is ``min_choices`` to ``max_choices`` of the ``choices`` (default: exactly one).

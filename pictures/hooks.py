@@ -40,15 +40,33 @@ def end_card_data(
     snapshots: Sequence[JSON],
     subtitle: str = "",
 ) -> EndCard:
-    """What the end card shows: ``snapshots`` are the match's stored states in step order
-    (step 0, the start, first), ``outcome`` the stored ``{"winners", "reason", ...}``."""
+    """What the end card shows: ``snapshots`` are the match's states in step order (step 0,
+    the start, first), ``outcome`` the stored ``{"winners", "reason", ...}``."""
+    game = info.game
+    # every state for the chart; else the last alone (a long match loads in no time)
+    chosen = snapshots if charts_scores(info) else snapshots[-1:]
+    return end_card_of_states(info, names, outcome, [game.load(s) for s in chosen], subtitle)
+
+
+def charts_scores(info: GameInfo) -> bool:
+    """Whether the end card charts the scores over every step (else it needs the last state)."""
+    return info.pictures is not None and info.pictures.scores is not None
+
+
+def end_card_of_states(
+    info: GameInfo,
+    names: Sequence[str],
+    outcome: JSON,
+    states: Sequence[Any],
+    subtitle: str = "",
+) -> EndCard:
+    """``end_card_data`` from the engine's states themselves: every step's in order when the
+    card ``charts_scores``, else at least the last (a replay hands them over without a dump
+    and load of each)."""
     game, hooks = info.game, info.pictures
     seats = len(names)
     turns: list[int] = []
     scores: list[tuple[float, ...]] = []
-    charted = hooks is not None and hooks.scores is not None
-    # every state for the chart; else the last alone (a long match loads in no time)
-    states = [game.load(snapshot) for snapshot in (snapshots if charted else snapshots[-1:])]
     if hooks is not None and hooks.scores is not None:
         for index, state in enumerate(states):
             row = [float(v) for v in hooks.scores(state)][:seats]
@@ -113,4 +131,11 @@ def seat_picture(info: GameInfo, snapshot: JSON, seat: int, names: Sequence[str]
     return picture if isinstance(picture, Picture) else None
 
 
-__all__ = ["end_card", "end_card_data", "has_seat_picture", "seat_picture"]
+__all__ = [
+    "charts_scores",
+    "end_card",
+    "end_card_data",
+    "end_card_of_states",
+    "has_seat_picture",
+    "seat_picture",
+]

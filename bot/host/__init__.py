@@ -43,7 +43,7 @@ from bot.host.model import (
     WindowStatus,
     storable,
 )
-from bot.host.notices import UnreachableReports
+from bot.host.notices import StartRule, UnreachableReports
 from bot.host.queries import Queries
 from bot.host.submissions import Submissions
 from bot.host.timers import Clock, ManualTimers, SchedulerTimers, Timers
@@ -86,7 +86,7 @@ class Host:
             store,
             transport,
             self._report_unreachable,
-            on_late_prompt=self._on_late_prompt,
+            on_prompt=self._on_prompt,
             late_allowance_s=late_allowance_s,
             late_cap_s=late_cap_s,
             clock=clock,
@@ -170,12 +170,14 @@ class Host:
         window_s: float | None = None,
         timers: Mapping[str, float] | None = None,
         practice: bool = False,
+        starts: StartRule = "moderator",
     ) -> MatchRecord:
         """A new match in setup. Raises ConfigError (bad config) or HostError (bad seats or
         timers). Each player gets a hello by DM, which also shows whether their DMs are open.
         ``window_s`` is the ``turn`` length; ``timers`` sets the length of any kind the game
         declares (``{"reaction": 10}``); kinds left out keep the game's default. A ``practice``
-        match (against the AI) is never rated."""
+        match (against the AI) is never rated, and starts at once; else the hello tells who
+        ``starts`` it (``StartRule``)."""
         return await self._lifecycle.create(
             game,
             guild_id=guild_id,
@@ -188,6 +190,7 @@ class Host:
             window_s=window_s,
             timers=timers,
             practice=practice,
+            starts=starts,
         )
 
     async def configure(
@@ -287,8 +290,8 @@ class Host:
     async def _report_unreachable(self, row: OutboxRow, error: str) -> None:
         await self._reports.report(row, error)
 
-    async def _on_late_prompt(self, late: Late) -> None:
-        self._windows.late_prompt(late)
+    def _on_prompt(self, row: OutboxRow, late: Late | None) -> None:
+        self._windows.prompt_settled(row, late)
 
 
 __all__ = [
@@ -301,6 +304,7 @@ __all__ = [
     "OpenPrompt",
     "OutboxMessage",
     "SchedulerTimers",
+    "StartRule",
     "SubmitResult",
     "Timers",
     "WindowStatus",

@@ -60,6 +60,7 @@ class Lifecycle:
         window_s: float | None,
         timers: Mapping[str, float] | None = None,
         practice: bool = False,
+        starts: notices.StartRule = "moderator",
     ) -> MatchRecord:
         key, engine = self._matches.resolve(game)
         players = tuple(players)
@@ -84,7 +85,7 @@ class Lifecycle:
             lengths,
             practice,
         )
-        hellos = notices.hellos(engine, names)
+        hellos = notices.hellos(engine, names, "now" if practice else starts)
         store = self._matches.store
         try:
             match_id = await store.create_match(new, engine.dump(state), self._now(), hellos)
@@ -139,8 +140,8 @@ class Lifecycle:
             events = _start_events(live)
             if live.record.status == "revealed":
                 events = [e for e in events if e.audience != PUBLIC]
-            names = " vs ".join(live.record.names)
-            header = f"▶ Match {match_id}: {live.game.title}, {names}. It starts now."
+            names = live.record.names
+            header = f"▶ Match {match_id}: {live.game.title}, {' vs '.join(names)}. It starts now."
             now = self._now()
             window = self._windows.next_window(live, live.state, 1, now)
             outbox = step_messages(
@@ -151,7 +152,8 @@ class Lifecycle:
                 notices.prompts(live, window, now),
                 "start",
                 header,
-                notices.how_to_answer(live),
+                {seat: notices.how_to_answer(live, seat) for seat in range(len(names))},
+                card=_seats_card(live, live.state, _outcome(live, live.state)),
             )
             change = Change(
                 match_id,
@@ -205,11 +207,12 @@ class Lifecycle:
         """Commit one step (resolve, end or leave) with its messages and the next window, in one
         transaction guarded by the open window; False if that window was already closed."""
         now, step = self._now(), live.record.step + 1
-        window = self._windows.next_window(live, state, step + 1, now)
+        window = self._windows.next_window(live, state, step + 1, now, moves)
         outcome = _outcome(live, state)
         finished = finish or window is None or outcome is not None
         if finished:
             window = None
+        card = _turn_card(live, state, outcome, finished)
         outbox = step_messages(
             live.id,
             len(live.record.players),
@@ -219,6 +222,7 @@ class Lifecycle:
             "turn",
             header,
             over=finished,
+            card=card,
         )
         closing = live.window.step if live.window is not None else None
         if window is not None and live.record.status == "paused":
@@ -237,6 +241,8 @@ class Lifecycle:
         )
         if not await self._matches.commit(live, change, new_step=step):
             return False
+        if card is not None:  # shown now, or by the next public post
+            live.card_owed = not any(message.audience == "public" for message in outbox)
         live.state = state
         self._windows.set(live, window)
         return True
@@ -416,6 +422,24 @@ def _start_events(live: Live) -> list[Event]:
         setup = Setup(record.config, len(record.players), record.seed, record.names)
         live.start_events = live.game.new_match(setup)[1]
     return live.start_events
+
+
+def _seats_card(live: Live, state: Any, outcome: JSON) -> list[dict[str, JSON]]:
+    """The seats' card of a post after ``state`` (the end post's marks its winners)."""
+    winners = outcome.get("winners", []) if isinstance(outcome, dict) else []
+    return notices.seats_card(live, live.game.view(state, None), winners)
+
+
+def _turn_card(
+    live: Live, state: Any, outcome: JSON, finished: bool
+) -> list[dict[str, JSON]] | None:
+    """The seats' card, on a turn or phase post only: the end post, and the first public post
+    after the public view's turn changed (a post in the middle of a turn is text alone)."""
+    if not (finished or live.card_owed):
+        before, after = (notices.public_turn(live.game.view(s, None)) for s in (live.state, state))
+        if before == after:
+            return None
+    return _seats_card(live, state, outcome)
 
 
 def _outcome(live: Live, state: Any) -> JSON:

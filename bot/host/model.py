@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.store import MatchRecord, WindowRecord, WindowTiming
+from games.moves import window_moves
 from games.protocol import JSON, Event, Game, Move, Request
 
 
@@ -31,6 +32,7 @@ class SubmitResult:
     seat: int | None = None
     step: int | None = None
     occasion: str = ""  # what an accepted answer is for (the request's occasion)
+    revisable: bool = False  # an accepted answer a later one may still replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,11 @@ class OpenPrompt:
     request: Request
     deadline: float
     answered: bool
+    prompted: int | None = None  # the step of the prompt the seat holds, if older than ``step``
+
+    def holds(self, step: int) -> bool:
+        """Whether a prompt of ``step`` (its buttons) asks what this prompt asks."""
+        return (self.step if self.prompted is None else self.prompted) <= step <= self.step
 
 
 @dataclass
@@ -84,12 +91,27 @@ class Window:
     reminded: bool = False
     moves: dict[int, Move] = field(default_factory=dict)  # in arrival order (a revision stays)
     closing: bool = False  # a close rule fired: the close is queued, answers are refused
+    # seat -> the step of the prompt it holds, where older than the window: its request went on
+    # unchanged through the "each" resolutions of other seats (their buttons stay valid)
+    prompted: dict[int, int] = field(default_factory=dict)
 
     def moves_in_order(self) -> dict[int, Move | None]:
-        """What ``resolve`` gets: the seats that answered in arrival order, then the others."""
-        moves: dict[int, Move | None] = dict(self.moves)
-        moves.update({seat: None for seat in self.requests if seat not in self.moves})
-        return moves
+        """What ``resolve`` gets: the seats that answered in arrival order, then the others
+        (``games.moves.window_moves``: an ``"each"`` window resolves its answers alone)."""
+        return window_moves(list(self.requests.values()), self.moves)
+
+    def prompt_step(self, seat: int) -> int:
+        """The step of the first prompt of the seat's current request."""
+        return self.prompted.get(seat, self.step)
+
+    def prompt_is_current(self, seat: int, step: int) -> bool:
+        """Whether a prompt of ``step`` (its buttons) asks what the seat is asked now."""
+        return self.prompt_step(seat) <= step <= self.step
+
+    @property
+    def each(self) -> bool:
+        """Each seat goes at its own pace: an answer resolves alone (``Request.close``)."""
+        return any(request.close == "each" for request in self.requests.values())
 
     @property
     def complete(self) -> bool:
@@ -106,7 +128,13 @@ class Window:
 
     def record(self, match_id: int) -> WindowRecord:
         return WindowRecord(
-            match_id, self.step, tuple(self.requests), self.deadline, self.remaining, self.reminded
+            match_id,
+            self.step,
+            tuple(self.requests),
+            self.deadline,
+            self.remaining,
+            self.reminded,
+            prompted=dict(self.prompted),
         )
 
     def timing(self) -> WindowTiming:
@@ -123,6 +151,7 @@ class Live:
     window: Window | None = None
     start_events: list[Event] | None = None  # new_match's events, kept until the start
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    card_owed: bool = False  # the turn changed in a step with no public post: the next shows it
 
     @property
     def id(self) -> int:

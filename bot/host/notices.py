@@ -4,47 +4,102 @@ cannot be reached."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
+from bot.games import load_game_info
 from bot.host.matches import Matches
 from bot.host.model import Live, Window
 from bot.outbox import Prompt, clock_text, notice, prompt_text, seconds_text
 from bot.store import Change, LogEntry, OutboxMessage, OutboxRow
 from bot.transport import parse_audience, request_to_json
-from games.protocol import Game
+from games.protocol import JSON, Game
+from games.text import names_text
+
+StartRule = Literal["moderator", "opener", "now"]
+"""Who starts a match once it is set up: a moderator (the default); the opener of its table
+(``FLORAL_OPENER_STARTS``) or a moderator; nobody, it starts at once (a practice)."""
+
+HOW_IT_STARTS: dict[StartRule, str] = {
+    "moderator": "It starts when a moderator starts it.",
+    "opener": "It starts when the table's opener presses its Start button (or a moderator"
+    " starts it).",
+    "now": "It starts at once.",
+}
 
 
-def hellos(game: Game[Any], names: tuple[str, ...]) -> list[OutboxMessage]:
-    """One hello a seat, sent at creation: it also shows whether their DMs are open."""
+def hellos(
+    game: Game[Any], names: tuple[str, ...], starts: StartRule
+) -> Callable[[int], list[OutboxMessage]]:
+    """One hello a seat, sent at creation (it also shows whether their DMs are open), composed
+    once the match has its id."""
+
+    def compose(match_id: int) -> list[OutboxMessage]:
+        texts = [hello_text(game, names, seat, match_id, starts) for seat in range(len(names))]
+        return [
+            notice(match_id, f"seat{seat}", text, 0, "setup") for seat, text in enumerate(texts)
+        ]
+
+    return compose
+
+
+def others_text(names: Sequence[str], seat: int) -> str:
+    """The other seats' names, as a sentence lists them."""
+    return names_text([name for i, name in enumerate(names) if i != seat])
+
+
+def hello_text(
+    game: Game[Any], names: Sequence[str], seat: int, match_id: int, starts: StartRule
+) -> str:
+    return (
+        f"👋 You are {names[seat]} in match {match_id}, {game.title}, against"
+        f" {others_text(names, seat)}. Your prompts will come here. {HOW_IT_STARTS[starts]}"
+    )
+
+
+def how_to_answer(live: Live, seat: int) -> str:
+    """The one-screen card that opens each player's first message of a match."""
+    record = live.record
+    return (
+        f"🃏 **How to play match {live.id}.** You are {record.names[seat]} in {live.game.title}"
+        f" against {others_text(record.names, seat)}. Answer each prompt with its buttons or"
+        " menu, or type the answer here, or use `/submit`. A prompt shows its deadline and what"
+        " happens if you let it pass. Type `help` for what a prompt's choices do and `cards`"
+        f" for the match's cards; `/look` shows what only you know, `/rules game:{record.game}`"
+        " the rules, `/match leave` leaves the match."
+    )
+
+
+def seats_card(live: Live, view: JSON, winners: Sequence[int] = ()) -> list[dict[str, JSON]]:
+    """The seats' card of a post: each seat's name, its public line (the game's
+    ``public_lines`` of the public ``view``; none for a game without them) and on the end post
+    whether it won."""
+    try:
+        public_lines = load_game_info(live.record.game).public_lines
+    except KeyError:  # a game outside the registry (tests)
+        public_lines = None
+    lines = [str(line) for line in public_lines(view)] if public_lines is not None else []
     return [
-        notice(0, f"seat{seat}", hello_text(game, names, seat), 0, kind="setup")
-        for seat in range(len(names))
+        {"name": name, "line": lines[seat] if seat < len(lines) else "", "won": seat in winners}
+        for seat, name in enumerate(live.record.names)
     ]
 
 
-def hello_text(game: Game[Any], names: tuple[str, ...], seat: int) -> str:
-    others = ", ".join(name for i, name in enumerate(names) if i != seat)
-    return (
-        f"👋 You are {names[seat]} in a match of {game.title} against {others}. Your"
-        " prompts will come here; the match starts when a moderator starts it."
-    )
-
-
-def how_to_answer(live: Live) -> str:
-    """The one-screen card that opens each player's first message of a match."""
-    return (
-        f"🃏 **How to play match {live.id}.** Answer each prompt with its buttons or menu, or"
-        " type the answer here, or use `/submit` in the match channel. A prompt shows its"
-        " deadline and what happens if you let it pass. `/look` shows what only you know,"
-        f" `/rules game:{live.record.game}` the rules, `/match leave` leaves the match."
-    )
+def public_turn(view: JSON) -> JSON:
+    """The turn a public view is at (every game's view holds ``"turn"``)."""
+    return view.get("turn") if isinstance(view, dict) else None
 
 
 def prompts(live: Live, window: Window | None, now: float) -> dict[int, Prompt]:
+    """The prompts a new window sends: to every seat it asks, but those whose prompt goes on."""
     if window is None:
         return {}
-    return {seat: prompt(live, window, seat, now) for seat in window.requests}
+    return {
+        seat: prompt(live, window, seat, now)
+        for seat in window.requests
+        if window.prompt_step(seat) == window.step
+    }
 
 
 def prompt(live: Live, window: Window, seat: int, now: float) -> Prompt:
@@ -57,7 +112,7 @@ def prompt(live: Live, window: Window, seat: int, now: float) -> Prompt:
 
 
 def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ...]:
-    """A reminder, with the prompt again, to each seat that has not answered."""
+    """One short line to each seat that has not answered: its prompt's buttons still work."""
     left = seconds_text(window.deadline - now)
     return tuple(
         notice(
@@ -66,7 +121,7 @@ def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ..
             f"⏰ {left} left to answer in match {live.id}.",
             live.record.step,
             "reminder",
-            prompt(live, window, seat, now),
+            deadline=window.deadline,
         )
         for seat in window.missing()
     )

@@ -66,6 +66,7 @@ class Queries:
                     window.requests[seat],
                     window.deadline,
                     seat in window.moves,
+                    window.prompt_step(seat),
                 )
             )
         return found

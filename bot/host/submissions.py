@@ -65,12 +65,16 @@ class Submissions:
             return self._refuse(live.id, WINDOW_CLOSED, seat, window.step)
         window.moves[seat] = judged.move
         self._matches.stats.submissions += 1
-        if not window.complete and closes_early(live.game, live.state, request, window.moves):
+        if request.close == "each":  # resolved alone; the other seats may answer meanwhile
+            self._windows.spawn_due(live.id, window.step, "each")
+        elif not window.complete and closes_early(live.game, live.state, request, window.moves):
             window.closing = True
             self._windows.spawn_due(live.id, window.step, request.close)
         elif window.complete:
             self._windows.spawn_due(live.id, window.step, "all_in")
-        return SubmitResult(True, judged.text, live.id, seat, window.step, request.occasion)
+        return SubmitResult(
+            True, judged.text, live.id, seat, window.step, request.occasion, request.revisable
+        )
 
     async def _log_refusal(self, attempt: Attempt) -> None:
         """Keep a refused attempt for the export; the refusal stands even if it cannot be kept."""
@@ -93,7 +97,7 @@ class Submissions:
         window = live.window
         if window is None or seat not in window.requests:
             return f"Nothing is asked of you right now in match {match_id}."
-        if step is not None and step != window.step:
+        if step is not None and not window.prompt_is_current(seat, step):
             return "That prompt has expired; answer the current one."
         return None
 

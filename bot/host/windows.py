@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from functools import partial
 from typing import Any
 
@@ -20,9 +20,9 @@ from bot.host import notices
 from bot.host.matches import Matches
 from bot.host.model import Live, NotSaved, Window, restoring
 from bot.host.timers import Timers
-from bot.outbox import Late
-from bot.store import Change, LogEntry, MatchRecord, WriteFailed
-from games.protocol import Request
+from bot.outbox import LATE_TOLD_S, Late
+from bot.store import Change, LogEntry, MatchRecord, OutboxRow, WriteFailed
+from games.protocol import Move, Request
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +35,9 @@ MIN_REMINDER_LEAD_S = 5.0
 # the least an action of a turn whose clock ran out gets, so its prompt can still be answered
 CLOCK_FLOOR_S = 5.0
 # a late prompt's moved deadline this far past the one its text showed (the delay was inside
-# the send: a 429 wait) is told to the seat in a notice of its own
-NOTICE_GAP_S = 1.0
+# the send: a 429 wait) is told to the seat in a notice of its own; less, the prompt's own
+# deadline errs on the early side by a few seconds, not worth a message
+NOTICE_GAP_S = LATE_TOLD_S
 
 
 def request_length(record: MatchRecord, request: Request) -> float:
@@ -67,6 +68,17 @@ def clock_left(previous: Window | None, window: Window, now: float) -> float | N
     if previous is None or clock is None or turn_clock(previous) != clock:
         return None
     return previous.remaining if previous.remaining is not None else previous.deadline - now
+
+
+def carry_prompts(previous: Window, window: Window, resolved: Mapping[int, Move]) -> None:
+    """In an ``"each"`` window, the seats that did not answer and are asked the same again keep
+    the prompt they hold (and its reminder), so nothing is sent to them again."""
+    if not previous.each:
+        return
+    for seat, request in window.requests.items():
+        if seat not in resolved and previous.requests.get(seat) == request:
+            window.prompted[seat] = previous.prompt_step(seat)
+            window.reminded = window.reminded or previous.reminded
 
 
 class Windows:
@@ -109,16 +121,28 @@ class Windows:
             self._sweeper = None
         self._timers.stop()
 
-    def next_window(self, live: Live, state: Any, step: int, now: float) -> Window | None:
+    def next_window(
+        self,
+        live: Live,
+        state: Any,
+        step: int,
+        now: float,
+        resolved: Mapping[int, Move] | None = None,
+    ) -> Window | None:
         """The window the engine asks for in ``state``, or None when nobody is asked; it keeps
-        the deadline of ``live.window`` (closing now) when both share a turn clock."""
+        the deadline of ``live.window`` (closing now, with the ``resolved`` moves) when both
+        share a turn clock. Seats going at their own pace (``"each"``) get no floor: the one
+        deadline is theirs; a seat asked again what it was asked keeps its prompt."""
         requests = live.game.requests(state)
         if not requests:
             return None
         window = Window(step, {r.seat: r for r in requests}, now)
         length = window_length(live.record, window)
         left = clock_left(live.window, window, now)  # one turn clock across several actions
-        window.deadline += length if left is None else max(left, min(CLOCK_FLOOR_S, length))
+        floor = 0.0 if window.each else min(CLOCK_FLOOR_S, length)
+        window.deadline += length if left is None else max(left, floor)
+        if left is not None and live.window is not None:
+            carry_prompts(live.window, window, resolved or {})
         return window
 
     def reminder_lead(self, live: Live, window: Window) -> float | None:
@@ -168,6 +192,9 @@ class Windows:
         if reason == "deadline" and self._stalled(match_id, step):
             reopen = partial(self.reopen, match_id, step, "stalled")
             self._settle(match_id, step, "reopening", reopen)
+        elif reason == "deadline" and self.awaiting_delivery(match_id):
+            log.info("match %d: the deadline waits for a prompt to reach its seat", match_id)
+            # the delivery (or its failure) settles it: prompt_settled
         else:
             close = partial(self._close_window, match_id, step, reason)
             self._settle(match_id, step, "resolution", close)
@@ -217,7 +244,11 @@ class Windows:
             window = live.window
             if window is None or live.record.status != "running" or window.remaining is not None:
                 continue
-            if now > window.deadline + self._sweep_s and (live.id, window.step) not in self._due:
+            if (
+                now > window.deadline + self._sweep_s
+                and (live.id, window.step) not in self._due
+                and not self.awaiting_delivery(live.id)  # held for a prompt: not lost
+            ):
                 log.warning(
                     "match %d: window %d is %.1f s past its deadline; closing it",
                     live.id,
@@ -298,31 +329,64 @@ class Windows:
 
     # --- fair clocks ----------------------------------------------------------------------
 
-    def late_prompt(self, late: Late) -> None:
-        """The delivery worker's report of a window's prompt that reached its seat late: the
-        seat gets that time back (up to ``late_cap_s``), in a tracked, retried task."""
-        row = late.row
-        request = row.message.payload["request"] if isinstance(row.message.payload, dict) else None
+    def prompt_settled(self, row: OutboxRow, late: Late | None) -> None:
+        """The delivery worker's report of a window's prompt that was sent (``late``: how late,
+        when it reached its seat late) or failed for good. A late seat gets that time back (up
+        to ``late_cap_s``); a window held at its deadline for this prompt closes now, if no
+        other prompt holds it. Both in one tracked, retried task, in that order."""
+        match_id, payload = row.message.match_id, row.message.payload
+        request = payload.get("request") if isinstance(payload, dict) else None
         if not isinstance(request, dict):
             return
-        step, seat, deadline = request.get("step"), request.get("seat"), request.get("deadline")
-        if not (isinstance(step, int) and isinstance(seat, int)):
+        seat = request.get("seat")
+        if not isinstance(seat, int):
             return
-        if not isinstance(deadline, (int, float)):
+        self._matches.undelivered[match_id, seat] -= 1
+        if self._matches.undelivered[match_id, seat] <= 0:
+            del self._matches.undelivered[match_id, seat]
+        settle = partial(self._after_delivery, match_id, seat, request, late)
+        self._matches.spawn(self._matches.persist(f"match {match_id} delivered prompt", settle))
+
+    async def _after_delivery(
+        self, match_id: int, seat: int, request: dict[str, Any], late: Late | None
+    ) -> None:
+        step, deadline = request.get("step"), request.get("deadline")
+        if late is not None and isinstance(step, int) and isinstance(deadline, int | float):
+            await self._give_back(match_id, step, seat, float(deadline), late)
+        live = self._matches.live.get(match_id)
+        if live is None:
             return
-        match_id = row.message.match_id
-        give_back = partial(self._give_back, match_id, step, seat, float(deadline), late)
-        self._matches.spawn(self._matches.persist(f"match {match_id} late prompt", give_back))
+        async with live.lock:  # after any give-back above: the deadline it sets counts
+            window = live.window
+            due = (
+                window is not None
+                and live.record.status == "running"
+                and window.remaining is None
+                and window.deadline <= self._matches.clock()
+            )
+        if due and window is not None and not self.awaiting_delivery(live.id):
+            self.spawn_due(live.id, window.step, "deadline")
+
+    def awaiting_delivery(self, match_id: int) -> bool:
+        """Whether a seat the open window still waits for has not received its prompt yet (a
+        backlog, a rate limit, retries): its deadline then waits for the delivery."""
+        live = self._matches.live.get(match_id)
+        window = live.window if live is not None else None
+        undelivered = self._matches.undelivered
+        return window is not None and any((match_id, s) in undelivered for s in window.missing())
 
     async def _give_back(
         self, match_id: int, step: int, seat: int, prompted: float, late: Late
     ) -> None:
-        """Move the deadline to the one the prompt was committed with plus the delay. A window
-        asking several seats has one deadline, so it moves for all of them. The target depends
-        only on the prompt, so a report seen twice (or after a restart, an extension, another
-        seat's late prompt that moved it further) moves nothing again. The prompt showed the
-        seat its moved deadline; only a delay inside the send (a 429 wait) is told apart."""
-        async with self._matches.running_window(match_id, step) as found:
+        """Move the deadline to the one the prompt was committed with plus the delay (at most
+        ``late_cap_s``). A window asking several seats has one deadline, so it moves for all of
+        them. A prompt that arrives when its deadline has passed (or is about to) reopens the
+        window for the grace period, as after downtime: nobody is defaulted on a prompt that
+        did not reach them in time. The target depends only on the prompt, so a report seen
+        twice (or after a restart, an extension, another seat's late prompt that moved it
+        further) moves nothing again. The prompt showed the seat its moved deadline; only a
+        delay inside the send (a 429 wait) or a reopening is told apart."""
+        async with self._matches.running_window(match_id, step, seat) as found:
             if found is None:  # closed, over, or paused (the resume prompts afresh)
                 return
             live, window = found
@@ -330,11 +394,12 @@ class Windows:
             if (
                 seat not in window.missing()  # answered: the prompt reached them in time
                 or window.complete
-                or window.deadline <= now  # closing already (a delay past the whole window)
-                or (match_id, step) in self._due
+                or (match_id, window.step) in self._due  # closing, or reopening after downtime
             ):
                 return
             target = prompted + min(late.delay_s, self.late_cap_s)
+            if target < now + CLOCK_FLOOR_S:  # too little left to answer: reopen
+                target = max(window.deadline, now + self.grace_s)
             if target <= window.deadline:
                 return
             shown = prompted + late.shown_s
@@ -348,7 +413,7 @@ class Windows:
                 change = Change(
                     live.id,
                     now,
-                    guard_window=step,
+                    guard_window=window.step,
                     retime=window.timing(),
                     log=(LogEntry("late_prompt", None, {"seat": seat, "delay_s": late.delay_s}),),
                     outbox=told,

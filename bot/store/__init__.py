@@ -81,6 +81,8 @@ class MatchRecord:
     practice: bool = False
     ended_at: float | None = None  # as stored: when it finished or was aborted
     ended_seq: int | None = None  # as stored: the order of the ends (1, 2, ...), for ratings
+    # when ``floral-host prune --keep-results`` dropped its log and messages (the outcome stays)
+    pruned_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,8 @@ class WindowRecord:
     remaining: float | None  # seconds left, set while the match is paused
     reminded: bool
     moves: dict[int, JSON] = field(default_factory=dict)  # each seat's current valid move
+    # seat -> the step of its prompt where older than ``step`` (close rule "each"); {}: none
+    prompted: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +108,18 @@ class WindowTiming:
     reminded: bool
 
 
+# A step keeps the state snapshot after it only at a checkpoint (step 0 and every
+# SNAPSHOT_EVERY-th step) and while it is its match's latest step (the host resumes from it): a
+# stored match is its move log and a few states, and the others are derived by replaying the
+# log from the checkpoint before them (bot/history.py).
+SNAPSHOT_EVERY = 32
+
+
+def keeps_snapshot(step: int) -> bool:
+    """Whether ``step`` is a checkpoint, keeping its snapshot once later steps follow it."""
+    return step % SNAPSHOT_EVERY == 0
+
+
 @dataclass(frozen=True, slots=True)
 class StepRecord:
     """One entry of the move log with the state snapshot after it (step 0: the start)."""
@@ -112,7 +128,7 @@ class StepRecord:
     step: int
     kind: StepKind
     moves: dict[int, JSON] | None  # resolve: every asked seat's move, None for a timeout
-    snapshot: JSON
+    snapshot: JSON  # the engine's dump(); None when not kept (see SNAPSHOT_EVERY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,13 +224,18 @@ class Rating:
 Rater = Callable[[MatchRecord, Sequence[Rating | None]], Sequence[Rating] | None]
 
 
+FirstMessages = Sequence[OutboxMessage] | Callable[[int], Sequence[OutboxMessage]]
+"""A new match's first messages, or what composes them from its id once it has one."""
+
+
 class Store(Protocol):
     async def close(self) -> None: ...
 
     async def create_match(
-        self, new: NewMatch, snapshot: JSON, at: float, outbox: Sequence[OutboxMessage]
+        self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
-        """Insert the match (status setup, step 0 snapshot) and its first messages; its id."""
+        """Insert the match (status setup, step 0 snapshot) and its first messages (or the
+        messages a function of its new id composes: a hello names its match); its id."""
 
     async def apply(self, change: Change) -> bool: ...
 
@@ -228,6 +249,10 @@ class Store(Protocol):
         before sending, so no message tells of a change that a power loss could undo)."""
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
+
+    async def match_count(self) -> int:
+        """How many matches the database holds, of any status."""
+        ...
 
     async def list_matches(
         self, guild_id: int | None = None, statuses: Sequence[MatchStatus] | None = None
@@ -268,15 +293,20 @@ class Store(Protocol):
 
     async def open_window(self, match_id: int) -> WindowRecord | None: ...
 
-    async def latest_step(self, match_id: int) -> StepRecord: ...
+    async def latest_step(self, match_id: int) -> StepRecord:
+        """The match's latest step, with its snapshot (always kept: the host resumes from it)."""
 
-    async def steps(self, match_id: int) -> list[StepRecord]: ...
+    async def steps(self, match_id: int) -> list[StepRecord]:
+        """The whole move log in order; a step's snapshot is None where not kept
+        (``SNAPSHOT_EVERY``): ``bot.history`` replays it."""
 
     async def attempts(self, match_id: int) -> list[Attempt]: ...
 
     async def match_log(self, match_id: int) -> list[LogEntry]: ...
 
-    async def outbox(self, match_id: int) -> list[OutboxRow]: ...
+    async def outbox(self, match_id: int) -> list[OutboxRow]:
+        """Every message of the match in order, delivered ones included: a backend may keep
+        those compressed (SQLite: ``bot.store.archive``), they read back as they were."""
 
     async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
         """The head (oldest pending message) of each (match, audience) queue that is due at

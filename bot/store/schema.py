@@ -184,6 +184,61 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         );
         """,
     ),
+    (
+        6,
+        """
+        -- JSON {seat: step}: the step of each seat's prompt where older than the window (a
+        -- window whose seats go at their own pace keeps a seat's prompt through the others'
+        -- answers); NULL: every seat's prompt is the window's own
+        ALTER TABLE windows ADD COLUMN prompted TEXT;
+        """,
+    ),
+    (
+        7,
+        """
+        -- storage that stays small: a step keeps its state snapshot only at a checkpoint (step 0,
+        -- every 32nd step) and at its match's latest step; the states between are derived by
+        -- replaying the move log from the checkpoint before them (bot/history.py)
+        CREATE TABLE steps_sparse (
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            step INTEGER NOT NULL,
+            kind TEXT NOT NULL,          -- start, resolve, end, leave
+            moves TEXT,                  -- JSON {seat: move or null}
+            snapshot TEXT,               -- JSON, the engine's dump(); NULL between checkpoints
+            at REAL NOT NULL,
+            PRIMARY KEY (match_id, step)
+        ) WITHOUT ROWID;
+        INSERT INTO steps_sparse (match_id, step, kind, moves, snapshot, at)
+            SELECT match_id, step, kind, moves,
+                CASE WHEN step % 32 = 0 OR step = (SELECT MAX(last.step) FROM steps last
+                    WHERE last.match_id = steps.match_id) THEN snapshot END,
+                at
+            FROM steps;
+        DROP TABLE steps;
+        ALTER TABLE steps_sparse RENAME TO steps;
+
+        -- the settled (sent or failed) messages of a match, archived in chunks as they settle
+        -- and taken out of the outbox: zlib of the JSON list of [id, audience, text, payload,
+        -- status, tries, next_try, error, created_at, sent_at] (bot/store/archive.py)
+        CREATE TABLE outbox_archive (
+            id INTEGER PRIMARY KEY,
+            match_id INTEGER NOT NULL,
+            messages BLOB NOT NULL
+        );
+        CREATE INDEX outbox_archive_match ON outbox_archive (match_id);
+
+        -- when floral-host prune --keep-results dropped the match's log and messages, keeping
+        -- the row (its outcome and the ratings' inputs)
+        ALTER TABLE matches ADD COLUMN pruned_at REAL;
+
+        -- each floral-host forget: the user it forgot is stored nowhere; their seats, moves and
+        -- tables carry the id -(this id) instead of theirs
+        CREATE TABLE forgotten (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            at REAL NOT NULL
+        );
+        """,
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -10,6 +10,10 @@ be lost. ``synchronous=FULL`` would sync inside every commit, one at a time on t
 thread (about 8 ms each on a plain disk, so at most ~120 commits a second for the whole host);
 instead commits run with ``NORMAL`` and ``sync`` syncs the WAL file once for every commit made
 meanwhile (group commit), which gives the same guarantee where it is needed.
+
+Size: a step keeps its snapshot only at checkpoints and while latest (``SNAPSHOT_EVERY``), and
+the transaction that settles messages archives the match's delivered ones, compressed, in
+chunks (``bot.store.archive``): a finished match is a few tens or hundreds of KB, not MB.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,6 +34,7 @@ import aiosqlite
 from bot.store import (
     Attempt,
     Change,
+    FirstMessages,
     LogEntry,
     MatchRecord,
     MatchStatus,
@@ -42,7 +48,10 @@ from bot.store import (
     TableRecord,
     WindowRecord,
     WriteFailed,
+    archive,
+    keeps_snapshot,
 )
+from bot.store.archive import ARCHIVE_EVERY
 from bot.store.faults import UnusableDatabase, explain
 from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from games.protocol import JSON
@@ -57,7 +66,7 @@ WAL_RESTART_FRAMES = 1000  # SQLite's own checkpoint threshold
 
 _MATCH_COLUMNS = (
     "id, game, guild_id, channel_id, players, names, moderators, config, seed, window_s,"
-    " status, step, outcome, created_at, timers, practice, ended_at, ended_seq"
+    " status, step, outcome, created_at, timers, practice, ended_at, ended_seq, pruned_at"
 )
 _RATING_COLUMNS = "guild_id, game, user_id, name, mu, sigma, matches, wins, losses, updated_at"
 _OUTBOX_SELECT = (
@@ -130,6 +139,28 @@ class SqliteStore:
         await self._migrate()
         await self._write(_touch_schema_row)
         await db.execute("PRAGMA busy_timeout=5000")
+        await self._archive_ended()
+
+    async def _archive_ended(self) -> None:
+        """Archive the messages of the matches over that still hold settled ones, one match a
+        transaction (after an upgrade: every match that ended before it)."""
+        waiting = await self._read(_unarchived)
+        if len(waiting) > 1:
+            log.info("archiving the delivered messages of %d ended matches", len(waiting))
+        for match_id in waiting:
+            await self._write(partial(_archive_settled, match_id=match_id))
+
+    async def transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` as one transaction in the connection's thread (the operator's commands:
+        ``prune``, ``forget``); any error rolls it all back."""
+        return await self._write(fn)
+
+    async def vacuum(self) -> None:
+        """Rebuild the file without its free pages, and empty the WAL the rebuild went through.
+        Only for a process that owns the database (``bot.store.owner``): VACUUM needs every
+        other connection's transactions finished, and rewrites every page."""
+        await self._db.execute("VACUUM")
+        await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     async def _stored_version(self, path: Path, readonly: bool) -> int:
         """The schema version; refuses another program's database and a newer floral-host's."""
@@ -293,7 +324,7 @@ class SqliteStore:
     # --- writes -------------------------------------------------------------------------
 
     async def create_match(
-        self, new: NewMatch, snapshot: JSON, at: float, outbox: Sequence[OutboxMessage]
+        self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
         return await self._save(lambda db: _create_match(db, new, snapshot, at, outbox))
 
@@ -440,14 +471,14 @@ class SqliteStore:
     async def open_window(self, match_id: int) -> WindowRecord | None:
         rows = list(
             await self._fetch(
-                "SELECT step, seats, deadline, remaining, reminded FROM windows"
+                "SELECT step, seats, deadline, remaining, reminded, prompted FROM windows"
                 " WHERE match_id = ? AND status = 'open'",
                 (match_id,),
             )
         )
         if not rows:
             return None
-        step, seats, deadline, remaining, reminded = rows[0]
+        step, seats, deadline, remaining, reminded, prompted = rows[0]
         moves = await self._fetch(  # in arrival order: the order resolve gets them
             "SELECT seat, move FROM moves m WHERE match_id = ? AND step = ? ORDER BY"
             " (SELECT MIN(a.id) FROM attempts a WHERE a.match_id = m.match_id"
@@ -462,6 +493,7 @@ class SqliteStore:
             remaining,
             bool(reminded),
             {seat: json.loads(move) for seat, move in moves},
+            {int(seat): step for seat, step in json.loads(prompted or "{}").items()},
         )
 
     async def latest_step(self, match_id: int) -> StepRecord:
@@ -473,12 +505,7 @@ class SqliteStore:
         return _step(next(iter(rows)))
 
     async def steps(self, match_id: int) -> list[StepRecord]:
-        rows = await self._fetch(
-            "SELECT match_id, step, kind, moves, snapshot FROM steps"
-            " WHERE match_id = ? ORDER BY step",
-            (match_id,),
-        )
-        return [_step(row) for row in rows]
+        return await self._read(lambda db: read_steps(db, match_id))
 
     async def attempts(self, match_id: int) -> list[Attempt]:
         rows = await self._fetch(
@@ -499,10 +526,8 @@ class SqliteStore:
         return [LogEntry(kind, by_user, _loads(data), at) for kind, by_user, data, at in rows]
 
     async def outbox(self, match_id: int) -> list[OutboxRow]:
-        rows = await self._fetch(
-            f"{_OUTBOX_SELECT} WHERE o.match_id = ? ORDER BY o.id", (match_id,)
-        )
-        return [_outbox(row) for row in rows]
+        """Every message of the match in order: those archived and those still in the outbox."""
+        return await self._read(lambda db: _match_outbox(db, match_id))
 
     async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
         return await self._read(lambda db: _due_outbox(db, now, limit))
@@ -568,6 +593,19 @@ def _touch_schema_row(db: sqlite3.Connection) -> None:
 # --- transactions, run in the connection's thread ------------------------------------------
 
 
+def read_match(db: sqlite3.Connection, match_id: int) -> MatchRecord | None:
+    row = db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    return None if row is None else _match(row)
+
+
+def read_steps(db: sqlite3.Connection, match_id: int) -> list[StepRecord]:
+    rows = db.execute(
+        "SELECT match_id, step, kind, moves, snapshot FROM steps WHERE match_id = ? ORDER BY step",
+        (match_id,),
+    )
+    return [_step(row) for row in rows]
+
+
 def _in_transaction(fn: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -607,15 +645,16 @@ def _due_outbox(
     # partial index keeps the work proportional to the pending rows: left to itself, SQLite
     # reads the whole outbox in (match_id) order for the GROUP BY (5 ms a pass at 1,000 matches)
     heads = db.execute(
-        "SELECT MIN(id), next_try, audience FROM outbox INDEXED BY outbox_pending"
+        "SELECT MIN(id), next_try, audience, match_id FROM outbox INDEXED BY outbox_pending"
         " WHERE status = 'pending' GROUP BY match_id, audience"
     ).fetchall()
+    heads = _one_queue_per_practice(db, heads)
     due = [
         (not audience.startswith("seat"), id_)
-        for id_, next_try, audience in heads
+        for id_, next_try, audience, _ in heads
         if next_try <= now
     ]
-    waits = [next_try for _, next_try, _ in heads if next_try > now]
+    waits = [next_try for _, next_try, _, _ in heads if next_try > now]
     ids = [id_ for _, id_ in sorted(due)[:limit]]
     rows = []
     for start in range(0, len(ids), 500):  # bound the number of SQL parameters
@@ -627,12 +666,32 @@ def _due_outbox(
     return [_outbox(row) for row in rows], min(waits, default=None)
 
 
+def _one_queue_per_practice(db: sqlite3.Connection, heads: list[Any]) -> list[Any]:
+    """A practice's posts and its player's DMs go to the same DM channel: its queues are one,
+    in commit order (the head with the lowest id only), so the results of a step always come
+    before the next prompt."""
+    matches = sorted({match_id for *_, match_id in heads})
+    practice: set[int] = set()
+    for start in range(0, len(matches), 500):  # bound the number of SQL parameters
+        chunk = matches[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        found = db.execute(f"SELECT id FROM matches WHERE practice = 1 AND id IN ({marks})", chunk)
+        practice.update(match_id for (match_id,) in found)
+    if not practice:
+        return heads
+    first: dict[int, int] = {}
+    for id_, *_, match_id in heads:
+        if match_id in practice:
+            first[match_id] = min(id_, first.get(match_id, id_))
+    return [head for head in heads if head[3] not in practice or first[head[3]] == head[0]]
+
+
 def _create_match(
     db: sqlite3.Connection,
     new: NewMatch,
     snapshot: JSON,
     at: float,
-    outbox: Sequence[OutboxMessage],
+    outbox: FirstMessages,
 ) -> int:
     cursor = db.execute(
         "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
@@ -662,7 +721,10 @@ def _create_match(
         (match_id, dumps(snapshot), at),
     )
     _insert_log(db, match_id, (LogEntry("created"),), at)
-    _insert_outbox(db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in outbox], at)
+    messages = outbox(match_id) if callable(outbox) else outbox
+    _insert_outbox(
+        db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in messages], at
+    )
     return match_id
 
 
@@ -711,7 +773,7 @@ def _apply(db: sqlite3.Connection, change: Change) -> None:
         window = change.open_window
         db.execute(
             "INSERT INTO windows (match_id, step, seats, status, deadline, remaining, reminded,"
-            " opened_at) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)",
+            " opened_at, prompted) VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?)",
             (
                 match_id,
                 window.step,
@@ -720,6 +782,7 @@ def _apply(db: sqlite3.Connection, change: Change) -> None:
                 window.remaining,
                 int(window.reminded),
                 at,
+                dumps(window.prompted) if window.prompted else None,
             ),
         )
     if change.retime is not None:
@@ -743,14 +806,21 @@ def _apply(db: sqlite3.Connection, change: Change) -> None:
         )
         if change.status in ("finished", "aborted"):
             db.execute(
-                "UPDATE matches SET ended_at = ?,"
-                " ended_seq = (SELECT COALESCE(MAX(ended_seq), 0) + 1 FROM matches)"
-                " WHERE id = ? AND ended_seq IS NULL",
+                f"UPDATE matches SET ended_at = ?, ended_seq = {_NEXT_END} WHERE id = ?"
+                " AND ended_seq IS NULL",
                 (at, match_id),
             )
     db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (at, match_id))
     _insert_log(db, match_id, change.log, at)
     _insert_outbox(db, change.outbox, at)
+
+
+# the next end's number: after every match's, and after every match folded into the ratings
+# (a pruned match's row is gone, its rated_matches row stays: a number is never given twice)
+_NEXT_END = (
+    "(SELECT COALESCE(MAX(seq), 0) + 1 FROM (SELECT MAX(ended_seq) AS seq FROM matches"
+    " UNION ALL SELECT MAX(ended_seq) FROM rated_matches))"
+)
 
 
 def _check_guards(db: sqlite3.Connection, change: Change) -> None:
@@ -772,12 +842,18 @@ def _check_guards(db: sqlite3.Connection, change: Change) -> None:
 
 
 def _insert_step(db: sqlite3.Connection, step: StepRecord, at: float) -> None:
+    """The new latest step; the one before it keeps its snapshot only at a checkpoint."""
     moves = None if step.moves is None else dumps({str(s): m for s, m in step.moves.items()})
     db.execute(
         "INSERT INTO steps (match_id, step, kind, moves, snapshot, at) VALUES (?, ?, ?, ?, ?, ?)",
         (step.match_id, step.step, step.kind, moves, dumps(step.snapshot), at),
     )
     db.execute("UPDATE matches SET step = ? WHERE id = ?", (step.step, step.match_id))
+    if not keeps_snapshot(step.step - 1):
+        db.execute(
+            "UPDATE steps SET snapshot = NULL WHERE match_id = ? AND step = ?",
+            (step.match_id, step.step - 1),
+        )
 
 
 def _insert_log(
@@ -815,6 +891,60 @@ def _settle(
         "UPDATE outbox SET status = 'failed', tries = tries + 1, error = ? WHERE id = ?",
         [(r.error, r.message_id) for r in failed],
     )
+    settled = [*sent, *(r.message_id for r in failed)]
+    for match_id in _matches_of(db, settled):
+        _archive_settled(db, match_id)
+
+
+def _matches_of(db: sqlite3.Connection, message_ids: Sequence[int]) -> set[int]:
+    found: set[int] = set()
+    for start in range(0, len(message_ids), 500):  # bound the number of SQL parameters
+        chunk = message_ids[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        rows = db.execute(f"SELECT DISTINCT match_id FROM outbox WHERE id IN ({marks})", chunk)
+        found.update(row[0] for row in rows)
+    return found
+
+
+def _archive_settled(db: sqlite3.Connection, match_id: int) -> bool:
+    """Archive the match's settled messages (``bot.store.archive``) once there are
+    ``ARCHIVE_EVERY`` of them, or once the match is over and none is pending; whether it did.
+    A match over also drops its windows' working moves (its steps hold the moves made)."""
+    counts = dict(
+        db.execute(
+            "SELECT status = 'pending', count(*) FROM outbox WHERE match_id = ? GROUP BY 1",
+            (match_id,),
+        ).fetchall()
+    )
+    settled, pending = counts.get(0, 0), counts.get(1, 0)
+    over = db.execute(
+        "SELECT 1 FROM matches WHERE id = ? AND status IN ('finished', 'aborted')", (match_id,)
+    ).fetchone()
+    if not (settled >= ARCHIVE_EVERY or (settled and over and not pending)):
+        return False
+    rows = db.execute(
+        f"SELECT {archive.COLUMNS} FROM outbox WHERE match_id = ? AND status != 'pending'"
+        " ORDER BY id",
+        (match_id,),
+    ).fetchall()
+    db.execute(
+        "INSERT INTO outbox_archive (match_id, messages) VALUES (?, ?)",
+        (match_id, archive.pack(rows)),
+    )
+    db.execute("DELETE FROM outbox WHERE match_id = ? AND status != 'pending'", (match_id,))
+    if over:
+        db.execute("DELETE FROM moves WHERE match_id = ?", (match_id,))
+    return True
+
+
+def _unarchived(db: sqlite3.Connection) -> list[int]:
+    """The matches over whose settled messages wait to be archived (an upgraded database's,
+    or a match that ended while its last messages were settled by an older floral-host)."""
+    rows = db.execute(
+        "SELECT DISTINCT o.match_id FROM outbox o JOIN matches m ON m.id = o.match_id"
+        " WHERE m.status IN ('finished', 'aborted') AND o.status != 'pending'"
+    ).fetchall()
+    return [row[0] for row in rows]
 
 
 # the matches ratings fold in (the unary + keeps SQLite off the status index: the range of
@@ -846,6 +976,9 @@ def _fold_ratings(db: sqlite3.Connection, rate: Rater, limit: int | None, rebuil
     ).fetchall()
     for row in rows:
         _fold_match(db, _match(row), rate)
+    # a forgotten user's stand-in (bot/forget.py) is rated while the fold runs, so their
+    # opponents' ratings come out as before, and keeps no rating
+    db.execute("DELETE FROM ratings WHERE user_id < 0")
     return len(rows)
 
 
@@ -913,6 +1046,7 @@ def _match(row: Any) -> MatchRecord:
         practice,
         ended_at,
         ended_seq,
+        pruned_at,
     ) = row
     return MatchRecord(
         id=id_,
@@ -933,12 +1067,46 @@ def _match(row: Any) -> MatchRecord:
         practice=bool(practice),
         ended_at=ended_at,
         ended_seq=ended_seq,
+        pruned_at=pruned_at,
     )
 
 
 def _step(row: Any) -> StepRecord:
     match_id, step, kind, moves, snapshot = row
-    return StepRecord(match_id, step, kind, _seat_keys(_loads(moves)), json.loads(snapshot))
+    return StepRecord(match_id, step, kind, _seat_keys(_loads(moves)), _loads(snapshot))
+
+
+def _match_outbox(db: sqlite3.Connection, match_id: int) -> list[OutboxRow]:
+    rows = [
+        _outbox(row)
+        for row in db.execute(f"{_OUTBOX_SELECT} WHERE o.match_id = ? ORDER BY o.id", (match_id,))
+    ]
+    match = db.execute(
+        "SELECT guild_id, channel_id, players, moderators FROM matches WHERE id = ?", (match_id,)
+    ).fetchone()
+    chunks = db.execute(
+        "SELECT messages FROM outbox_archive WHERE match_id = ? ORDER BY id", (match_id,)
+    )
+    for (blob,) in chunks:
+        rows += [_archived(match_id, message, match) for message in archive.unpack(blob)]
+    return sorted(rows, key=lambda row: row.id)
+
+
+def _archived(match_id: int, message: list[Any], match: Any) -> OutboxRow:
+    id_, audience, text, payload, status, tries, next_try, _, created_at, _ = message
+    guild, channel, players, mods = match
+    return OutboxRow(
+        id=id_,
+        message=OutboxMessage(match_id, audience, text, payload),
+        status=status,
+        tries=tries,
+        next_try=next_try,
+        guild_id=guild,
+        channel_id=channel,
+        players=tuple(json.loads(players)),
+        moderators=tuple(json.loads(mods)),
+        created_at=created_at,
+    )
 
 
 def _outbox(row: Any) -> OutboxRow:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -124,13 +125,21 @@ def test_list_shows_each_stored_match_with_its_status(tmp_path: Path) -> None:
     db = make_db(tmp_path / "host.db", matches=2)
     listed = cli("list", "--db", str(db), cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
-    assert listed.stdout.splitlines() == [
-        f"m1  {TOY}  Alice0 vs Bob0  setup  step 0  2023-11-14 22:13 UTC",
-        f"m2  {TOY}  Alice1 vs Bob1  setup  step 0  2023-11-14 22:13 UTC",
+    assert [json.loads(line) for line in listed.stdout.splitlines()] == [  # piped: JSON
+        {
+            "match": f"m{n}",
+            "game": TOY,
+            "players": [f"Alice{n - 1}", f"Bob{n - 1}"],
+            "status": "setup",
+            "step": 0,
+            "created": "2023-11-14 22:13 UTC",
+        }
+        for n in (1, 2)
     ]
     empty = tmp_path / "empty.db"
     make_db(empty, matches=0)
-    assert cli("list", "--db", str(empty), cwd=tmp_path).stdout == "no matches stored yet\n"
+    nothing = cli("list", "--db", str(empty), cwd=tmp_path)
+    assert (nothing.stdout, nothing.stderr) == ("", "no matches stored yet\n")
     (tmp_path / ".env").write_text(f"FLORAL_DB={db}\nFLORAL_GRACE_SECONDS=soon\n")
     from_env = cli("list", cwd=tmp_path)  # FLORAL_DB from .env; another bad setting is no matter
     assert from_env.returncode == 0 and from_env.stdout == listed.stdout, from_env.stderr

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import version
 from bot.cli import build_parser
 from bot.client import UnusedVoiceFilter
 from tests.bot.test_simulate import ROOT, TOY
@@ -105,3 +106,13 @@ def test_only_the_voice_warnings_are_filtered() -> None:
     assert not voice.filter(record("PyNaCl is not installed, voice will NOT be supported"))
     assert not voice.filter(record("davey is not installed, voice will NOT be supported"))
     assert voice.filter(record("Shard ID %s has stopped responding to the gateway."))
+
+
+def test_version_and_bare_help() -> None:
+    run = [sys.executable, "-m", "bot"]
+    shown = subprocess.run([*run, "--version"], cwd=ROOT, capture_output=True, text=True)
+    assert shown.returncode == 0 and shown.stdout.strip() == f"floral-host {version()}"
+    assert version() not in ("", "unknown")  # the installed package's, as pyproject says
+    bare = subprocess.run(run, cwd=ROOT, capture_output=True, text=True)
+    assert bare.returncode == 0 and bare.stderr == ""
+    assert bare.stdout.startswith("usage: floral-host") and "simulate" in bare.stdout

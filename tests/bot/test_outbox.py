@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from bot.outbox import prompt_text
-from bot.transport import PermanentError, TransientError
-from games.protocol import Choice, Request
+from bot.outbox import late_delivery, prompt_text
+from bot.transport import Delivery, PermanentError, TransientError, request_to_json
+from games.protocol import Choice, Request, to_seat
 from tests.bot.conftest import PLAYERS, HostEnv, eventually
 
 
@@ -124,3 +124,38 @@ def test_a_prompt_names_the_choices_that_fit_and_keeps_its_deadline_line(
         assert f"… and {count - len(named)} more (see the menu)" in text
     else:
         assert "more (see the menu)" not in text
+
+
+async def test_a_practice_is_one_queue_in_commit_order_results_before_the_next_prompt(
+    env: HostEnv,
+) -> None:
+    """Its posts and its player's DMs share one DM channel: a step's public results go out
+    before the seat's message with the next prompt, and the hello before the start."""
+    record = await env.new_match(practice=True, window_s=3600)
+    for user in PLAYERS:
+        assert (await env.host.submit(record.id, user, "4")).accepted
+    await env.host.wait_idle()
+    sent = [(d.payload["kind"], str(d.audience)) for d in env.transport.sent]
+    assert sent == [
+        ("setup", "seat0"),
+        ("setup", "seat1"),
+        ("start", "public"),
+        ("start", "seat0"),
+        ("start", "seat1"),
+        ("start", "moderators"),
+        ("turn", "public"),
+        ("turn", "seat0"),
+        ("turn", "seat1"),
+        ("turn", "moderators"),
+    ]
+
+
+def test_a_short_delay_moves_the_deadline_without_a_word() -> None:
+    request = Request(0, "pick", "Pick one.", (Choice("a", "A"),), "nothing", 60.0)
+    payload = {"request": request_to_json(request, 1, 1, 1060.0)}
+    prompt = Delivery(1, 1, 0, 0, to_seat(0), 5, (), prompt_text(request, 1060.0, 1000.0), payload)
+    for late, told in ((4.9, False), (5.0, True)):
+        moved = late_delivery(prompt, late, late, 1000.0 + late)
+        assert moved.payload["request"]["deadline"] == 1060.0 + late
+        assert ("reached you" in moved.text) == told
+        assert moved.text.splitlines()[-1].startswith("⏳ ")

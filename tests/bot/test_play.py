@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -47,32 +48,37 @@ def finish(process: subprocess.Popen[str], transcript: list[str]) -> tuple[int, 
     return process.returncode, err
 
 
-def test_play_a_whole_match_in_the_terminal() -> None:
+def test_play_a_whole_match_from_a_pipe() -> None:
+    """Lines in, plain text out: the terminal's own words, no Discord texts, no colour."""
     process = start_play("--window", "5")
     transcript: list[str] = []
-    read_until(process, PROMPT, transcript)
-    type_in(process, "help", "x", "/view", "/status", "4")  # a typo first, then the answer
-    for _ in range(2):
-        read_until(process, PROMPT, transcript)
+    read_until(process, "Round 1: " + PROMPT, transcript)
+    type_in(process, "help", "x", "view", "/status", "4")  # a typo first, then the answer
+    read_until(process, "✔ You guess 4.", transcript)
+    for round_ in (2, 3):
+        read_until(process, f"Round {round_}: {PROMPT}", transcript)
         type_in(process, "x", "4")
-    read_until(process, "Match over", transcript)
+        read_until(process, "✔ You guess 4.", transcript)
+    read_until(process, "How it ended: all rounds played.", transcript)
     code, err = finish(process, transcript)
     assert (code, err) == (0, "")
     text = "\n".join(transcript)
-    assert "      DM │ Your secret number is" in text
-    assert "#channel │ ▶ Match 1: Toy Guess" in text
+    assert "You are Human (P1), against AI (random)." in text  # the intro
+    assert "🔒 Your secret number is" in text  # your secret, marked as such
+    assert "Toy Guess: 3 rounds, numbers 0 to 9." in text  # the public events
     assert text.count("✖ Send one number from 0 to 9.") == 3
-    assert text.count("✔ You guess 4.") == 3
-    assert "/quit        leave" in text  # help lists what you can type
-    assert "Round 0, scores [0, 0]. Your secret: " in text  # /view: the game's own words
-    assert "Toy Guess, running. Round 0, scores [0, 0]." in text  # /status, no secret
-    assert "waiting for your answer" in text
-    assert '"secret":' not in text  # no raw JSON
+    assert transcript.count("✔ You guess 4.") == 3
+    assert "What you can type besides an answer:" in text  # help lists the commands
+    assert "quit    leave: the match is aborted" in text
+    assert "Round 0, scores [0, 0]. Your secret: " in text  # view: the game's own words
+    assert "Toy Guess, running" in text and "left to answer" in text  # status
+    assert re.search(r"^(You won|AI \(random\) wins|Nobody wins|You share)", transcript[-2])
+    for discord in ("/submit", "button", "menu", "moderator", "**", '"winners"', "\x1b["):
+        assert discord not in text
     assert "Secrets" not in text  # the moderator log and the AI's DMs stay hidden
-    assert "Match over (finished)" in transcript[-1]
 
 
-@pytest.mark.parametrize("leave", ["/quit", None])
+@pytest.mark.parametrize("leave", ["quit", "/quit", None])
 def test_quit_or_the_end_of_the_input_leaves_the_match(leave: str | None) -> None:
     process = start_play()
     transcript: list[str] = []
@@ -81,9 +87,9 @@ def test_quit_or_the_end_of_the_input_leaves_the_match(leave: str | None) -> Non
         type_in(process, leave)
     code, err = finish(process, transcript)
     assert (code, err) == (0, "")
-    why = "you typed /quit" if leave else "the input ended"
-    assert transcript[-1] == f"You left ({why}): match 1 is aborted, with no result."
-    assert any("Match 1 is aborted" in line for line in transcript)
+    why = "you typed quit" if leave else "the input ended"
+    assert transcript[-1] == f"You left ({why}): the match is aborted, with no result."
+    assert not any("moderator" in line for line in transcript)
 
 
 def test_any_text_leaves_the_input_loop_alive() -> None:
@@ -92,12 +98,12 @@ def test_any_text_leaves_the_input_loop_alive() -> None:
     read_until(process, PROMPT, transcript)
     type_in(process, "crash", "³", "\u0000", "x" * 100_000, "4")
     read_until(process, "You guess 4", transcript)
-    type_in(process, "/quit")
+    type_in(process, "quit")
     code, err = finish(process, transcript)
     assert (code, err) == (0, "")
     assert "✖ That could not be handled (ValueError)." in transcript
     assert transcript.count("✖ Send one number from 0 to 9.") == 3
-    assert transcript[-1].startswith("You left (you typed /quit)")
+    assert transcript[-1].startswith("You left (you typed quit)")
 
 
 def test_bytes_that_are_not_utf8_are_refused_like_any_junk() -> None:
@@ -128,12 +134,12 @@ def test_play_against_several_computers() -> None:
     """``--players 3``: you are P1, two AI players take the other seats."""
     process = start_play("--window", "5", "--players", "3")
     transcript: list[str] = []
-    for _ in range(3):
-        read_until(process, PROMPT, transcript)
+    for round_ in (1, 2, 3):
+        read_until(process, f"Round {round_}: {PROMPT}", transcript)
         type_in(process, "4")
-    read_until(process, "Match over", transcript)
+    read_until(process, "How it ended:", transcript)
     code, err = finish(process, transcript)
     assert (code, err) == (0, "")
     text = "\n".join(transcript)
-    assert "Toy Guess, Human vs AI 1 (random) vs AI 2 (random)" in text
+    assert "You are Human (P1), against AI 1 (random) and AI 2 (random)." in text
     assert "P3 " in text  # the third seat plays every round

@@ -4,13 +4,14 @@ resumes it with its AI players answering."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.host import Host, HostError
-from bot.practice import Practice, ai_level, ai_name, is_ai, practice_setup
+from bot.practice import Practice, ai_level, ai_name, is_ai, practice_levels, practice_setup
 from bot.store.sqlite import SqliteStore
 from games import registry
 from tests.bot.conftest import RecordingTransport, eventually
@@ -76,7 +77,18 @@ async def answer_rounds(host: Host, match_id: int, rounds: int) -> None:
 
 def test_ai_seats_are_told_apart_by_id_and_keep_their_level_in_their_name() -> None:
     assert is_ai(3) and not is_ai(HUMAN) and not is_ai(0) and not is_ai(None)
-    assert ai_level(ai_name(2, "gardener")) == "gardener" and ai_level("Alice") is None
+    assert ai_level(ai_name(2, "normal")) == "normal" and ai_level("Alice") is None
+
+
+def test_every_game_s_practice_offers_easy_normal_and_hard_normal_by_default() -> None:
+    info = registry.get(TOY)
+    assert practice_levels(info) == ["easy", "normal", "hard"]
+    assert practice_setup(TOY, None, None).level == "normal"  # not the game's own default
+    assert practice_setup(TOY, "hard", None).level == "hard"
+    with pytest.raises(HostError, match=r"has no AI level 'genius'; choose easy, normal or hard\."):
+        practice_setup(TOY, "genius", None)
+    older = dataclasses.replace(info, agents={"random": info.agents["random"]})
+    assert practice_levels(older) == ["random"]  # a game without them offers its own
 
 
 @pytest.mark.parametrize(
@@ -101,7 +113,7 @@ async def test_a_practice_runs_to_its_end_with_the_ai_answering(bot: Bot) -> Non
     asked = practice_setup(TOY, None, 2)
     record = await bot.practice.start(asked, HUMAN, "Alice", DM_CHANNEL)
     assert record.practice and record.players == (HUMAN, 1, 2)
-    assert record.names == ("Alice", "AI 1 (random)", "AI 2 (random)")
+    assert record.names == ("Alice", "AI 1 (normal)", "AI 2 (normal)")
     assert (record.guild_id, record.channel_id, record.moderators) == (0, DM_CHANNEL, (HUMAN,))
     await answer_rounds(bot.host, record.id, 3)
     await bot.host.wait_over(record.id)

@@ -126,12 +126,12 @@ def test_audit_reports_a_tampered_snapshot(tmp_path: Path) -> None:
     with sqlite3.connect(db) as connection:
         connection.execute(
             "UPDATE steps SET snapshot = json_set(snapshot, '$.scores[0]', 99)"
-            " WHERE match_id = 1 AND step = 2"
+            " WHERE match_id = 1 AND step = 0"  # a checkpoint: the store keeps its snapshot
         )
     audit = cli("audit", "--db", str(db))
     assert audit.returncode == 1
     lines = audit.stdout.splitlines()
-    assert "match 1 step 2: snapshot differs at $.scores[0]" in lines[0]
+    assert "match 1 step 0: snapshot differs at $.scores[0]" in lines[0]
     assert json.loads(lines[-1])["mismatches"] == 1
 
 

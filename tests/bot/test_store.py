@@ -22,10 +22,10 @@ def new_match() -> NewMatch:
 
 async def test_schema_is_versioned_and_migrated_once(tmp_path: Path) -> None:
     store = await SqliteStore.open(tmp_path / "sub" / "h.db")
-    assert await store.schema_version() == LATEST_VERSION == 5
+    assert await store.schema_version() == LATEST_VERSION == 7
     await store.close()
     store = await SqliteStore.open(tmp_path / "sub" / "h.db")  # reopening migrates nothing
-    assert await store.schema_version() == 5
+    assert await store.schema_version() == 7
     pragmas = [await store._fetch(f"PRAGMA {name}") for name in ("journal_mode", "synchronous")]
     assert [next(iter(rows))[0] for rows in pragmas] == ["wal", 1]  # 1: NORMAL
     await store.close()

@@ -8,7 +8,10 @@ answer replaces the earlier one. With ``hand`` (opt-in, 0: off) a seat instead p
 its guess is the sum of the picked cards' numbers, modulo max + 1 (a paged multi-select menu on
 Discord). With ``reactions`` (opt-in) every second round is a ``reaction`` timer window. With
 ``actions`` above 1 (opt-in) a round is that many windows (actions) on one turn clock (the
-request's ``clock``: ``round:<n>``); only the last action's guesses score. With ``blocks``
+request's ``clock``: ``round:<n>``); only the last action's guesses score. With ``close`` set to
+``"each"`` every seat makes its ``actions`` guesses at its own pace on the round's one clock
+(each answer resolves alone); its last guess scores, and a seat the deadline finds still
+guessing plays its secret. With ``blocks``
 (opt-in, turn-based) the other seats may block each guess in a ``reaction`` window that closes
 at the first block (``close="ready"``; or once everyone passed): a blocked guess scores nothing,
 and the first blocker to arrive is named. The
@@ -41,6 +44,7 @@ from games.protocol import (
     Request,
     Secret,
     Setup,
+    Topic,
     Verdict,
     derive_rng,
     to_seat,
@@ -64,8 +68,13 @@ DEFAULTS: dict[str, JSON] = {
     "reactions": False,
     "actions": 1,
     "blocks": False,
+    "help": False,  # opt-in: the guess requests carry a reference behind a typed ``help``
 }
 BLOCK, PASS = "block", "pass"
+GUESS_HELP = (
+    "Guess the round's hidden number, 0 to {top}: the guesses closest to it score a point."
+    " Type the number, or `guess N`."
+)
 HAND_MAX = 200
 REACTION_S = 20.0  # the declared default of the opt-in "reaction" timer kind
 
@@ -105,14 +114,14 @@ class ToyGame:
             and 1 <= pick[1] <= max(1, hand)
         ):
             raise ConfigError("pick", "must be [min, max] with 0 <= min <= max <= hand")
-        for flag in ("reactions", "blocks", "revisable", "turn_based"):
+        for flag in ("reactions", "blocks", "revisable", "turn_based", "help"):
             if not isinstance(config[flag], bool):
                 raise ConfigError(flag, "must be true or false")
         actions = config["actions"]
         if not isinstance(actions, int) or isinstance(actions, bool) or not 1 <= actions <= 9:
             raise ConfigError("actions", "must be 1..9")
-        if config["close"] not in ("all", "first", "ready"):
-            raise ConfigError("close", "must be all, first or ready")
+        if config["close"] not in ("all", "first", "ready", "each"):
+            raise ConfigError("close", "must be all, first, ready or each")
         ready_at = config["ready_at"]
         if not isinstance(ready_at, int) or isinstance(ready_at, bool) or ready_at < 0:
             raise ConfigError("ready_at", "must be a whole number 0 or more")
@@ -158,19 +167,20 @@ class ToyGame:
             return self._block_requests(state)
         turn_based = config["turn_based"] or config.get("blocks")
         seats = [active[round_ % len(active)]] if turn_based else active
-        clock = f"round:{round_}" if config.get("actions", 1) > 1 else None
+        each = config.get("close") == "each"
+        if each:  # a seat that made its last guess of the round waits for the others
+            seats = [seat for seat in seats if str(seat) not in state.get("final", {})]
+        clock = f"round:{round_}" if config.get("actions", 1) > 1 or each else None
         if config.get("hand"):
             return [self._hand_request(config, round_, seat, clock) for seat in seats]
         choices = tuple(Choice(str(n), str(n)) for n in range(config["max"] + 1))
         # opt-in: every second round is a short "reaction" window of the declared length
         reaction = config.get("reactions") and round_ % 2 == 1
-        actions = config.get("actions", 1)
-        action = f" (action {state.get('action', 0) + 1} of {actions})" if actions > 1 else ""
         return [
             Request(
                 seat,
                 "guess",
-                f"Round {round_ + 1}{action}: guess the hidden number.",
+                f"Round {round_ + 1}{_action_text(state, seat)}: guess the hidden number.",
                 choices,
                 "your secret number is your guess",
                 REACTION_S if reaction else config["timeout_s"],
@@ -178,6 +188,7 @@ class ToyGame:
                 timer="reaction" if reaction else "turn",
                 close=config.get("close", "all"),
                 clock=clock,  # opt-in: one turn clock for the round's actions
+                help=GUESS_HELP.format(top=config["max"]) if config.get("help") else "",
             )
             for seat in seats
         ]
@@ -259,6 +270,8 @@ class ToyGame:
         state = copy.deepcopy(state)
         if state.get("pending") is not None:
             return self._resolve_block(state, moves)
+        if state["config"].get("close") == "each":
+            return self._resolve_each(state, moves)
         actions = state["config"].get("actions", 1)
         if actions > 1:  # opt-in: an action before the round's last is counted, not scored
             state["action"] = state.get("action", 0) + 1
@@ -277,6 +290,27 @@ class ToyGame:
             text = f"Round {state['round'] + 1}: P{guesser + 1} guesses {guesses[guesser]}."
             return state, [Event(PUBLIC, "guess", {"seat": guesser}, text)]
         return self._score(state, guesses, {s for s, m in moves.items() if m is None})
+
+    def _resolve_each(
+        self, state: State, moves: Mapping[int, Move | None]
+    ) -> tuple[State, list[Event]]:
+        """The seats that answered go on alone; a seat's last action (or the deadline) is its
+        final guess, and the round scores once every seat has one."""
+        acted, final = state.setdefault("acted", {}), state.setdefault("final", {})
+        actions, events = state["config"].get("actions", 1), []
+        for seat, move in moves.items():
+            acted[str(seat)] = acted.get(str(seat), 0) + 1
+            if move is None or acted[str(seat)] >= actions:
+                final[str(seat)] = [state["secrets"][seat] if move is None else move, move is None]
+            else:
+                text = f"Action {acted[str(seat)]} of {actions} done."
+                events.append(Event(to_seat(seat), "action", {"action": acted[str(seat)]}, text))
+        if any(str(seat) not in final for seat in _active(state)):
+            return state, events
+        guesses = {seat: final[str(seat)][0] for seat in _active(state)}
+        timeouts = {seat for seat in _active(state) if final[str(seat)][1]}
+        state["acted"], state["final"] = {}, {}
+        return self._score(state, guesses, timeouts)
 
     def _resolve_block(
         self, state: State, moves: Mapping[int, Move | None]
@@ -356,6 +390,8 @@ class ToyGame:
         if len(_active(state)) == 1:
             state["over"], state["reason"] = True, "opponent left"
             events.append(Event(PUBLIC, "over", {}, f"Game over: {self._winner_text(state)}."))
+        elif state.get("final") and all(str(s) in state["final"] for s in _active(state)):
+            return self._resolve_each(state, {})  # the others had all made their last guess
         elif state.get("pending") is not None and state["pending"]["seat"] == seat:
             state["pending"] = None  # the guess of a seat that left lapses
             state["round"] += 1
@@ -404,6 +440,15 @@ class ToyGame:
         return " and ".join(f"P{s + 1}" for s in self._leaders(state)) + " lead"
 
 
+def _action_text(state: State, seat: int) -> str:
+    """Which of the round's actions a request asks for ("" for a one-action round)."""
+    actions = state["config"].get("actions", 1)
+    if actions <= 1:
+        return ""
+    done = state.get("acted", {}).get(str(seat), 0) if state["config"].get("close") == "each" else 0
+    return f" (action {state.get('action', 0) + done + 1} of {actions})"
+
+
 def _active(state: State) -> list[int]:
     return [seat for seat in range(state["seats"]) if seat not in state.get("out", ())]
 
@@ -425,7 +470,8 @@ class RandomGuesser:
 
 
 GAME = ToyGame()
-AGENTS = {"random": RandomGuesser}
+# every game's levels (their play is the same here); the default stays the baseline's
+AGENTS = {level: RandomGuesser for level in ("random", "easy", "normal", "hard")}
 DEFAULT_AGENT = "random"
 
 
@@ -442,6 +488,20 @@ def export_script(
             for w in windows
         ],
     }
+
+
+def reference(state: State) -> list[Topic]:
+    """The match's cards (with ``hand``), each worth its number: many topics of every length up
+    to about 900 characters, to page."""
+    top = state["config"]["max"]
+    return [
+        Topic(
+            card_value(i),
+            f"Card {i} is worth {card_number(i, top)}."
+            + " It counts toward your guess." * (i % 30),
+        )
+        for i in range(state["config"].get("hand", 0))
+    ]
 
 
 def run_script(script: Mapping[str, Any]) -> JSON:
@@ -467,4 +527,6 @@ GAME_INFO = GameInfo(
     run_script=run_script,
     export_script=export_script,
     timers={"turn": 60.0, "reaction": REACTION_S},  # turn: DEFAULTS["timeout_s"]
+    reference=reference,
+    public_lines=lambda view: [f"{score} point{'s' * (score != 1)}" for score in view["scores"]],
 )

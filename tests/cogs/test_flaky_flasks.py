@@ -193,7 +193,7 @@ def test_s11_any_json_in_a_file_is_read_or_refused_naming_a_field(value: Any, ke
 def test_setup_text_names_the_content_rounds_options_and_windows() -> None:
     text = setup_text(record(parsed("")), ["<@10>", "<@11>", "<@12>"])
     assert text.startswith(
-        "⚗️ Match **7**: Flaky Flasks, <@10> (P1), <@11> (P2), <@12> (P3). 12 rounds;"
+        "⚗️ Match **7**: Flaky Flasks, <@10> (P1), <@11> (P2) and <@12> (P3). 12 rounds;"
         " content: the house set. Options: the rules page's defaults."
     )
     assert "Windows: 60 s; work: 120 s; Counters: 20 s." in text
@@ -222,13 +222,13 @@ def test_every_prompt_of_a_played_match_fits_and_offers_every_choice(seed: int) 
     config = GAME.parse_config({"rounds": 6}, seats)
     state, events = GAME.new_match(Setup(config, seats, seed))
     agents: list[Agent] = [
-        AGENTS["brewer" if s % 2 == 0 else "random"](s, derive_rng(seed, "cog", s))
+        AGENTS["normal" if s % 2 == 0 else "random"](s, derive_rng(seed, "cog", s))
         for s in range(seats)
     ]
     kinds: set[str] = set()
 
     class Checking:
-        """The brewer or random agent, checking each prompt it is shown."""
+        """The normal (brewer) or random agent, checking each prompt it is shown."""
 
         def __init__(self, agent: Agent) -> None:
             self.agent = agent

@@ -102,7 +102,7 @@ def record(config: dict[str, JSON]) -> MatchRecord:
 def test_setup_text_names_the_changed_options_and_the_timers() -> None:
     config = parsed("max_turns=40, reaction_wait_full, draw_own_pile=false, seed=5")
     text = setup_text(record(config), ["<@1>", "<@2>"])
-    assert "Match **4**: Potioncraft, <@1> (P1), <@2> (P2)." in text
+    assert "Match **4**: Potioncraft, <@1> (P1) and <@2> (P2)." in text
     assert "turn limit 40" in text and "block windows run their full length" in text
     assert "no drawing from your own pile" in text and "Dealt from a chosen seed." in text
     assert "Turn windows: 60 s; Block windows: 20 s." in text

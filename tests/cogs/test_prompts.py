@@ -16,6 +16,7 @@ from cogs.common import ack_text
 from cogs.prompts import (
     ChoiceButton,
     DeclareSelect,
+    HelpButton,
     choice_keys,
     every_page,
     offered_values,
@@ -63,10 +64,10 @@ async def test_runes_are_buttons_and_declarations_a_menu_by_the_games_hint() -> 
     view = prompt_view(request(runes + declares, DECLARE_MENU))
     assert view is not None and view.timeout is None
     items = view.children
-    assert [type(i) for i in items] == [ChoiceButton] * 8 + [DeclareSelect]
+    assert [type(i) for i in items] == [ChoiceButton] * 8 + [DeclareSelect, HelpButton]
     button = items[0]
     assert isinstance(button, ChoiceButton) and button.custom_id == "fx:12:9:A"
-    menu = items[-1]
+    menu = items[-2]
     assert isinstance(menu, DeclareSelect) and menu.custom_id == "fx:declare:12:9"
     assert [o.value for o in menu.item.options] == list("STUVWXYZ")
     assert all(isinstance(i, discord.ui.DynamicItem) for i in items)
@@ -76,28 +77,49 @@ async def test_without_a_hint_a_declare_group_is_just_buttons() -> None:
     """The cog knows no game's group names: only the request's hint makes a menu."""
     declares = tuple(Choice(s, f"Declare {s}", "declare") for s in "STUVWXYZ")
     view = prompt_view(request(declares))
-    assert view is not None and all(isinstance(i, ChoiceButton) for i in view.children)
-    assert all(i.item.style == discord.ButtonStyle.primary for i in view.children)  # type: ignore[attr-defined]
+    buttons = choice_items(view)
+    assert len(buttons) == 8 and all(isinstance(i, ChoiceButton) for i in buttons)
+    assert all(i.item.style == discord.ButtonStyle.primary for i in buttons)  # type: ignore[attr-defined]
 
 
 async def test_a_menu_group_of_two_is_quiet_buttons() -> None:
     choices = (Choice("1", "1 coin", "coins"), Choice("declare", "Declare a win", "declare"))
     view = prompt_view(request(choices, DECLARE_MENU))
     assert view is not None
-    coin, declare = view.children
+    coin, declare, _ = view.children
     assert isinstance(coin, ChoiceButton) and coin.item.style == discord.ButtonStyle.primary
     assert isinstance(declare, ChoiceButton) and declare.item.style == discord.ButtonStyle.secondary
 
 
-async def test_no_choices_no_view() -> None:
-    assert prompt_view(request(())) is None
+async def test_no_choices_only_help() -> None:
+    (only,) = prompt_view(request(())).children
+    assert isinstance(only, HelpButton) and only.custom_id == "fh:12:9:?"
 
 
-def test_acknowledgements_name_the_turn() -> None:
-    result = SubmitResult(True, "Cast C (5)", 1, 0, 14, "turn 7")
-    assert ack_text(result) == ("✅ Cast C (5) locked for turn 7.")
-    plant = SubmitResult(True, "Plant Azalea in pot 1", 1, 0, 1, "the planting before turn 6")
-    assert ack_text(plant) == ("✅ Plant Azalea in pot 1 locked for the planting before turn 6.")
+async def test_help_rides_where_a_row_has_room_and_survives_a_restart() -> None:
+    for count, has_help in ((24, True), (25, False)):
+        view = prompt_view(request(tuple(Choice(str(n), str(n)) for n in range(count))))
+        assert any(isinstance(i, HelpButton) for i in view.children) == has_help
+        assert len(rows_of(view)) == 5
+    found = re.fullmatch(HelpButton.__discord_ui_compiled_template__, "fh:12:9:?")
+    assert found is not None and (found["match"], found["step"]) == ("12", "9")
+
+
+def choice_items(view: discord.ui.View) -> list[discord.ui.Item[discord.ui.View]]:
+    return [item for item in view.children if not isinstance(item, HelpButton)]
+
+
+def test_acknowledgements_name_what_was_accepted_and_for_what() -> None:
+    result = SubmitResult(True, "take 1 card from the deck", 1, 0, 14, "turn 2")
+    assert ack_text(result) == "✅ take 1 card from the deck — locked for turn 2."
+    plant = SubmitResult(True, "Plant Azalea in pot 1.", 1, 0, 1, "the planting before turn 6")
+    assert ack_text(plant) == "✅ Plant Azalea in pot 1 — locked for the planting before turn 6."
+    bare = SubmitResult(True, "You bid your 3 coin.", 4, 0, 2)
+    assert ack_text(bare) == "✅ You bid your 3 coin — locked (match 4)."
+    revisable = SubmitResult(True, "You guess 4.", 4, 0, 2, "round 1", revisable=True)
+    assert ack_text(revisable) == (
+        "✅ You guess 4 — your answer for round 1; you can change it until the deadline."
+    )
 
 
 async def test_a_button_may_carry_a_word_and_still_parses_after_a_restart() -> None:
@@ -109,7 +131,7 @@ async def test_a_button_may_carry_a_word_and_still_parses_after_a_restart() -> N
 async def test_many_choices_go_to_menus_and_never_past_five_rows() -> None:
     coins = tuple(Choice(str(n), f"{n} coin", "coins") for n in range(40))
     view = prompt_view(request(coins))
-    assert view is not None and len(rows_of(view)) == 2
+    assert view is not None and len(rows_of(view)) == 3  # two menus and the Help button
     assert offered_values(view, request(coins)) == [str(n) for n in range(40)]
     menus = [i for i in view.children if isinstance(i, DeclareSelect)]
     assert [m.custom_id for m in menus] == ["fx:menu:12:9", "fx:menu:12:9:1"]
@@ -153,7 +175,7 @@ async def test_past_five_menus_of_choices_one_menu_turns_pages() -> None:
     pages = list(every_page(payload))
     assert len(pages) == 9  # 24 a page, the 25th option turns the page
     first = pages[0].children
-    assert len(first) == 1 and isinstance(first[0], DeclareSelect)
+    assert len(first) == 2 and isinstance(first[0], DeclareSelect)
     options = first[0].item.options
     assert len(options) == 25 and options[-1].value == ">1"
     assert options[-1].label == "More… (page 2 of 9)"
@@ -167,7 +189,7 @@ async def test_a_multi_choice_request_is_one_menu_with_its_minimum_and_maximum()
     payload = request(hand, low=2, high=3)
     view = prompt_view(payload)
     assert view is not None
-    (menu,) = view.children
+    menu, _ = view.children
     assert isinstance(menu, DeclareSelect) and menu.custom_id == "fx:multi:12:9"
     assert (menu.item.min_values, menu.item.max_values) == (2, 3)
     assert menu.item.placeholder == "Choose 2 to 3…"

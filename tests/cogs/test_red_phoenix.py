@@ -163,7 +163,7 @@ def test_appendix_a_any_bytes_are_read_or_refused(data: bytes) -> None:
 def test_s12_3_setup_text_names_the_card_set_options_and_timers() -> None:
     text = setup_text(record(parsed("")), ["<@10>", "<@11>", "<@12>"])
     assert text.startswith(
-        "🔥 Match **7**: Red Phoenix of the Alchemists, <@10> (P1), <@11> (P2), <@12> (P3)."
+        "🔥 Match **7**: Red Phoenix of the Alchemists, <@10> (P1), <@11> (P2) and <@12> (P3)."
         " Card set: House set 1. Options: the rules page's defaults."
     )
     assert "Action windows: 60 s; Reaction windows: 30 s." in text

@@ -101,7 +101,7 @@ def test_setup_text() -> None:
         0, None, 0.0,
     )  # fmt: skip
     text = setup_text(record, ["<@10>", "<@11>", "<@12>"])
-    assert text.startswith("🧪 Match **7**: Warlock's Brew, <@10> (P1), <@11> (P2), <@12> (P3).")
+    assert text.startswith("🧪 Match **7**: Warlock's Brew, <@10> (P1), <@11> (P2) and <@12> (P3).")
     assert "Variants: Utter Darkness. Deck: 30 cards. Bids close after 45 s." in text
     assert text.endswith("Next: `/brew start match:m7`.")
 
@@ -111,8 +111,9 @@ def test_a_bid_prompt_has_one_button_per_coin_in_hand() -> None:
     (request, *_) = GAME.requests(state)
     view = prompt_view(request_to_json(request, match_id=3, step=1, deadline=2e9))
     assert view is not None
-    assert [item.custom_id for item in view.children] == [f"fx:3:1:{c}" for c in "1234"]
-    assert all(isinstance(item, ChoiceButton) for item in view.children)
+    *coins, _help = view.children
+    assert [item.custom_id for item in coins] == [f"fx:3:1:{c}" for c in "1234"]
+    assert all(isinstance(item, ChoiceButton) for item in coins)
 
 
 def test_utter_darkness_adds_the_declaration() -> None:
@@ -120,7 +121,7 @@ def test_utter_darkness_adds_the_declaration() -> None:
     (request, *_) = GAME.requests(state)
     view = prompt_view(request_to_json(request, match_id=3, step=1, deadline=2e9))
     assert view is not None
-    *coins, declare = view.children
+    *coins, declare, _help = view.children
     assert len(coins) == 5 and isinstance(declare, ChoiceButton)
     assert declare.custom_id == "fx:3:1:declare"  # one declaration reads better as a button
     assert declare.item.style == discord.ButtonStyle.secondary

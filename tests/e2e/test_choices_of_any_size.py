@@ -116,6 +116,7 @@ async def test_a_button_for_a_long_choice_carries_its_index_and_answers(
     await bot.wait_for_log("floral-host ready")
     prompt = await fake.wait_for_message(lambda m: bool(m.custom_ids()), to=world.alice, timeout=20)
     step = prompt.custom_ids()[0].split(":")[2]
-    assert prompt.custom_ids() == [f"fx:{match_id}:{step}:#{i}" for i in range(7)]
+    choices = [f"fx:{match_id}:{step}:#{i}" for i in range(7)]
+    assert prompt.custom_ids() == [*choices, f"fh:{match_id}:{step}:?"]  # and its Help
     ack = await (await fake.click(world.alice, prompt, f"fx:{match_id}:{step}:#6")).reply()
     assert ack.ephemeral and ack.content.startswith("✅ You pick 1 cards: you guess 6"), ack.content

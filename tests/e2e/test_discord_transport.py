@@ -3,12 +3,14 @@ fits, the prompt's buttons ride on the last part, and a resend posts nothing twi
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import discord
 import pytest
 
-from bot.discord_transport import DiscordTransport, fit, prompt_suffix, split_text
+from bot.discord_transport import DiscordTransport, fit, prompt_on_discord, split_text
+from bot.outbox import late_delivery, prompt_text
 from bot.transport import Delivery, request_to_json
 from cogs.prompts import prompt_view
 from games.protocol import Audience, Choice, Request
@@ -34,10 +36,13 @@ def long_turn(lines: int) -> str:
     )
 
 
-def prompt(world: World, text: str, message_id: int = 7) -> Delivery:
+def cast_request() -> Request:
     runes = tuple(Choice(s, f"{s} {i}", "rune") for i, s in enumerate("ABCDEFGH"))
-    request = Request(0, "cast", "Cast a rune.", runes, "A", 60.0)
-    payload = {"request": request_to_json(request, match_id=3, step=5, deadline=1.9e9)}
+    return Request(0, "cast", "Cast a rune.", runes, "A", 60.0)
+
+
+def prompt(world: World, text: str, message_id: int = 7) -> Delivery:
+    payload = {"request": request_to_json(cast_request(), match_id=3, step=5, deadline=1.9e9)}
     return Delivery(
         message_id, 3, world.guild.id, world.channel.id, Audience("seat", 0), world.alice.id, (),
         text, payload,
@@ -52,11 +57,46 @@ async def test_a_long_prompt_is_split_in_order_with_its_buttons_last(
     await transport.send(delivery)
     parts = fake.dms_to(world.alice)
     assert len(parts) == 4 and all(len(p.content) <= 2000 for p in parts)
-    suffix = prompt_suffix(delivery.payload["request"])  # type: ignore[arg-type]
-    assert "\n".join(p.content for p in parts) == f"{delivery.text}\n{suffix}"
+    shown = prompt_on_discord(delivery.text, delivery.payload["request"])  # type: ignore[arg-type]
+    assert "\n".join(p.content for p in parts) == shown
+    assert shown.startswith(delivery.text) and shown.endswith("If you don't: A")
     assert [bool(p.components) for p in parts] == [False, False, False, True]
     await transport.send(delivery)  # a retry after a crash: Discord drops it by the nonces
     assert len(fake.dms_to(world.alice)) == 4 and fake.nonce_hits == 4
+
+
+async def test_a_prompt_says_its_deadline_once_as_a_countdown_and_leaves_choices_to_buttons(
+    fake: FakeDiscord, world: World, client: discord.Client
+) -> None:
+    transport = DiscordTransport(client, prompt_view, lambda delivery: None)
+    text = "You played 4.\n" + prompt_text(cast_request(), deadline=1.9e9, now=1.9e9 - 60)
+    assert "Choices: A (A 0)" in text and "Answer within 60 s" in text  # the console's form
+    await transport.send(prompt(world, text))
+    (sent,) = fake.dms_to(world.alice)
+    assert sent.content == (
+        "You played 4.\nCast a rune.\n⏳ Answer <t:1900000000:R>. If you don't: A"
+    )
+    assert not sent.embeds and len(sent.custom_ids()) == 9  # the choices and Help are buttons
+    late = late_delivery(prompt(world, text, message_id=8), 12.0, 12.0, now=1.9e9 - 48)
+    await transport.send(late)
+    shown = fake.dms_to(world.alice)[-1].content
+    assert re.findall(r"<t:\d+:R>", shown) == ["<t:1900000012:R>"] and shown.count("⏳") == 1
+    assert shown.endswith(
+        "⏳ This prompt reached you 12 s late, so your deadline moved by 12 s:"
+        " answer <t:1900000012:R>. If you don't: A"
+    )
+
+
+async def test_without_a_help_button_a_prompt_says_how_to_ask_for_help(
+    fake: FakeDiscord, world: World, client: discord.Client
+) -> None:
+    transport = DiscordTransport(client, lambda request: None, lambda delivery: None)
+    await transport.send(prompt(world, prompt_text(cast_request(), 1.9e9, 1.9e9 - 60)))
+    (sent,) = fake.dms_to(world.alice)
+    assert sent.content.splitlines()[-2:] == [
+        "❔ Type `help` for what this decision's choices do.",
+        "⏳ Answer <t:1900000000:R>. If you don't: A",
+    ]
 
 
 async def test_a_long_public_post_and_blank_lines_are_sent_as_discord_accepts(

@@ -188,7 +188,7 @@ async def test_whole_match_by_buttons_and_typing(
     assert "<t:" in alice.content and ":R>" in alice.content
     assert [v for _, v in buttons(alice)] == list("ACHWX")
     ack = await click_value(fake, world.alice, alice, 2)
-    assert ack == "✅ Plant Hyacinth in pot 1 locked for the planting before turn 1.", ack
+    assert ack == "✅ Plant Hyacinth in pot 1 — locked for the planting before turn 1.", ack
     assert (await type_answer(fake, world.bob, bob, 0)).startswith("✅ Plant Azalea")
     alice = await prompt_after(fake, world.alice, step_of(alice))
     bob = await prompt_after(fake, world.bob, step_of(bob))
@@ -242,11 +242,11 @@ async def test_non_moderator_and_non_player_are_refused(
     reply = await fake.wait_for_message(to=world.carol, after=mark)
     assert "Nothing is asked of you" in reply.content
     status = await moderator(fake, world, "match status", match=f"m{match}")
-    assert "waiting for Alice, Bob" in status, status
+    assert "waiting for Alice and Bob" in status, status
     refused = await type_text(fake, world.alice, "Q")
     assert refused.startswith("✖ Send one flower letter"), refused
     status = await moderator(fake, world, "match status", match=f"m{match}")
-    assert "waiting for Alice, Bob" in status, status
+    assert "waiting for Alice and Bob" in status, status
 
 
 # --- 3. closed DMs ----------------------------------------------------------------------------
@@ -408,7 +408,7 @@ async def test_pause_resume_extend_status(
     await prompt_after(fake, world.bob, 0)
     status = await moderator(fake, world, "match status")
     assert f"Match m{match}" in status and "running" in status and "<t:" in status
-    assert "waiting for Alice, Bob" in status
+    assert "waiting for Alice and Bob" in status
     assert "paused" in await moderator(fake, world, "match pause")
     await fake.wait_for_message(lambda m: "is paused" in m.content, channel=world.channel)
     assert "Paused" in await moderator(fake, world, "match status")

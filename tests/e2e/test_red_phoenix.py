@@ -545,7 +545,7 @@ async def test_bad_card_set_files_are_refused_then_the_house_set_and_an_own_set_
     assert "takes 9 coins with the 3 AP left." in end.content, end.content
     assert "Your action" in first.content and "Your hand: []" in first.content, first.content
     status = (await moderator(fake, world, "match status", match="m1")).content
-    assert "finished" in status and "Winner: Alice, Bob" in status, status
+    assert "finished" in status and "Winners: Alice and Bob" in status, status
 
     # a second match with the moderator's own set from a file: its name and its market
     guild_set = json.loads(house_raw())

@@ -199,7 +199,9 @@ async def test_setup_warns_when_a_player_can_read_the_log_channel(
     )
     assert "Match **3**" in (await brew.reply()).content
     warning = await brew.followup(0)
-    assert warning.content.startswith("⚠ Carol, Helper can read the moderator log"), warning.content
+    assert warning.content.startswith("⚠ Carol and Helper can read the moderator log"), (
+        warning.content
+    )
     await fake.settle()
     assert not private.followups
 

@@ -56,5 +56,5 @@ async def test_the_bot_logs_its_invite_url_once_after_login(
     assert len(invites) == 1, invites
     assert invites[0].endswith(
         f"invite URL: https://discord.com/oauth2/authorize?client_id={fake.app_id}"
-        "&scope=bot+applications.commands&permissions=35840"
+        "&scope=bot+applications.commands&permissions=52224"
     )

@@ -18,6 +18,7 @@ from bot.host import Host
 from bot.simulate import Lockstep, SimulatedPlayers, Simulation
 from bot.store import Change, MatchRecord, NewMatch
 from bot.store.sqlite import SqliteStore
+from games.text import names_text
 
 from .fake_discord import FakeDiscord, Message, World
 from .test_floral_host import LaunchBot
@@ -173,7 +174,7 @@ async def test_match_history_lists_this_servers_finished_matches_newest_first(
     ]
     for line, record in zip(lines, reversed(here), strict=True):
         winners = [record.names[s] for s in record.outcome["winners"]]  # type: ignore[index]
-        assert f"won by {', '.join(winners)}" in line if winners else "no winner" in line
+        assert f"won by {names_text(winners)}" in line if winners else "no winner" in line
         assert line.endswith(f"<t:{int(record.ended_at or 0)}:R>")
     assert "stranger" not in every.content
 

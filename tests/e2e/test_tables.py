@@ -35,7 +35,10 @@ async def test_an_open_table_filled_by_two_joins_then_started(
     set_up = await fake.wait_for_message(
         lambda m: "Match m1 is set up" in m.content, channel=world.channel
     )
-    assert f"<@{world.alice.id}>, <@{world.bob.id}>" in set_up.content
+    assert f"<@{world.alice.id}> and <@{world.bob.id}>" in set_up.content
+    hello = await fake.wait_for_message(lambda m: "👋" in m.content, to=world.bob)
+    tail = "against Alice. Your prompts will come here. It starts when a moderator starts it."
+    assert hello.content.endswith(tail), hello.content
     assert "started" in await moderator(fake, world, "brew start", match="m1")
     await fake.wait_for_message(lambda m: "It starts now" in m.content, channel=world.channel)
 
@@ -50,6 +53,9 @@ async def test_with_the_setting_the_opener_starts_the_full_table(
     for user in (world.alice, world.bob):
         assert await press(fake, user, post, "join") == ""
     assert "or its opener with **Start**" in post.content
+    hello = await fake.wait_for_message(lambda m: "👋" in m.content, to=world.alice)
+    assert hello.content.startswith("👋 You are Alice in match 1, Warlock's Brew, against Bob.")
+    assert "It starts when the table's opener presses its Start button" in hello.content
     refused = await press(fake, world.alice, post, "start")  # a player, not the opener
     assert refused == "✖ Only the table's opener or a moderator can start its match."
     assert await press(fake, world.carol, post, "start") == ""

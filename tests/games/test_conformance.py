@@ -31,6 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot import history
 from bot.audit import audit_match, audit_store, check_export, first_difference
 from bot.export import script_of
 from bot.games import load_game_info
@@ -59,6 +60,7 @@ from tests.bot.conftest import CHANNEL, GUILD, HostEnv, env, no_errors_logged  #
 from tests.games import cases
 
 TOY = "tests.bot.toy_game"
+RPS = "tests.games.rps"  # a game without secrets
 
 # --- the games and what to draw for each --------------------------------------------------------
 
@@ -129,7 +131,7 @@ def toy_configs(draw: st.DrawFn) -> dict[str, JSON]:
                 "turn_based": st.booleans(),
                 # protocol v2: reaction timers, close rules, turns of several actions
                 "reactions": st.booleans(),
-                "close": st.sampled_from(["all", "first", "ready"]),
+                "close": st.sampled_from(["all", "first", "ready", "each"]),
                 "ready_at": st.integers(0, 12),
                 "actions": st.integers(1, 3),
                 "blocks": st.booleans(),  # a reaction window after each guess
@@ -141,6 +143,15 @@ def toy_configs(draw: st.DrawFn) -> dict[str, JSON]:
         high = draw(st.integers(1, hand))
         config |= {"hand": hand, "pick": [draw(st.integers(0, high)), high]}
     return config
+
+
+def _toy_bound(config: Mapping[str, JSON], seats: int) -> int:
+    """A round's windows: its actions (each seat's own, when each goes at its own pace), and
+    a block window after a guess."""
+    each = seats if config.get("close") == "each" else 1
+    return int(config["rounds"]) * (
+        int(config.get("actions", 1)) * each + bool(config.get("blocks"))
+    )
 
 
 def _cases() -> dict[str, GameCase]:
@@ -155,18 +166,18 @@ def _cases() -> dict[str, GameCase]:
             st.fixed_dictionaries({"max_turns": st.integers(1, 6)}),
         ),
         "warlocks-brew": (brew_configs(), _brew_bound, brew_configs(host=True)),
-        TOY: (
-            toy_configs(),
-            lambda config, seats: (
-                int(config["rounds"]) * (int(config.get("actions", 1)) + bool(config.get("blocks")))
-            ),
+        TOY: (toy_configs(), _toy_bound, st.fixed_dictionaries({"rounds": st.integers(1, 3)})),
+        RPS: (
+            st.fixed_dictionaries({}, optional={"rounds": st.integers(1, 9)}),
+            lambda config, seats: int(config["rounds"]),
             st.fixed_dictionaries({"rounds": st.integers(1, 3)}),
         ),
     }
     for name in registry.names():
         if name not in known:  # a game's own tests/games/<package>/conformance.py
             known[name] = cases.declared(name, "CONFORMANCE_CASE")
-    return {name: GameCase(load_game_info(name), *known[name]) for name in [*registry.names(), TOY]}
+    names = [*registry.names(), TOY, RPS]
+    return {name: GameCase(load_game_info(name), *known[name]) for name in names}
 
 
 CASES = _cases()
@@ -497,19 +508,22 @@ async def test_the_stored_log_replays_to_the_snapshots(
     assert check_export(case.info, record, steps, attempts) == []
     script = json.loads(json.dumps(script_of(case.info, record, steps, attempts)))
     resolved = [step for step in steps if step.kind in ("resolve", "leave")]
+    # each step's state: as kept (checkpoints, the latest), else replayed from the log
+    derived = history.snapshots(case.game, record, steps)
+    snapshot = {step.step: kept for step, kept in zip(steps, derived, strict=True)}
     if case.info.replay_script is not None:
         replayed = list(case.info.replay_script(script))
         assert len(replayed) == len(resolved)
         for again, stored in zip(replayed, resolved, strict=True):
             dumped = _normal(case.game.dump(again.state))
-            assert dumped == stored.snapshot, (
-                f"step {stored.step}: {first_difference(stored.snapshot, dumped)}"
+            assert dumped == snapshot[stored.step], (
+                f"step {stored.step}: {first_difference(snapshot[stored.step], dumped)}"
             )
     trace = json.loads(json.dumps(case.info.run_script(script)))
     if "checkpoints" in trace:
         assert len(trace["checkpoints"]) == len(resolved)
     if "final" in trace and resolved:
-        assert trace["final"] == resolved[-1].snapshot
+        assert trace["final"] == snapshot[resolved[-1].step]
     summary, problems = await audit_store(store)
     assert problems == [] and summary["mismatches"] == 0
 
@@ -678,7 +692,15 @@ def test_no_view_or_event_carries_another_seats_secret(name: str, data: st.DataO
         assert leaks(case.game, step, plan.seats) == []
         assert unshown(case.game, step, plan.seats) == []
         declared += sum(len(case.game.secrets(step.after, s)) for s in range(plan.seats))
-    assert declared, "the game declares no secret at all"
+    if case.info.secrets:
+        assert declared, "the game declares no secret at all"
+    else:  # a game that says it hides nothing declares nothing
+        assert declared == 0
+
+
+def seen_by_all(game: Game[Any], state: Any) -> Event:
+    """Seat 1's view and description, shown to seat 0."""
+    return Event(to_seat(0), "leak", {"v": game.view(state, 1)}, game.describe(state, 1))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -687,6 +709,12 @@ def test_the_leak_check_finds_a_seats_view_shown_to_another(name: str) -> None:
     what seat 1 sees is a leak the check reports."""
     case = CASES[name]
     game = case.game
+    if not case.info.secrets:  # nothing to leak: the check finds nothing in a full view
+        plan = Plan({}, game.min_seats, 0, ("random",) * game.min_seats, 0)
+        for step in play(case, plan):
+            shown = Step(None, [], [], {}, step.after, [seen_by_all(game, step.after)])
+            assert leaks(game, shown, plan.seats) == []
+        return
     for seed in range(10):
         plan = Plan({}, game.min_seats, seed, ("random",) * game.min_seats, seed)
         for step in play(case, plan):

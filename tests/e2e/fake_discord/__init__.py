@@ -63,9 +63,11 @@ Faults:
     ``fake.rate_limit("POST /channels/{channel_id}/messages", times=1, retry_after=0.05)``,
     ``fake.fail("PATCH /channels/{channel_id}/messages/{message_id}", status=500, times=2)``
     (both accept ``channel=`` or ``where={param: value}``; they return a :class:`Fault` whose
-    ``hits`` counts answers), ``fake.close_dms(user)`` (403 code 50007 on every DM send to that
-    user until ``open_dms``), ``await fake.drop_gateway()`` (close 4000: the client RESUMEs;
-    dispatches meanwhile are replayed), ``await fake.send_reconnect()`` (op 7),
+    ``hits`` counts answers), ``fake.slow("POST /channels/{channel_id}/messages", 1.2)`` (every
+    such request answered 1.2 s late, as over a slow connection), ``fake.close_dms(user)``
+    (403 code 50007 on every DM send to that user until ``open_dms``),
+    ``await fake.drop_gateway()`` (close 4000: the client RESUMEs; dispatches meanwhile are
+    replayed), ``await fake.send_reconnect()`` (op 7),
     ``await fake.invalidate_session()`` (op 9: the client must IDENTIFY again).
 
 Strictness: every request is recorded; an unimplemented route answers 404 and is recorded in

@@ -20,7 +20,7 @@ from .actions import UserActions
 from .base import DISCORD_EPOCH_MS, JSON, FakeDiscordError, Intent, Perm, T
 from .commands import AppCommands
 from .entities import Attachment, Channel, Guild, Message, Role, User, World
-from .faults import Fault, FaultInjection, params_of
+from .faults import Fault, FaultInjection, Latency, params_of
 from .gateway import Gateway, Session
 from .interactions import Interaction, InteractionRoutes
 from .messages import MessageRoutes
@@ -65,6 +65,7 @@ class FakeDiscord(UserActions, FaultInjection):
         self.requests: list[RecordedRequest] = []
         self.failures: list[str] = []
         self.faults: list[Fault] = []
+        self.latencies: list[Latency] = []
         self.closed_dms: set[int] = set()
         self.blocked_dms: list[tuple[User, JSON]] = []
         self.dropped_events: list[str] = []

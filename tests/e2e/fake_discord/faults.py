@@ -48,10 +48,22 @@ def params_of(where: Mapping[str, object]) -> dict[str, str]:
     return {k: str(getattr(v, "id", v)) for k, v in where.items()}
 
 
+@dataclass(eq=False)
+class Latency:
+    """Requests matching ``method route`` and ``where`` are answered ``seconds`` late."""
+
+    method: str
+    route: str
+    where: dict[str, str]
+    seconds: float
+    hits: int = 0
+
+
 class FaultInjection:
     """The fault API of :class:`FakeDiscord` (a mixin: these are methods tests call on it)."""
 
     faults: list[Fault]
+    latencies: list[Latency]
     closed_dms: set[int]
     gateway: Gateway
     rest: Rest
@@ -97,6 +109,34 @@ class FaultInjection:
         )
         self.faults.append(fault)
         return fault
+
+    def slow(
+        self,
+        route: str,
+        seconds: float,
+        *,
+        channel: Channel | None = None,
+        where: Mapping[str, object] | None = None,
+    ) -> Latency:
+        """Every request to ``"METHOD /template"`` (in ``channel``) is answered ``seconds``
+        late, as a slow connection to Discord would be; requests in flight overlap."""
+        self.rest.check_route(route)
+        cond = params_of(where or {})
+        if channel is not None:
+            cond["channel_id"] = str(channel.id)
+        latency = Latency(route.split(" ", 1)[0], route, cond, seconds)
+        self.latencies.append(latency)
+        return latency
+
+    def latency_of(self, method: str, route: str, params: Mapping[str, str]) -> float:
+        """How late to answer this request (0: at once)."""
+        for latency in self.latencies:
+            if (method, route) == (latency.method, latency.route) and all(
+                params.get(k) == v for k, v in latency.where.items()
+            ):
+                latency.hits += 1
+                return latency.seconds
+        return 0.0
 
     def rate_limit(
         self,

@@ -235,6 +235,9 @@ class Rest:
             return not_found()
         route, record.params, handler = found
         record.route = route
+        delay = self.fake.latency_of(request.method, route, record.params)
+        if delay:  # a slow Discord (``FakeDiscord.slow``)
+            await asyncio.sleep(delay)
         refusal = self._refusal(request, path, route, record.params)
         if refusal is not None:
             return refusal

@@ -1,0 +1,51 @@
+"""Settings for every test process.
+
+glibc's malloc raises its mmap threshold after a large block is freed, so the fuzz tests'
+megabyte inputs end up in the heap, where freed memory stays with the process: one pytest
+process grew past 4 GB. A fixed threshold keeps every block of 128 KiB or more in its own
+mapping, returned to the system when freed (issue 18: no test process over 2 GB)."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import sys
+from typing import Any
+
+import pytest
+
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+LARGE_BLOCK = 128 * 1024
+
+if sys.platform == "linux" and (libc_name := ctypes.util.find_library("c")):
+    libc = ctypes.CDLL(libc_name)
+    if hasattr(libc, "mallopt"):
+        libc.mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK)
+        libc.mallopt(M_TRIM_THRESHOLD, LARGE_BLOCK)
+
+
+MEMORY_LIMIT = 2 * 1024**3  # bytes: no test process above it (issue 18)
+_worker_peaks: list[int] = []
+
+
+def _peak() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+
+
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """An xdist worker ended: keep its peak for the check at the end of the run."""
+    _worker_peaks.append(int(node.workeroutput.get("peak_rss", 0)))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when a test process (this one, or any xdist worker) grew past the limit."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller checks
+        workeroutput["peak_rss"] = _peak()
+        return
+    peak = max([_peak(), *_worker_peaks])
+    if peak > MEMORY_LIMIT:
+        print(f"\na test process peaked at {peak / 1024**3:.1f} GiB, above 2 GiB")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
