@@ -314,15 +314,25 @@ class PlannerAgent:
         """The pile top that beats the deck's expected card; cunning, a useful card the leader
         needs counts more (taking it keeps it from them; a useless one would only come back)."""
         wanted = self._leader_needs(table)
+        feeds = frozenset(self._others_needs(table)) if self.cunning else frozenset()
         best, value = "deck", table.deck_gain()
         for choice in request.choices[1:]:
             owner = seat_index(table.view, choice.value[5:])
             top = table.view["seats"][owner]["pile"][-1]
+            if self._discarded_again(top, table, feeds):
+                continue  # taking it would only put it back on a pile
             gain = table.kept_gain(top)
             worth = gain + (DENIAL if gain > 0 and top in wanted else 0.0)
             if worth > value:
                 best, value = choice.value, worth
         return best
+
+    @staticmethod
+    def _discarded_again(card: str, table: Table, feeds: frozenset[str]) -> bool:
+        """Whether the end step would discard ``card`` itself if this seat took it."""
+        more = table.hand + Counter([card])
+        over = sum(more.values()) - table.room
+        return over > 0 and card in cheapest(table, more, over, feeds)
 
     def _leader_needs(self, table: Table) -> set[str]:
         if not self.cunning:
