@@ -214,8 +214,7 @@ PERK_EFFECT = {  # the whole effect (the reference; potioncraft.md §9)
     "reshuffle": "the 3 potions on offer go back into their decks, which are shuffled, and the"
     " new tops are revealed.",
     "hand_reset": "every other player may block it with a Benedicta spell; everybody else,"
-    " you included, puts their hand into the deck, which is shuffled, and is dealt as many"
-    " cards again.",
+    " you included, puts their hand into the deck, shuffled, and is dealt as many cards.",
     "chain": "`perk <potion> on <potion on offer>`: that potion can then be crafted only with"
     " its 4 exact ingredient cards (no substitution, no wild), until it is crafted.",
     "request": "`perk <potion> ask <ingredient>`: the first player after you holding it gives"

@@ -10,6 +10,7 @@ from games.protocol import JSON, TOPIC_CHARS, Topic
 
 from .cards import (
     CATEGORY_OF,
+    CRAFT_PERKS,
     DISPLAY_NAMES,
     INGREDIENT_CATEGORIES,
     PERK_EFFECT,
@@ -58,7 +59,7 @@ def perk_effect(kind: str, config: Mapping[str, JSON]) -> str:
     text = PERK_EFFECT[kind]
     if kind == "hand_reset" and config["hand_reset_deal"] == "full":
         text = text.replace(
-            "is dealt as many cards again", "is dealt up to the table limit, less 3 per potion"
+            "is dealt as many cards", "is dealt up to the table limit, less 3 per potion"
         )
     if kind == "request" and not config["request_block_passes"]:
         text = text.replace("(then the next holder is asked)", "(then the request ends)")
@@ -113,14 +114,24 @@ def topics(state: State) -> Sequence[Topic]:
         found += pack(f"{category} potions", (potion_line(p) for p in potions))
     perks = dict.fromkeys(POTIONS[p].perk for p in in_set)
     config, seats = state.config, len(state.in_play())
-    found += pack("Perks", (f"{PERK_TEXT[k]}: {perk_effect(k, config)}" for k in perks))
+    for title, kinds in (
+        ("Perks", [k for k in perks if k not in CRAFT_PERKS]),
+        ("Perks used in a craft", [k for k in perks if k in CRAFT_PERKS]),
+    ):
+        found += pack(title, (f"{PERK_TEXT[k]}: {perk_effect(k, config)}" for k in kinds))
     found += pack(
-        "Spells (3 of each, one per category)",
-        (f"{kind}: {spell_effect(kind, config, seats)}." for kind in SPELL_TYPES),
+        "Spells",
+        [
+            "3 of each, one per category (the category matters only for blocking).",
+            *(f"{kind}: {spell_effect(kind, config, seats)}." for kind in SPELL_TYPES),
+        ],
     )
     found += pack("Blocking", [blocking_text()])
     found += pack(
-        "Ingredient families (4 copies of each ingredient, and 1 Secret Ingredient)",
-        (f"{family} ({short}): {', '.join(three)}" for family, short, three in FAMILIES),
+        "Ingredient families",
+        [
+            "4 copies of each ingredient, and 1 Secret Ingredient that stands in for any one.",
+            *(f"{family} ({short}): {', '.join(three)}" for family, short, three in FAMILIES),
+        ],
     )
     return found

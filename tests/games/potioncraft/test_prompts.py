@@ -291,13 +291,17 @@ def test_s1_2_the_reference_names_every_potion_and_spell_of_the_match(potion_set
 
 def test_s16_the_reference_follows_the_options() -> None:
     config = GAME.parse_config({"foul_elixir_discards": 3, "request_block_passes": False,
-                                "two_player_twist": "skip"}, 2)  # fmt: skip
+                                "two_player_twist": "skip", "hand_reset_deal": "full",
+                                "chain_mode": "no_substitution"}, 2)  # fmt: skip
     state, _ = GAME.new_match(Setup(config, 2, 3))
     assert GAME_INFO.reference is not None
     text = "\n".join(t.text for t in GAME_INFO.reference(state))
     assert "it and 3 random cards of that hand" in text
     assert "(then the request ends)" in text
     assert "Twist of Fate: with 2 players: the other player loses their next turn." in text
+    assert "is dealt up to the table limit, less 3 per potion." in text
+    assert "crafted only with 3 of its exact ingredient cards" in text
+    assert "needs 3 exact cards, no substitution" in text
 
 
 # --- lengths on the largest table -------------------------------------------------------------
