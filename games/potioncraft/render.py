@@ -55,7 +55,7 @@ DEFAULTS_TEXT = {
 
 
 def cards_text(cards: Sequence[str]) -> str:
-    """Cards in the order given, equal neighbours counted: ``Bat Wing ×2, Amethyst``."""
+    """Cards in the order given, each name once with its count: ``Bat Wing ×2, Amethyst``."""
     counts = Counter(cards)
     return ", ".join(
         card if counts[card] == 1 else f"{card} ×{counts[card]}" for card in dict.fromkeys(cards)
