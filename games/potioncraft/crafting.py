@@ -113,6 +113,9 @@ def from_hand(hand: Counter[str], need: Need, seal: str | None) -> list[str] | N
 # --- how near a hand is to a potion (prompts) ---------------------------------------------------
 
 CARD, SWAP, SEALED = "card", "swap", "sealed"  # how a hand covers one recipe ingredient
+DISTINCT_FAMILIES = frozenset(  # every recipe but two of potion_set all18
+    p for p in POTIONS if len({CATEGORY_OF[i] for i in POTIONS[p].recipe}) == 4
+)
 
 
 def fit_marks(potion: str, hand: Counter[str], seal: str | None, chained: bool) -> list[str]:
@@ -140,6 +143,15 @@ def missing(
     recipe = POTIONS[potion].recipe
     exact = chained and chain_mode == "exact4"
     need = 4 if exact else 3
+    if potion in DISTINCT_FAMILIES:  # covers never share a card but the wild: count them
+        held = [
+            CATEGORY_OF[i] != seal
+            and (hand[i] > 0 or (not chained and all(hand[s] for s in SIBLINGS[i])))
+            for i in recipe
+        ]
+        gaps = any(not h and CATEGORY_OF[i] != seal for h, i in zip(held, recipe, strict=True))
+        wild = not chained and hand[WILD] > 0 and gaps and sum(held) < need
+        return max(0, need - min(sum(held) + wild, need)), wild
     options: list[list[tuple[str, ...]]] = []
     for ingredient in recipe:
         ways: list[tuple[str, ...]] = []
