@@ -97,7 +97,7 @@ def prompts(live: Live, window: Window | None, now: float) -> dict[int, Prompt]:
         return {}
     return {
         seat: prompt(live, window, seat, now)
-        for seat in window.requests
+        for seat in window.prompted_seats()
         if window.prompt_step(seat) == window.step
     }
 
@@ -150,7 +150,7 @@ def reopened(
     )
     step = live.record.step
     outbox = [notice(live.id, "public", text, step, "reopened")]
-    for seat in window.requests:
+    for seat in window.prompted_seats():
         if seat in window.moves:
             outbox.append(
                 notice(live.id, f"seat{seat}", f"{text} Your answer is kept.", step, "reopened")

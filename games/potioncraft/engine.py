@@ -61,6 +61,10 @@ class Potioncraft:
         reaction = window in REACTION_WINDOWS
         seconds = float(state.config["reaction_s" if reaction else "window_s"])
         wait_full = bool(state.config["reaction_wait_full"])
+        # a Hand reset's window never says who may block (§14); with nobody to, it is a pause
+        anonymous = pending.get("perk") == "hand_reset"
+        if window == "block" and not pending["seats"]:
+            return [pause(pending["user"], seconds)]
         result = []
         for seat in pending["seats"]:
             choices = tuple(window_choices(state, seat))
@@ -78,8 +82,9 @@ class Potioncraft:
                     max_choices=count,
                     presentation=MENUS if window == "main" else {},
                     timer="reaction" if reaction else "turn",
-                    close="ready" if window == "block" and wait_full else "all",
+                    close="deadline" if window == "block" and wait_full else "all",
                     help=render.help_text(state, seat),
+                    anonymous=anonymous,
                 )
             )
         return result
@@ -103,12 +108,6 @@ class Potioncraft:
         table_event(new, events)
         events.append(rules.moderator_state(new))
         return new, events
-
-    def ready(self, state: State, moves: Mapping[int, Move]) -> bool:
-        """Asked only for block windows under ``reaction_wait_full`` (close rule "ready"): no
-        answer closes such a window early (§14); the host still closes it once every seat asked
-        has answered (its rule for every window)."""
-        return False
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
         new = state.clone()
@@ -314,6 +313,23 @@ def read(state: State, seat: int, raw: str) -> Act:
     if why is not None:
         raise BadAnswer(why)
     return act
+
+
+def pause(user: int, seconds: float) -> Request:
+    """A Hand reset's block window under ``reaction_wait_full`` with nobody able to block: it
+    runs its full time (§14), and nobody is prompted (a silent request held by the user)."""
+    return Request(
+        user,
+        "block",
+        "",
+        (),
+        "nobody blocks",
+        seconds,
+        timer="reaction",
+        close="deadline",
+        silent=True,
+        anonymous=True,
+    )
 
 
 def window_acts(state: State, moves: Mapping[int, Move | None]) -> tuple[dict[int, Act], list[int]]:

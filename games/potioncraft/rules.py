@@ -976,9 +976,9 @@ def potion_reshuffle(state: State, events: Events) -> None:
 
 def hand_reset_start(state: State, seat: int, potion: str, events: Events) -> None:
     """§9.3 step 1: one simultaneous block window for the other players who hold an eligible
-    spell, and for them only (§13.2, also under ``reaction_wait_full``, which only keeps the
-    window open its full time); the others are told they will be affected (§14). With nobody
-    eligible no window opens."""
+    spell, and for them only (§13.2); the others are told they will be affected (§14). With
+    nobody eligible no window opens, unless ``reaction_wait_full``: then the window runs its
+    full time all the same, prompting nobody, so its length reveals nothing (§14)."""
     public(
         events,
         "perk",
@@ -1006,7 +1006,7 @@ def hand_reset_start(state: State, seat: int, potion: str, events: Events) -> No
         "perk": "hand_reset",
         "user": seat,
     }
-    if eligible:
+    if eligible or state.config["reaction_wait_full"]:
         public(events, "reaction", "Reaction window open.", potion=potion)
     else:
         hand_reset_blocks(state, {}, events)

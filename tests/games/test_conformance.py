@@ -131,7 +131,8 @@ def toy_configs(draw: st.DrawFn) -> dict[str, JSON]:
                 "turn_based": st.booleans(),
                 # protocol v2: reaction timers, close rules, turns of several actions
                 "reactions": st.booleans(),
-                "close": st.sampled_from(["all", "first", "ready", "each"]),
+                "close": st.sampled_from(["all", "first", "ready", "each", "deadline"]),
+                "pauses": st.booleans(),  # silent windows nobody is prompted for
                 "ready_at": st.integers(0, 12),
                 "actions": st.integers(1, 3),
                 "blocks": st.booleans(),  # a reaction window after each guess

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.play import play_match
 from games.potioncraft import AGENTS, GAME, GAME_INFO, replay_script
-from games.protocol import Setup, derive_rng
+from games.protocol import Refused, Setup, derive_rng
 
 from .helpers import DRAW, accepted, last, script, state_after, step
 
@@ -97,35 +97,60 @@ def test_s9_3_s13_2_s14_reaction_wait_full_prompts_only_the_eligible_and_never_c
 ):
     """§9.3 step 1 and §13.2: the Hand reset window goes to the other players holding an eligible
     spell, also under ``reaction_wait_full``; §14: the others get a notice, not a prompt; the
-    option only keeps the window open its full time."""
+    option keeps the window open its full time (only its deadline closes it), and who is asked
+    is never public."""
     hands = {"P2": ["Hex Seal (Benedicta)"], "P3": ["Amethyst"]}
     preset = {"potions": {"P1": ["Silence of the Grave"]}}
     steps = [DRAW, step("main", P1=["perk Silence of the Grave"])]
     plain = state_after(hands=hands, preset=preset, steps=steps)
-    assert [(r.seat, r.close) for r in GAME.requests(plain)] == [(1, "all")]
+    assert [(r.seat, r.close, r.anonymous) for r in GAME.requests(plain)] == [(1, "all", True)]
     full_steps = list(replay_script(script(hands=hands, preset=preset, steps=steps,
                                            config={"reaction_wait_full": True})))  # fmt: skip
     full = full_steps[-1].state
-    assert [(r.seat, r.close) for r in GAME.requests(full)] == [(1, "ready")]
+    assert [(r.seat, r.close, r.anonymous) for r in GAME.requests(full)] == [(1, "deadline", True)]
     assert full_steps[-1].checkpoint["pending"]["seats"] == ["P2"]
     notices = [e for e in full_steps[-1].events if e.kind == "no_block"]
     assert [e.audience.seat for e in notices] == [2]
-    assert GAME.ready(full, {1: "pass"}) is False
 
 
 SHUFFLED = ["Pumpkin Guts", "Amethyst", "Bat Wing", "Bat Wing", "Amethyst", "Starflower",
             "Nightshade", "Spider Silk"]  # fmt: skip
 
 
-def test_s9_3_step_1_no_window_when_nobody_can_block_even_under_reaction_wait_full() -> None:
-    for wait_full in (False, True):
-        end = last(
-            hands={"P2": ["Amethyst"], "P3": ["Bat Wing"]},
-            preset={"potions": {"P1": ["Silence of the Grave"]}},
-            config={"reaction_wait_full": wait_full},
-            steps=[DRAW, step("main", P1=["perk Silence of the Grave"], random=[SHUFFLED])],
-        )
-        assert end["pending"]["window"] == "main" and end["pending"]["seats"] == ["P1"]
+def test_s9_3_step_1_no_window_when_nobody_can_block() -> None:
+    end = last(
+        hands={"P2": ["Amethyst"], "P3": ["Bat Wing"]},
+        preset={"potions": {"P1": ["Silence of the Grave"]}},
+        steps=[DRAW, step("main", P1=["perk Silence of the Grave"], random=[SHUFFLED])],
+    )
+    assert end["pending"]["window"] == "main" and end["pending"]["seats"] == ["P1"]
+
+
+def test_s14_reaction_wait_full_runs_the_window_when_nobody_can_block_prompting_nobody() -> None:
+    """§14: with ``reaction_wait_full`` the window always runs its full ``reaction_s``, even
+    when nobody is eligible, so its length reveals nothing: a pause nobody is prompted for,
+    after which the Hand reset resolves as if everyone passed."""
+    hands = {"P2": ["Amethyst"], "P3": ["Bat Wing"]}
+    preset = {"potions": {"P1": ["Silence of the Grave"]}}
+    config = {"reaction_wait_full": True}
+    steps = [DRAW, step("main", P1=["perk Silence of the Grave"])]
+    paused = state_after(hands=hands, preset=preset, steps=steps, config=config)
+    (request,) = GAME.requests(paused)
+    assert (request.seat, request.kind, request.silent, request.close) == (
+        0,
+        "block",
+        True,
+        "deadline",
+    )
+    assert request.anonymous and request.choices == ()
+    assert isinstance(GAME.submit(paused, 1, "pass"), Refused)
+    end = last(
+        hands=hands,
+        preset=preset,
+        config=config,
+        steps=[*steps, step("block", random=[SHUFFLED])],
+    )
+    assert end["pending"]["window"] == "main" and end["pending"]["seats"] == ["P1"]
 
 
 def test_s13_5_the_draw_names_the_public_pile_tops() -> None:
