@@ -7,14 +7,27 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from games.protocol import Accepted, Refused, Verdict
 from games.text import excerpt, has_other_numerals, read_number
 
 from .machine import ROMAN, Run
-from .state import State, add, hand_list
+from .state import (
+    Experiment,
+    Formula,
+    Speed,
+    State,
+    TradeFrame,
+    TradeSide,
+    WindowKind,
+    add,
+    discard_frame,
+    hand_list,
+    trade_frame,
+    turn_frame,
+)
 
 TOKEN = re.compile(r"\S+")
 FORMULA = re.compile(r"[fF]([0-9]{1,9})")
@@ -66,7 +79,7 @@ def check(state: State, seat: int, raw: str) -> Verdict:
     return Accepted(move, move)
 
 
-def _check(state: State, seat: int, kind: str, raw: str) -> str:
+def _check(state: State, seat: int, kind: WindowKind, raw: str) -> str:
     words = raw.split()
     if kind == "action":
         return check_action(state, seat, raw, words)
@@ -117,17 +130,15 @@ def check_keep(state: State, seat: int, words: list[str]) -> str:
     return "keep " + " ".join(map(str, sorted(picks)))
 
 
-def _resolving(state: State, seat: int) -> dict[str, Any]:
+def _resolving(state: State, seat: int) -> Experiment:
     for exp in state.g["players"][seat]["lab"]:
         if exp["status"] == "keep":
-            found: dict[str, Any] = exp
-            return found
+            return exp
     raise Bad("no experiment waits for a keep choice")
 
 
 def check_discard(state: State, seat: int, words: list[str]) -> str:
-    frame = state.g["stack"][-1]
-    n = frame["n"]
+    n = discard_frame(state.g)["n"]
     hand = state.g["players"][seat]["hand"]
     cards: Counter[str] = Counter()
     for item in _lists(words, "discard"):
@@ -164,8 +175,7 @@ def check_action(state: State, seat: int, raw: str, words: list[str]) -> str:
             f"unknown action {excerpt(words[0])}: take, buy, fast, slow, reproduce, "
             "dissolve, use, trade, license, end"
         )
-    result: str = handler(state, seat, rest)
-    return result
+    return handler(state, seat, rest)
 
 
 def _card(state: State, word: str) -> str:
@@ -182,15 +192,14 @@ def _number(word: str, what: str) -> int:
     return number
 
 
-def _formula(state: State, word: str) -> dict[str, Any]:
+def _formula(state: State, word: str) -> Formula:
     match = FORMULA.fullmatch(word)
     if match is None:
         raise Bad(f"{excerpt(word)} is not a formula id (F1, F2, ...)")
     fid = f"F{int(match.group(1))}"
     for f in state.g["formulas"]:
         if f["id"] == fid:
-            found: dict[str, Any] = f
-            return found
+            return f
     raise Bad(f"there is no formula {fid} on the table")
 
 
@@ -276,7 +285,7 @@ def free_markers(state: State, seat: int) -> int:
     player = state.g["players"][seat]
     if not player["alive"]:
         return 0
-    return int(state.config["formula_markers"]) - len(player["knows"]) - len(player["lab"])
+    return state.config["formula_markers"] - len(player["knows"]) - len(player["lab"])
 
 
 def experiment_moves(state: State, seat: int, cards: list[str]) -> list[str]:
@@ -312,8 +321,8 @@ def check_method(state: State, seat: int, words: list[str]) -> str:
     already; naming them again is fine) or ``back``."""
     if len(words) == 1 and words[0].lower() == "back":
         return "back"
-    guide = state.g.get("guide") or {}
-    cards: list[str] = list(guide.get("cards", []))
+    guide = state.g.get("guide")
+    cards = list(guide["cards"]) if guide is not None else []
     if not words or words[0].lower() not in ("slow", "fast"):
         raise Bad("answer slow METHOD, fast METHOD or back")
     named = sorted(w.lower() for w in words[2:])
@@ -330,15 +339,15 @@ def a_slow(state: State, seat: int, rest: list[str]) -> str:
     return check_experiment(state, seat, "slow", rest)
 
 
-def reproduce_problem(state: State, seat: int, f: dict[str, Any]) -> str | None:
+def reproduce_problem(state: State, seat: int, f: Formula) -> str | None:
     g = state.g
     player = g["players"][seat]
     knows = f["id"] in player["knows"]
-    licensed = f["license"] is not None and f["creator"] is not None
-    if not knows and not licensed:
+    fee = licence_fee(f)
+    if not knows and fee is None:
         return f"you do not know {f['id']} and it has no licence fee"
-    if not knows and player["coins"] < f["license"]:
-        return f"the licence fee of {f['id']} is {f['license']}; you have {player['coins']} coins"
+    if not knows and fee is not None and player["coins"] < fee:
+        return f"the licence fee of {f['id']} is {fee}; you have {player['coins']} coins"
     if g["ap"] < 1:
         return "that needs 1 AP; you have 0"
     if f["created"] == g["turn"]:
@@ -348,9 +357,15 @@ def reproduce_problem(state: State, seat: int, f: dict[str, Any]) -> str | None:
     for card in f["ingredients"]:
         if player["hand"].get(card, 0) < 1:
             return f"{f['id']} needs {', '.join(f['ingredients'])}; you hold no {card}"
-    if not any(g[state.cards.origin(p)][p] > 0 for p in f["products"]):
+    if not any(state.pile(p)[p] > 0 for p in f["products"]):
         return f"none of {f['id']}'s products is left"
     return None
+
+
+def licence_fee(f: Formula) -> int | None:
+    """The fee another seat pays to reproduce ``f`` (§6.4): None when it has none or its
+    creator is out."""
+    return f["license"] if f["creator"] is not None else None
 
 
 def a_reproduce(state: State, seat: int, rest: list[str]) -> str:
@@ -521,7 +536,7 @@ def check_trade(state: State, seat: int, raw: str) -> str:
         raise Bad(f"{state.handles[partner]} is out of the game")
     if g["rec"]["traded"]:
         raise Bad("a trade was done this turn already")
-    if g["rec"]["offers"] >= int(state.config["max_trade_offers"]):
+    if g["rec"]["offers"] >= state.config["max_trade_offers"]:
         raise Bad(f"at most {state.config['max_trade_offers']} trade offers per turn")
     if offer.give.empty() and offer.get.empty():
         raise Bad("at least one card, coin or formula must change hands")
@@ -553,7 +568,7 @@ def check_trade(state: State, seat: int, raw: str) -> str:
     return text
 
 
-ACTIONS: dict[str, Any] = {
+ACTIONS: dict[str, Callable[[State, int, list[str]], str]] = {
     "take": a_take,
     "buy": a_buy,
     "fast": a_fast,
@@ -574,6 +589,7 @@ def apply(run: Run, move: str | None) -> None:
     """The open window's move (None: its timeout default), then the machine runs on."""
     g = run.g
     pending = g["pending"]
+    assert pending is not None, "no window is open"
     g["pending"] = None
     seat, kind = pending["seat"], pending["kind"]
     who = run.name(seat)
@@ -593,7 +609,8 @@ def apply(run: Run, move: str | None) -> None:
     elif kind in ("method", "confirm"):
         apply_guide(run, seat, kind, move)
     else:
-        frame = g["stack"].pop()
+        frame = discard_frame(g)
+        g["stack"].pop()
         cards = move.split()[1:] if move else default_discard(run, seat, frame["n"])
         for card in cards:
             run.take(seat, card)
@@ -602,7 +619,7 @@ def apply(run: Run, move: str | None) -> None:
     run.run()
 
 
-def default_keep(run: Run, exp: dict[str, Any]) -> list[int]:
+def default_keep(run: Run, exp: Experiment) -> list[int]:
     """§5.5's ranking: met successes first (at most hi), else the lo best-ranked cards."""
     lo, hi = exp["keep"]
     level = ROMAN[exp["level"]]
@@ -643,12 +660,12 @@ def apply_guide(run: Run, seat: int, kind: str, move: str | None) -> None:
 
 def apply_action(run: Run, seat: int, move: str | None) -> None:
     g = run.g
-    frame = g["stack"][-1]
+    frame = turn_frame(g)
     who = run.name(seat)
     player = run.p(seat)
     if move is None or move == "end":
         if move is None and run.cfg["action_timeout"] == "take_coins" and g["ap"] >= 1:
-            gain = g["ap"] * int(run.cfg["coins_per_ap"])
+            gain = g["ap"] * run.cfg["coins_per_ap"]
             player["coins"] += gain
             run.say(f"{who} takes {gain} coins with the {g['ap']} AP left.")
             g["ap"] = 0
@@ -664,8 +681,8 @@ def apply_action(run: Run, seat: int, move: str | None) -> None:
     if verb == "take":
         n = int(words[1])
         g["ap"] -= n
-        player["coins"] += n * int(run.cfg["coins_per_ap"])
-        run.say(f"{who} takes {n * int(run.cfg['coins_per_ap'])} coins ({n} AP).")
+        player["coins"] += n * run.cfg["coins_per_ap"]
+        run.say(f"{who} takes {n * run.cfg['coins_per_ap']} coins ({n} AP).")
     elif verb == "buy":
         g["ap"] -= 1
         for card in words[1:]:
@@ -674,7 +691,7 @@ def apply_action(run: Run, seat: int, move: str | None) -> None:
             run.give(seat, card)
         run.say(f"{who} buys {' '.join(words[1:])}.")
     elif verb in ("fast", "slow"):
-        declare(run, seat, verb, words[1], words[2:])
+        declare(run, seat, "fast" if verb == "fast" else "slow", words[1], words[2:])
     elif verb == "reproduce":
         reproduce(run, seat, words[1])
     elif verb == "dissolve":
@@ -702,7 +719,7 @@ def apply_action(run: Run, seat: int, move: str | None) -> None:
         offer_trade(run, seat, move)
 
 
-def declare(run: Run, seat: int, speed: str, method: str, cards: list[str]) -> None:
+def declare(run: Run, seat: int, speed: Speed, method: str, cards: list[str]) -> None:
     g = run.g
     player = run.p(seat)
     level = max(run.cs.ingredients[c].level for c in cards)
@@ -751,10 +768,12 @@ def reproduce(run: Run, seat: int, fid: str) -> None:
         run.take(seat, card)
         run.to_origin(card)
     paid = ""
+    creator, fee = f["creator"], f["license"]
     if fid not in player["knows"]:
-        player["coins"] -= f["license"]
-        run.p(f["creator"])["coins"] += f["license"]
-        paid = f", paying {f['license']} coins to {run.name(f['creator'])}"
+        assert creator is not None and fee is not None, "checked by reproduce_problem"
+        player["coins"] -= fee
+        run.p(creator)["coins"] += fee
+        paid = f", paying {fee} coins to {run.name(creator)}"
     got = []
     for product in f["products"]:
         if run.from_origin(product):
@@ -771,7 +790,7 @@ def use_item(run: Run, seat: int, card: str, target: str | None) -> None:
     player["used"].append(card)
     who = run.name(seat)
     if ing.effect == "heal":
-        cap = int(run.cfg["starting_health"])
+        cap = run.cfg["starting_health"]
         player["health"] = min(cap, player["health"] + ing.amount)
         run.say(f"{who} uses {card}: Health {player['health']}.")
     elif ing.effect == "coins":
@@ -812,7 +831,7 @@ def use_item(run: Run, seat: int, card: str, target: str | None) -> None:
 def offer_trade(run: Run, seat: int, move: str) -> None:
     offer = parse_trade(run.state, move)
     run.g["rec"]["offers"] += 1
-    frame: dict[str, Any] = {
+    frame: TradeFrame = {
         "f": "trade",
         "to": offer.partner,
         "give": {
@@ -835,7 +854,7 @@ def offer_trade(run: Run, seat: int, move: str) -> None:
     run.tell(offer.partner, detail)
 
 
-def side_text(side: dict[str, Any]) -> str:
+def side_text(side: TradeSide) -> str:
     parts = [f"{n} {c}" for c, n in sorted(side["cards"].items())]
     parts += side["formulas"]
     if side["coins"]:
@@ -843,8 +862,8 @@ def side_text(side: dict[str, Any]) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def public_offer(frame: dict[str, Any]) -> str:
-    def side(s: dict[str, Any]) -> str:
+def public_offer(frame: TradeFrame) -> str:
+    def side(s: TradeSide) -> str:
         parts = []
         if s["cards"]:
             parts.append(f"{sum(s['cards'].values())} card(s)")
@@ -861,7 +880,8 @@ def public_offer(frame: dict[str, Any]) -> str:
 
 def apply_trade_answer(run: Run, seat: int, accept: bool) -> None:
     g = run.g
-    frame = g["stack"].pop()
+    frame = trade_frame(g)
+    g["stack"].pop()
     active = g["active"]
     if not accept:
         run.say(f"{run.name(seat)} declines the trade.")
@@ -880,6 +900,6 @@ def apply_trade_answer(run: Run, seat: int, accept: bool) -> None:
             f["knowers"].append(receiver)
             run.p(receiver)["knows"].append(fid)
     run.say(f"{run.name(seat)} accepts the trade.")
-    excess = run.hand_size(seat) - int(run.cfg["hand_limit"])
+    excess = run.hand_size(seat) - run.cfg["hand_limit"]
     if excess > 0:
         run.push({"f": "discard", "seat": seat, "timer": "reaction", "n": excess})

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from games.protocol import JSON, ConfigError
 from games.text import excerpt, field_name
@@ -32,6 +32,79 @@ MAX_TYPES = 40
 MAX_METHODS = 10
 MAX_RESULTS = 200
 
+Origin = Literal["market", "supply"]
+Effect = Literal["damage", "steal", "heal", "coins", "boost", "ward"]
+Kind = Literal["success", "simple", "catastrophe", "monster"]
+
+
+# --- the card-set JSON (rules page Appendix A), as ``read_card_set`` accepts it ------------------
+
+
+class MarketJSON(TypedDict):
+    cost: int
+    stack: dict[str, int]  # "2".."5" seats -> the market stack
+
+
+class ItemJSON(TypedDict):
+    effect: Effect
+    amount: NotRequired[int]  # none for a ward
+
+
+class IngredientJSON(TypedDict):
+    id: str
+    name: str
+    level: int
+    copies: int
+    market: NotRequired[MarketJSON]
+    item: NotRequired[ItemJSON]
+    wins: NotRequired[bool]
+
+
+class MethodJSON(TypedDict):
+    id: str
+    name: str
+    draw: int
+    keep_min: int
+    keep_max: int
+    coins: int  # per level
+    health: int  # per level
+
+
+class DamageJSON(TypedDict, total=False):
+    self: int
+    others: int
+    most_cards: int
+
+
+class ResultJSON(TypedDict):
+    """One result card; the keys after ``kind`` depend on it (success: product, score; simple:
+    gain; catastrophe: damage, discard_random; monster: hp, damage)."""
+
+    id: str
+    kind: Kind
+    name: NotRequired[str]
+    copies: NotRequired[int]
+    product: NotRequired[str]
+    score: NotRequired[int]
+    gain: NotRequired[str | None]
+    damage: NotRequired[DamageJSON | int]
+    discard_random: NotRequired[int]
+    hp: NotRequired[int]
+
+
+class ResultsJSON(TypedDict):
+    I: list[ResultJSON]  # noqa: E741 (the level's name)
+    II: list[ResultJSON]
+    III: list[ResultJSON]
+
+
+class CardSetJSON(TypedDict):
+    name: str
+    consolation: str | None
+    ingredients: list[IngredientJSON]
+    methods: list[MethodJSON]
+    results: ResultsJSON
+
 
 @dataclass(frozen=True, slots=True)
 class Ingredient:
@@ -41,7 +114,7 @@ class Ingredient:
     copies: int
     cost: int | None  # None: not a market type
     stack: Mapping[int, int]  # seats -> market stack
-    effect: str | None
+    effect: Effect | None
     amount: int
     wins: bool
     order: int  # listing order (§11's default)
@@ -62,7 +135,7 @@ class Method:
 class Result:
     id: str
     name: str
-    kind: str
+    kind: Kind
     level: str
     product: str | None = None
     score: int = 0
@@ -83,7 +156,7 @@ class CardSet:
     methods: Mapping[str, Method]
     results: Mapping[str, Mapping[str, Result]]  # level -> id -> card
     copies: Mapping[str, Mapping[str, int]]  # level -> id -> copies
-    raw: JSON
+    raw: CardSetJSON
 
     def deck(self, level: str) -> list[str]:
         """Every card of a level (each copy), in listing order."""
@@ -92,7 +165,7 @@ class CardSet:
     def market_types(self) -> list[str]:
         return [i.id for i in self.ingredients.values() if i.cost is not None]
 
-    def origin(self, card: str) -> str:
+    def origin(self, card: str) -> Origin:
         return "market" if self.ingredients[card].cost is not None else "supply"
 
     def rank(self, card: str) -> tuple[int, int]:
@@ -200,7 +273,7 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
         raise ConfigError(
             f"{where}.results", "no success card produces a win card: the game could not end"
         )
-    return CardSet(name, consolation, ingredients, methods, results, copies, raw)
+    return CardSet(name, consolation, ingredients, methods, results, copies, cast(CardSetJSON, raw))
 
 
 def _ingredient(item: Mapping[str, JSON], at: str, order: int) -> Ingredient:
@@ -221,13 +294,14 @@ def _ingredient(item: Mapping[str, JSON], at: str, order: int) -> Ingredient:
         _keys(stacks, f"{at}.market.stack", {"2", "3", "4", "5"}, set())
         for seats in ("2", "3", "4", "5"):
             stack[int(seats)] = _int(stacks[seats], f"{at}.market.stack.{seats}", 0, count)
-    effect, amount = None, 0
+    effect: Effect | None = None
+    amount = 0
     if "item" in item:
         spec = _obj(item["item"], f"{at}.item")
         effect_raw = spec.get("effect")
         if effect_raw not in EFFECTS:
             raise ConfigError(f"{at}.item.effect", f"must be one of {', '.join(EFFECTS)}")
-        effect = str(effect_raw)
+        effect = cast(Effect, effect_raw)
         if effect == "ward":
             _keys(spec, f"{at}.item", {"effect"}, set())
         else:

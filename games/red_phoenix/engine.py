@@ -8,9 +8,7 @@ own deadline (AMBIGUITY 5: no turn clock); the ward, trade answer and a trade's 
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from games.protocol import (
     JSON,
@@ -33,26 +31,36 @@ from .actions import apply, check
 from .cards import LEVELS, CardSet, card_set_of
 from .config import MAX_SEATS, MIN_SEATS, check_seats, match_seed, parse_config
 from .machine import Run
-from .state import Game, State, add, hand_list
+from .state import (
+    Chance,
+    Config,
+    Game,
+    Player,
+    State,
+    add,
+    as_config,
+    copy_game,
+    hand_list,
+)
 
 NAME = "red-phoenix"
 TITLE = "Red Phoenix of the Alchemists"
 
 
 def setup_game(
-    config: Mapping[str, JSON],
+    config: Config,
     seats: int,
     first: int,
     decks: Mapping[str, Sequence[str]],
-    chance: dict[str, Any],
+    chance: Chance,
 ) -> Game:
     """The game dict before the first turn (§2)."""
     cs: CardSet = card_set_of(config["card_set"])
-    players = [
+    players: list[Player] = [
         {
             "alive": True,
-            "health": int(config["starting_health"]),
-            "coins": int(config["starting_coins"]),
+            "health": config["starting_health"],
+            "coins": config["starting_coins"],
             "hand": {},
             "knows": [],
             "used": [],
@@ -91,7 +99,7 @@ def setup_game(
     }
 
 
-def live_chance(seed: int) -> dict[str, Any]:
+def live_chance(seed: int) -> Chance:
     return {
         "seed": seed,
         "n": 0,
@@ -102,9 +110,7 @@ def live_chance(seed: int) -> dict[str, Any]:
     }
 
 
-def seeded_setup(
-    config: Mapping[str, JSON], seats: int, seed: int
-) -> tuple[int, dict[str, list[str]]]:
+def seeded_setup(config: Config, seats: int, seed: int) -> tuple[int, dict[str, list[str]]]:
     """The first seat and the shuffled decks a seed gives."""
     cs = card_set_of(config["card_set"])
     first = derive_rng(seed, "first").randrange(seats)
@@ -116,7 +122,7 @@ def seeded_setup(
     return first, decks
 
 
-def apply_preset(state: State, seat: int, preset: Mapping[str, Any]) -> None:
+def apply_preset(state: State, seat: int, preset: Mapping[str, JSON]) -> None:
     """Script ``preset`` values for one seat (already checked)."""
     player = state.g["players"][seat]
     if "health" in preset:
@@ -124,7 +130,7 @@ def apply_preset(state: State, seat: int, preset: Mapping[str, Any]) -> None:
     if "coins" in preset:
         player["coins"] = preset["coins"]
     for card in preset.get("hand", []):
-        pile = state.g[state.cards.origin(card)]
+        pile = state.pile(card)
         if pile[card] <= 0:
             raise ConfigError(
                 f"preset.players.{state.names[seat]}.hand", f"no {card} is left at its origin"
@@ -175,7 +181,7 @@ class RedPhoenix:
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         check_seats(setup.seats)
-        config = parse_config(setup.config, setup.seats)
+        config = as_config(parse_config(setup.config, setup.seats))
         names = list(setup.names) or [f"P{i + 1}" for i in range(setup.seats)]
         if len(names) != setup.seats:
             raise ConfigError("names", f"expected {setup.seats} names")
@@ -255,7 +261,9 @@ class RedPhoenix:
 
     def secrets(self, state: State, seat: int) -> list[Secret]:
         hand = hand_list(state.g["players"][seat]["hand"])
-        secrets = [Secret(texts=(line,)) for owner, line in state.g["private"] if owner == seat]
+        secrets = [
+            Secret(texts=(str(line),)) for owner, line in state.g["private"] if owner == seat
+        ]
         if hand:
             secrets.append(Secret(texts=(render.hand_text(hand),), data=({"hand": hand},)))
         return secrets
@@ -266,8 +274,4 @@ class RedPhoenix:
     def load(self, data: JSON) -> State:
         if not isinstance(data, Mapping) or set(data) != {"config", "names", "game"}:
             raise ValueError("not a Red Phoenix state")
-        return State(data["config"], data["names"], _copy(data["game"]))
-
-
-def _copy(value: Any) -> Any:
-    return marshal.loads(marshal.dumps(value))
+        return State(data["config"], data["names"], copy_game(data["game"]))

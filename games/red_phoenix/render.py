@@ -5,14 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
 
 from games.protocol import JSON, Choice, Presentation, Request
 
 from .actions import experiment_cost, experiment_moves, free_markers, reproduce_problem
 from .cards import CardSet
 from .machine import ROMAN
-from .state import State, hand_list
+from .state import (
+    Experiment,
+    Formula,
+    Monster,
+    State,
+    damage_frame,
+    discard_frame,
+    hand_list,
+    trade_frame,
+)
 
 EVENT_CHARS = 1800
 PROMPT_CHARS = 1400
@@ -49,7 +57,7 @@ def knows_sorted(ids: Sequence[str]) -> list[str]:
 # --- the table -------------------------------------------------------------------------------
 
 
-def lab_entry(exp: Mapping[str, Any]) -> dict[str, JSON]:
+def lab_entry(exp: Experiment) -> dict[str, JSON]:
     return {
         "speed": exp["speed"],
         "method": exp["method"],
@@ -59,7 +67,7 @@ def lab_entry(exp: Mapping[str, Any]) -> dict[str, JSON]:
     }
 
 
-def formula_entry(state: State, f: Mapping[str, Any]) -> dict[str, JSON]:
+def formula_entry(state: State, f: Formula) -> dict[str, JSON]:
     names = state.names
     return {
         "id": f["id"],
@@ -74,7 +82,7 @@ def formula_entry(state: State, f: Mapping[str, Any]) -> dict[str, JSON]:
     }
 
 
-def monster_entry(state: State, m: Mapping[str, Any]) -> dict[str, JSON]:
+def monster_entry(state: State, m: Monster) -> dict[str, JSON]:
     return {
         "id": m["id"],
         "card": m["card"],
@@ -319,7 +327,7 @@ def requests(state: State) -> list[Request]:
             )
         ]
     if kind == "ward":
-        frame = g["stack"][-1]
+        frame = damage_frame(g)
         amount = frame["amt"][seat]
         wards = [
             c
@@ -342,16 +350,16 @@ def requests(state: State) -> list[Request]:
             )
         ]
     if kind == "trade_response":
-        frame = g["stack"][-1]
+        offer = trade_frame(g)
         active = state.names[g["active"]]
         from .actions import side_text
 
         prompt = (
-            f"{head}\n{active} offers you a trade: you get {side_text(frame['give'])}; "
-            f"you give {side_text(frame['get'])}."
+            f"{head}\n{active} offers you a trade: you get {side_text(offer['give'])}; "
+            f"you give {side_text(offer['get'])}."
         )
-        if frame["note"]:
-            prompt += f'\nNote: "{frame["note"]}"'
+        if offer["note"]:
+            prompt += f'\nNote: "{offer["note"]}"'
         choices = [Choice("accept", "Accept", "trade"), Choice("decline", "Decline", "trade")]
         return [
             Request(
@@ -365,8 +373,7 @@ def requests(state: State) -> list[Request]:
                 timer="reaction",
             )
         ]
-    frame = g["stack"][-1]
-    n = frame["n"]
+    n = discard_frame(g)["n"]
     hand = hand_list(g["players"][seat]["hand"])
     values: list[str] = []
     seen: dict[str, int] = {}
@@ -420,7 +427,7 @@ def action_choices(state: State, seat: int) -> list[Choice]:
     p = g["players"][seat]
     ap = g["ap"]
     out: list[Choice] = []
-    cpa = int(state.config["coins_per_ap"])
+    cpa = state.config["coins_per_ap"]
     for n in range(1, ap + 1):
         out.append(Choice(f"take {n}", f"Take {n * cpa} coins ({n} AP)", "take"))
     if ap >= 1:
@@ -476,7 +483,7 @@ def action_choices(state: State, seat: int) -> list[Choice]:
     out += item_choices(state, seat)
     if (
         not g["rec"]["traded"]
-        and g["rec"]["offers"] < int(state.config["max_trade_offers"])
+        and g["rec"]["offers"] < state.config["max_trade_offers"]
         and p["coins"] >= 1
     ):
         for other, q in enumerate(g["players"]):

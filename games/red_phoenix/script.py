@@ -36,7 +36,7 @@ from .config import CHOICE_OPTIONS, INT_OPTIONS, SEED_BITS, match_seed, parse_co
 from .engine import RedPhoenix, apply_preset, live_chance, seeded_setup, setup_game, start
 from .machine import ScriptShort
 from .render import table
-from .state import State, hand_list
+from .state import Chance, Pending, State, as_config, hand_list
 
 NAME = "red-phoenix"
 SCRIPT_FORMATS = formats(NAME)
@@ -89,7 +89,7 @@ def replay_script(script: JSON) -> Iterator[ScriptStep]:
             )
             continue
         attempts = _attempts(state, step, where, players, version)
-        pending = state.g["pending"]
+        pending = open_window(state)
         requests = _GAME.requests(state)
         window = play_window(requests, {pending["seat"]: attempts}, partial(_GAME.submit, state))
         move = window.moves[pending["seat"]]
@@ -120,7 +120,7 @@ def _attempts(
     for key in step:
         if key not in ("seat", "attempts", "comment"):
             raise ConfigError(f"{where}.{field_name(key)}", "unknown key")
-    pending = state.g["pending"]
+    pending = open_window(state)
     seat = step.get("seat")
     if seat not in players:
         raise ConfigError(f"{where}.seat", f"must name a player, got {excerpt(seat)}")
@@ -144,6 +144,13 @@ def _attempts(
         verdict = _GAME.submit(state, pending["seat"], attempt)
         accepted = isinstance(verdict, Accepted)
     return attempts
+
+
+def open_window(state: State) -> Pending:
+    """The window a step answers (one is open while the game runs)."""
+    pending = state.g["pending"]
+    assert pending is not None, "the game is over"
+    return pending
 
 
 def _players(value: JSON) -> list[str]:
@@ -204,11 +211,11 @@ def _decks(script: Mapping[str, JSON], config: Mapping[str, JSON]) -> dict[str, 
     return decks
 
 
-def _chance(script: Mapping[str, JSON]) -> dict[str, Any]:
+def _chance(script: Mapping[str, JSON]) -> Chance:
     reshuffles = script.get("reshuffles", {})
     if not isinstance(reshuffles, Mapping):
         raise ConfigError("reshuffles", 'must be {"I": [ORDER, ...], ...}')
-    orders: dict[str, list[Any]] = {}
+    orders: dict[str, list[list[str]]] = {}
     for key in reshuffles:
         if key not in LEVELS:
             raise ConfigError(f"reshuffles.{field_name(key)}", "unknown level")
@@ -253,10 +260,11 @@ def _start(script: Mapping[str, JSON], config: dict[str, JSON], players: list[st
     if (
         seed is not None
         and preset is None
-        and seeded_setup(config, len(players), seed) == (first, decks)
+        and seeded_setup(as_config(config), len(players), seed) == (first, decks)
     ):
         chance = live_chance(seed)
-    state = State(config, players, setup_game(config, len(players), first, decks, chance))
+    game = setup_game(as_config(config), len(players), first, decks, chance)
+    state = State(config, players, game)
     if preset is not None:
         _preset(state, preset)
     try:
@@ -360,15 +368,14 @@ def export_script(
     parsed = _GAME.parse_config(config, len(players))
     seed = match_seed(parsed, seed)  # a moderator's chosen deal is the match's seed
     state, _ = _GAME.new_match(Setup(parsed, len(players), seed, players))
-    first, decks = seeded_setup(parsed, len(players), seed)
+    first, decks = seeded_setup(as_config(parsed), len(players), seed)
     steps: list[JSON] = []
     for window in windows:
         if isinstance(window, Leave):
             steps.append({"leave": players[window.seat]})
             state, _ = _GAME.leave(state, window.seat)
             continue
-        pending = state.g["pending"]
-        seat = pending["seat"]
+        seat = open_window(state)["seat"]
         raws: list[Attempt] = []
         for key, values in window.items():
             if int(key) == seat:
