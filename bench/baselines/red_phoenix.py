@@ -2,12 +2,14 @@
 frozen here only so ``bench/ai.py red-phoenix --against previous`` can measure the new levels
 against it. It reads only the protocol (the request, its own view) and the house card set.
 
-Its strategy: climbs the ladder (buys four different Level I cards, experiments with the best
-method it can afford, reproduces formulas, boosts before a Level III experiment), heals, wards,
-kills its own monsters, and spends damage items on the weakest rival; it buys an Acid Flask to
-throw whenever it has none. It never declares a Level III experiment below value 8 and never
-trades, licenses or dissolves.
-"""
+Adapted to the protocol only: experiments are offered as whole commands now (it scored the
+guided ``experiment`` step by its best method, the same choice), and it reads the drawn cards
+of a keep window from its view instead of the labels. Its strategy: climbs the ladder (buys
+four different Level I cards, experiments with the best method it can afford, reproduces
+formulas, boosts before a Level III experiment), heals, wards, kills its own monsters, and
+spends damage items on the weakest rival; it buys an Acid Flask to throw whenever it has none.
+It never declares a Level III experiment below value 8 and never trades, licenses or
+dissolves."""
 
 from __future__ import annotations
 
@@ -48,7 +50,7 @@ class AlchemistAgent:
         if kind == "trade_response":
             return "decline"
         if kind == "keep":
-            return self.keep(request)
+            return self.keep(request, view)
         if kind == "discard":
             return self.discard(request, view)
         if kind == "confirm":
@@ -56,23 +58,26 @@ class AlchemistAgent:
         best = max(values, key=lambda v: self.score(v, view))
         return best
 
-    def keep(self, request: Request) -> str:
-        def rank(label: str) -> int:
-            if "met)" in label and "not met" not in label:
-                return 0
-            if "not met" in label:
-                return 1
-            if "simple" in label:
-                return 2
-            return 3 if "catastrophe" in label else 4
+    def keep(self, request: Request, view: JSON) -> str:
+        """Its ranking (met success, missed success, simple failure, catastrophe, monster),
+        read from the drawn cards in the view (it read them from the labels before)."""
+        drawing = view["keep"]
+        results = self.cards.results[drawing["level"]]
 
-        ordered = sorted(request.choices, key=lambda c: rank(c.label))
+        def rank(card: str) -> int:
+            r = results[card]
+            if r.kind == "success":
+                return 0 if drawing["value"] >= r.score else 1
+            return {"simple": 2, "catastrophe": 3, "monster": 4}[r.kind]
+
+        drawn = drawing["drawn"]
+        ordered = sorted(range(len(drawn)), key=lambda i: rank(drawn[i]))
         count = max(1, request.min_choices)
         if request.max_choices > 1:
-            good = [c for c in ordered if rank(c.label) == 0][: request.max_choices]
+            good = [i for i in ordered if rank(drawn[i]) == 0][: request.max_choices]
             picked = good if len(good) >= count else ordered[:count]
-            return request.join_answer([c.value for c in picked])
-        return ordered[0].value
+            return request.join_answer([str(i + 1) for i in picked])
+        return f"keep {ordered[0] + 1}"
 
     def discard(self, request: Request, view: JSON) -> str:
         def worth(value: str) -> tuple[int, int]:

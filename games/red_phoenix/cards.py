@@ -21,6 +21,10 @@ LEVEL_OF = {"I": 1, "II": 2, "III": 3}
 EFFECTS = ("damage", "steal", "heal", "coins", "boost", "ward")
 KINDS = ("success", "simple", "catastrophe", "monster")
 RESERVED = frozenset({"give", "get", "note", "keep", "off"})
+# words that join or end the parts of an answer, never a whole name (``use Greek Fire on Bob``,
+# ``buy Salt and Lead``, ``trade Bob give 3 coins``)
+GRAMMAR_WORDS = RESERVED | {"and", "on", "coin", "coins"}
+WORD = re.compile(r"[a-z0-9#×]+")
 ID_RE = re.compile(r"[a-z][a-z0-9_]*")
 RESULT_ID_RE = re.compile(r"[a-z][a-z0-9_:@]*")
 FORMULA_OR_MONSTER = re.compile(r"[fm][0-9]+")
@@ -157,6 +161,10 @@ class CardSet:
     results: Mapping[str, Mapping[str, Result]]  # level -> id -> card
     copies: Mapping[str, Mapping[str, int]]  # level -> id -> copies
     raw: CardSetJSON
+    # how answers name things (``words``): an ingredient or a method by its id or its name
+    card_words: Mapping[tuple[str, ...], str]
+    method_words: Mapping[tuple[str, ...], str]
+    name_words: int  # the most words of any of these names
 
     def deck(self, level: str) -> list[str]:
         """Every card of a level (each copy), in listing order."""
@@ -172,6 +180,73 @@ class CardSet:
         """§11: lowest level first, then listing order."""
         ing = self.ingredients[card]
         return ing.level, ing.order
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The words an answer or a name is read as: lower case, apostrophes dropped, ``_`` and
+    every other sign a space, so ``Fool's Gold``, ``fools_gold`` and ``FOOLS GOLD`` read alike
+    (rules page §12.2 matches ids case-insensitively; names are read the same way)."""
+    text = text.lower().replace("’", "").replace("'", "").replace("_", " ")
+    return tuple(WORD.findall(text))
+
+
+class Names:
+    """The names of one card set as answers read them, each checked unique: an ingredient, a
+    method or a named result card never reads as another's name or id."""
+
+    def __init__(self) -> None:
+        self.owner: dict[tuple[str, ...], str] = {}  # words -> the field that claimed them
+        self.cards: dict[tuple[str, ...], str] = {}
+        self.methods: dict[tuple[str, ...], str] = {}
+
+    def claim(self, text: str, field: str, thing: str) -> tuple[str, ...]:
+        """``text`` as the name of ``thing`` (a field path: the same thing may claim a name
+        and its id); ConfigError naming ``field`` when it reads as another's or as a word of
+        the answer grammar."""
+        key = words(text)
+        if not key:
+            raise ConfigError(field, f"{excerpt(text)} has no letter or digit to type")
+        if len(key) == 1 and (
+            key[0] in GRAMMAR_WORDS or FORMULA_OR_MONSTER.fullmatch(key[0]) or key[0].isdigit()
+        ):
+            raise ConfigError(field, f"{excerpt(text)} reads as a word of the answer grammar")
+        other = self.owner.setdefault(key, thing)
+        if other != thing:
+            raise ConfigError(field, f"{excerpt(text)} reads as the same name as {other}")
+        return key
+
+    def alias(self, key: tuple[str, ...], thing: str, table: dict[tuple[str, ...], str]) -> None:
+        """``The Gold Standard`` also answers to ``gold standard`` when nothing else does."""
+        if len(key) > 1 and key[0] == "the" and self.owner.setdefault(key[1:], thing) == thing:
+            table[key[1:]] = table[key]
+
+
+def _names(
+    where: str,
+    ingredients: Mapping[str, Ingredient],
+    methods: Mapping[str, Method],
+    results: Mapping[str, Mapping[str, Result]],
+    named: Mapping[str, Mapping[str, bool]],
+) -> Names:
+    names = Names()
+    for i, ing in enumerate(ingredients.values()):
+        at = f"{where}.ingredients[{i}]"
+        for text, field in ((ing.id, f"{at}.id"), (ing.name, f"{at}.name")):
+            names.cards[names.claim(text, field, at)] = ing.id
+    for i, method in enumerate(methods.values()):
+        at = f"{where}.methods[{i}]"
+        for text, field in ((method.id, f"{at}.id"), (method.name, f"{at}.name")):
+            names.methods[names.claim(text, field, at)] = method.id
+    for key, thing in list(names.owner.items()):
+        table = names.cards if key in names.cards else names.methods
+        names.alias(key, thing, table)
+    for level in LEVELS:
+        for i, (rid, card) in enumerate(results[level].items()):
+            # a success or a simple failure shows by what it makes (``Success: Gold (8)``)
+            if named[level][rid] and card.kind in ("catastrophe", "monster"):
+                at = f"{where}.results.{level}[{i}]"
+                names.claim(card.name, f"{at}.name", f"the result card {rid}")
+    return names
 
 
 def _obj(value: JSON, where: str) -> Mapping[str, JSON]:
@@ -253,8 +328,9 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
     _keys(results_raw, f"{where}.results", set(LEVELS), set())
     results: dict[str, dict[str, Result]] = {}
     copies: dict[str, dict[str, int]] = {}
+    named: dict[str, dict[str, bool]] = {}
     for level in LEVELS:
-        results[level], copies[level] = {}, {}
+        results[level], copies[level], named[level] = {}, {}, {}
         for i, item in enumerate(
             _list(results_raw[level], f"{where}.results.{level}", MAX_RESULTS)
         ):
@@ -263,6 +339,7 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
             if card.id in results[level]:
                 raise ConfigError(f"{at}.id", f"{card.id} is listed twice in level {level}")
             results[level][card.id], copies[level][card.id] = card, n
+            named[level][card.id] = isinstance(item, Mapping) and "name" in item
     winners = [
         card.id
         for level in LEVELS
@@ -273,7 +350,19 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
         raise ConfigError(
             f"{where}.results", "no success card produces a win card: the game could not end"
         )
-    return CardSet(name, consolation, ingredients, methods, results, copies, cast(CardSetJSON, raw))
+    names = _names(where, ingredients, methods, results, named)
+    return CardSet(
+        name,
+        consolation,
+        ingredients,
+        methods,
+        results,
+        copies,
+        cast(CardSetJSON, raw),
+        names.cards,
+        names.methods,
+        max(map(len, [*names.cards, *names.methods])),
+    )
 
 
 def _ingredient(item: Mapping[str, JSON], at: str, order: int) -> Ingredient:

@@ -27,10 +27,12 @@ from games.protocol import (
 )
 
 from . import render
-from .actions import apply, check
+from .actions import apply
+from .answers import check
 from .cards import LEVELS, CardSet, card_set_of
 from .config import MAX_SEATS, MIN_SEATS, check_seats, match_seed, parse_config
 from .machine import Run
+from .prompts import requests
 from .state import (
     Chance,
     Config,
@@ -164,8 +166,9 @@ def events_of(run: Run, before: Sequence[str]) -> list[Event]:
             Event(to_seat(seat), "private", {"lines": texts}, render.cut("\n".join(texts)))
         )
     for seat in sorted(run.hands):
-        hand = hand_list(state.g["players"][seat]["hand"])
-        events.append(Event(to_seat(seat), "hand", {"hand": hand}, render.hand_text(hand)))
+        hand = state.g["players"][seat]["hand"]
+        text = render.hand_text(state.cards, hand)
+        events.append(Event(to_seat(seat), "hand", {"hand": hand_list(hand)}, text))
     events.append(Event.lazy(MODERATORS, "hands", render.moderator_event, state))
     return events
 
@@ -193,7 +196,7 @@ class RedPhoenix:
         return state, start(state)
 
     def requests(self, state: State) -> list[Request]:
-        return render.requests(state)
+        return requests(state)
 
     def submit(self, state: State, seat: int, raw: str) -> Verdict:
         return check(state, seat, raw)
@@ -243,7 +246,6 @@ class RedPhoenix:
         run.eliminate([seat], left=True)
         if not g["over"] and g["active"] == seat:
             g["stack"], g["pending"] = [], None
-            g.pop("guide", None)
         run.run()
         return new, events_of(run, [])
 
@@ -260,12 +262,13 @@ class RedPhoenix:
         return render.describe(state, seat)
 
     def secrets(self, state: State, seat: int) -> list[Secret]:
-        hand = hand_list(state.g["players"][seat]["hand"])
+        hand = state.g["players"][seat]["hand"]
         secrets = [
             Secret(texts=(str(line),)) for owner, line in state.g["private"] if owner == seat
         ]
         if hand:
-            secrets.append(Secret(texts=(render.hand_text(hand),), data=({"hand": hand},)))
+            text = render.hand_text(state.cards, hand)
+            secrets.append(Secret(texts=(text,), data=({"hand": hand_list(hand)},)))
         return secrets
 
     def dump(self, state: State) -> JSON:

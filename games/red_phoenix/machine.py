@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 
 from games.protocol import ConfigError, derive_rng
+from games.text import names_text
 
 from .cards import CardSet, Result
 from .state import (
@@ -39,6 +40,7 @@ from .state import (
     hand_list,
     remove,
 )
+from .words import card_name, cards_text, result_name
 
 ROMAN: dict[int, Level] = {1: "I", 2: "II", 3: "III"}
 
@@ -102,8 +104,8 @@ class Run:
         pile[card] -= 1
         return True
 
-    def give(self, seat: int, card: str) -> None:
-        add(self.p(seat)["hand"], card)
+    def give(self, seat: int, card: str, n: int = 1) -> None:
+        add(self.p(seat)["hand"], card, n)
         self.hands.add(seat)
 
     def take(self, seat: int, card: str, n: int = 1) -> None:
@@ -349,7 +351,7 @@ class Run:
             drawn.append(deck.pop(0))
         exp["drawn"] = drawn
         self.g["drawn"].extend([level, card] for card in drawn)
-        shown = ", ".join(drawn) if drawn else "nothing"
+        shown = names_text([self.result_name(level, card) for card in drawn]) or "nothing"
         self.say(f"{self.name(self.g['active'])} draws {shown} (level {level}).")
 
     def keep(self, seat: int, exp: Experiment, positions: Sequence[int]) -> None:
@@ -362,7 +364,8 @@ class Run:
                 self.discard_result(level, card)
         exp["kept"], exp["status"] = kept, "play"
         del exp["keep"]
-        self.say(f"{self.name(seat)} keeps {', '.join(kept)}.")
+        shown = names_text([self.result_name(level, card) for card in kept])
+        self.say(f"{self.name(seat)} keeps {shown}.")
 
     def play_next(self, seat: int, exp: Experiment) -> None:
         """Finish what the card played last left pending, then play the next kept card
@@ -395,7 +398,7 @@ class Run:
                 card = self.pick(seat)
                 self.take(seat, card)
                 self.to_origin(card)
-                self.say(f"{self.name(seat)} discards {card} at random.")
+                self.say(f"{self.name(seat)} discards {card_name(self.cs, card)} at random.")
             return
         m = self.monster(str(post[1]))
         if m is not None and m["attacks_left"] <= 0:
@@ -404,18 +407,19 @@ class Run:
     def play_success(self, seat: int, exp: Experiment, result: Result) -> None:
         card, level, who = result.id, result.level, self.name(seat)
         product = self.product(level, card)
+        shown, made = result_name(self.cs, result), card_name(self.cs, product)
         if exp["value"] < result.score:
             self.discard_result(level, card)
-            self.say(f"{card}: not met (value {exp['value']} < {result.score}); discarded.")
+            self.say(f"{shown}: not met (value {exp['value']} < {result.score}); discarded.")
             return
         taken = self.from_origin(product)
         if taken:
             self.give(seat, product)
             exp["gained"] = True
         self.say(
-            f"{card}: success! {who} takes {product}."
+            f"{shown}: met! {who} takes {made}."
             if taken
-            else f"{card}: success, but no {product} is left."
+            else f"{shown}: met, but no {made} is left."
         )
         exp["met"].append(card)
         if self.cs.ingredients[product].wins:
@@ -428,9 +432,12 @@ class Run:
         if self.cfg["simple_failure"] == "market" and gain is not None and self.from_origin(gain):
             self.give(seat, gain)
             exp["gained"] = True
-            self.say(f"{card}: simple failure; {self.name(seat)} takes {gain} from the market.")
+            self.say(
+                f"{result_name(self.cs, result)}: {self.name(seat)} takes a"
+                f" {card_name(self.cs, gain)} from the market."
+            )
         else:
-            self.say(f"{card}: simple failure.")
+            self.say(f"{result_name(self.cs, result)}: no effect.")
 
     def play_catastrophe(self, seat: int, exp: Experiment, result: Result) -> None:
         self.discard_result(result.level, result.id)
@@ -443,7 +450,7 @@ class Run:
         if result.most_damage:
             for s in self.most_cards(seat):
                 amounts[s] += result.most_damage
-        self.say(f"{result.id}: catastrophe ({result.name}).")
+        self.say(f"{result.name}: a catastrophe.")
         if result.discard_random:
             exp["post"] = ["discard", result.discard_random]
         self.damage(seat, amounts, result.name)
@@ -463,11 +470,14 @@ class Run:
         }
         self.g["monsters"].append(m)
         self.say(
-            f"{result.id}: a monster! {mid} ({result.name}, Health {result.hp}) "
-            f"arrives before {self.name(seat)}."
+            f"{result.name}: a monster! {mid} {result.name} (Health {result.hp},"
+            f" attacks for {result.damage}) arrives before {self.name(seat)}."
         )
         exp["post"] = ["monster", mid]
         self.monster_attack(m)
+
+    def result_name(self, level: str, card: str) -> str:
+        return result_name(self.cs, self.cs.results[level][card])
 
     def product(self, level: str, card: str) -> str:
         """The product of a success card."""
@@ -498,7 +508,11 @@ class Run:
                 }
             )
             player["knows"].append(fid)
-            self.say(f"{who} creates formula {fid}.")
+            made = self.g["formulas"][-1]
+            self.say(
+                f"{who} creates formula {fid}: {cards_text(self.cs, made['ingredients'])}"
+                f" → {cards_text(self.cs, made['products'])}."
+            )
         else:
             for card in exp["cards"]:
                 self.to_origin(card)
@@ -507,7 +521,7 @@ class Run:
         consolation = self.cs.consolation
         if due and consolation is not None and self.from_origin(consolation):
             self.give(seat, consolation)
-            self.say(f"{who} takes {consolation} as consolation.")
+            self.say(f"{who} takes {card_name(self.cs, consolation)} as consolation.")
 
     # --- damage and elimination ----------------------------------------------------------------
 
@@ -566,7 +580,7 @@ class Run:
             self.to_origin(card)
             self.p(seat)["used"].append(card)
             frame["warded"].append(seat)
-            self.say(f"{self.name(seat)} wards with {card} and loses nothing.")
+            self.say(f"{self.name(seat)} wards with {card_name(self.cs, card)} and loses nothing.")
         else:
             self.say(f"{self.name(seat)} does not ward.")
         frame["i"] += 1

@@ -6,7 +6,9 @@ format: version 2 (``red-phoenix-script/2``, what ``export`` writes) marks a clo
 ``null``; a step ``{"leave": NAME}`` is a player who left (``games/scripts.py``); an exported
 script also carries the match's ``seed``: when the seed's setup is the script's, the replay
 draws from the seed exactly as the live match did (and checks that every outcome it draws is
-the script's), so its states are the live match's, snapshot for snapshot.
+the script's), so its states are the live match's, snapshot for snapshot. An export writes
+each accepted attempt as the page's own command (``page_commands``), whatever was typed or
+clicked, so it replays on any implementation of the page.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from games.moves import play_window
+from games.moves import SeatPlay, play_window
 from games.protocol import JSON, Accepted, ConfigError, Setup
 from games.scripts import (
     CLOSED,
@@ -356,6 +358,22 @@ def _checkpoint(
     return checkpoint
 
 
+def page_commands(raws: Sequence[Attempt], played: SeatPlay) -> list[Attempt]:
+    """A window's attempts as the export writes them: each accepted one as its move, the
+    page's own command with ids (``keep 1``, ``discard salt``), so the script replays on any
+    implementation of the page, whatever the buttons or the player sent (``1``, ``Salt``,
+    ``fast Blood Distillation ...``); refused ones as sent; the window's end where it was."""
+    judged = iter(played.judged)
+    out: list[Attempt] = []
+    for raw in raws:
+        if raw is CLOSED:
+            out.append(raw)
+            continue
+        this = next(judged)
+        out.append(str(this.move) if this.accepted else raw)
+    return out
+
+
 def export_script(
     config: Mapping[str, JSON],
     seed: int,
@@ -380,9 +398,9 @@ def export_script(
         for key, values in window.items():
             if int(key) == seat:
                 raws = [None if v is None else str(v) for v in values]
-        steps.append({"seat": players[seat], "attempts": raws})
-        moves = play_window(_GAME.requests(state), {seat: raws}, partial(_GAME.submit, state)).moves
-        state, _ = _GAME.resolve(state, moves)
+        played = play_window(_GAME.requests(state), {seat: raws}, partial(_GAME.submit, state))
+        steps.append({"seat": players[seat], "attempts": page_commands(raws, played.seats[seat])})
+        state, _ = _GAME.resolve(state, played.moves)
     defaults = parse_config({}, len(players))
     chance = state.g["chance"]
     script: dict[str, JSON] = {

@@ -21,7 +21,7 @@ Origin = Literal["market", "supply"]
 Level = Literal["I", "II", "III"]
 Speed = Literal["fast", "slow"]
 Timer = Literal["turn", "reaction"]
-WindowKind = Literal["action", "keep", "ward", "trade_response", "discard", "method", "confirm"]
+WindowKind = Literal["action", "keep", "ward", "trade_response", "discard"]
 Status = Literal["waiting", "draw", "keep", "play", "done"]
 Phase = Literal["slow", "act", "mon", "limit", "done"]
 EndReason = Literal["gold", "last_alive", "round_limit"]
@@ -180,13 +180,6 @@ class Chance(TypedDict):
     pi: int
 
 
-class Guide(TypedDict):
-    """A guided experiment between its ingredients and its confirmation."""
-
-    cards: list[str]
-    move: str | None  # the chosen ``slow|fast METHOD cards``, once chosen
-
-
 class Game(TypedDict):
     """The mutable part of a state, plain JSON data."""
 
@@ -214,7 +207,6 @@ class Game(TypedDict):
     chance: Chance
     drawn: list[list[str]]  # [level, id] drawn during the step
     private: list[list[int | str]]  # [seat, line]: this step's private results
-    guide: NotRequired[Guide]
 
 
 def as_config(config: Mapping[str, JSON]) -> Config:
