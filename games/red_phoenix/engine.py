@@ -165,12 +165,21 @@ def events_of(run: Run, before: Sequence[str]) -> list[Event]:
         events.append(
             Event(to_seat(seat), "private", {"lines": texts}, render.cut("\n".join(texts)))
         )
-    for seat in sorted(run.hands):
+    for seat in sorted(run.hands - prompted_with_hand(state)):
         hand = state.g["players"][seat]["hand"]
         text = render.hand_text(state.cards, hand)
         events.append(Event(to_seat(seat), "hand", {"hand": hand_list(hand)}, text))
     events.append(Event.lazy(MODERATORS, "hands", render.moderator_event, state))
     return events
+
+
+def prompted_with_hand(state: State) -> set[int]:
+    """The seat whose next prompt shows its hand (an action or discard window): its hand
+    is said there, once, not in a message of its own too."""
+    pending = state.g["pending"]
+    if pending is None or pending["kind"] not in ("action", "discard"):
+        return set()
+    return {pending["seat"]}
 
 
 class RedPhoenix:

@@ -32,7 +32,7 @@ from .words import (
     hand_by_level,
     item_text,
     keep_text,
-    method_text,
+    method_brief,
     plural,
     roman,
     seat_word,
@@ -41,6 +41,7 @@ from .words import (
 PROMPT_CHARS = 1200  # the host adds the choices and the deadline; a message holds 2,000
 LABEL = 80  # a button's label
 MAX_STAGES = 12  # ingredient sets offered as experiments (any other can be typed)
+SET_TYPES = 8  # the highest-level cards of a hand the offered sets are made of
 HELP_FOOTER = "Type help for every command and the whole table."
 MENU: dict[str, Presentation] = {
     "buy": "menu",
@@ -140,10 +141,10 @@ def action_lines(state: State, seat: int) -> list[str]:
         f"Hand: {hand_by_level(state.cards, p['hand'])}.",
     ]
     lines += experiment_lines(state, seat)
-    if g["ap"] >= 1:
-        lines.append(buy_line(state))
     lines += rival_lines(state, seat)
     lines += formula_lines(state, seat)
+    if g["ap"] >= 1:
+        lines.append(buy_line(state))
     return lines
 
 
@@ -182,16 +183,14 @@ def experiment_lines(state: State, seat: int) -> list[str]:
     if blocked is not None or state.g["ap"] < 1:
         return [blocked] if blocked else []
     cs = state.cards
-    lines = ["Experiments (slow, 1 AP: drawn at the start of your next turn; fast, 2 AP: now):"]
-    for cards in best_sets(state, seat):
+    lines = ["Experiments (slow, 1 AP: drawn at your next turn; fast, 2 AP: drawn now):"]
+    for n, cards in enumerate(best_sets(state, seat)):
         level, value = level_value(state, cards)
         lv = roman(level)
-        outlook = deck_outlook(cs, lv, state.g["decks"][lv], value)
-        lines.append(
-            f"• Level {lv} at best value {value} ({cards_text(cs, cards)}): deck of {outlook}."
-        )
-    methods = " · ".join(method_text(m) for m in cs.methods.values())
-    lines.append(f"Methods: {methods}.")
+        outlook = deck_outlook(cs, lv, state.g["decks"][lv], value, products=n == 0)
+        lines.append(f"• Level {lv} at best value {value} ({cards_text(cs, cards)}): {outlook}.")
+    methods = " · ".join(method_brief(m) for m in cs.methods.values())
+    lines.append(f"Methods (cost a level): {methods}.")
     return lines
 
 
@@ -201,12 +200,12 @@ def buy_line(state: State) -> str:
     for card in cs.market_types():
         if state.g["market"][card] > 0:
             ing = cs.ingredients[card]
-            name = f"{ing.name} ({item_text(ing)})" if ing.effect else ing.name
+            name = f"{ing.name} ({effect_text(ing)})" if ing.effect else ing.name
             prices.setdefault(ing.cost or 0, []).append(name)
     if not prices:
         return "The market is empty."
     parts = [f"{', '.join(names)} at {plural(cost, 'coin')}" for cost, names in prices.items()]
-    return f"Market (buy: 1 AP): {'; '.join(parts)}."
+    return f"Market (buy, 1 AP): {'; '.join(parts)}."
 
 
 def rival_lines(state: State, seat: int) -> list[str]:
@@ -234,13 +233,17 @@ def rival_lines(state: State, seat: int) -> list[str]:
 
 
 def formula_status(state: State, seat: int, f: Formula) -> str:
-    problem = reproduce_problem(state, seat, f)
-    if problem is None:
-        return "reproduce now (1 AP)"
-    missing = [c for c in f["ingredients"] if state.g["players"][seat]["hand"].get(c, 0) < 1]
-    if missing and "lack" in problem:
+    """What a formula line says about reproducing it now (§6.2)."""
+    g = state.g
+    missing = [c for c in f["ingredients"] if g["players"][seat]["hand"].get(c, 0) < 1]
+    if f["created"] == g["turn"]:
+        return "made this turn, reproduce it from your next turn"
+    if [seat, f["id"]] in g["rec"]["repro"]:
+        return "reproduced this turn"
+    if missing:
         return f"you lack {cards_text(state.cards, missing)}"
-    return problem
+    problem = reproduce_problem(state, seat, f)
+    return "reproduce now (1 AP)" if problem is None else problem
 
 
 def formula_lines(state: State, seat: int) -> list[str]:
@@ -331,7 +334,7 @@ def formula_purchase(state: State, seat: int, f: Formula) -> list[str]:
 def experiment_sets(state: State, seat: int) -> list[list[str]]:
     """The ingredient sets offered, best first (highest level, then value): every 3 or 4
     different usable cards, at most ``MAX_STAGES`` of them."""
-    types = usable_types(state, seat)
+    types = usable_types(state, seat)[:SET_TYPES]
     level = state.cards.ingredients
     sets = [list(c) for size in (4, 3) for c in combinations(types, size)]
     sets.sort(key=lambda s: (-max(level[c].level for c in s), -sum(level[c].level for c in s)))

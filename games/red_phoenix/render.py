@@ -17,6 +17,7 @@ from .words import card_name, cards_text, hand_by_level, plural, roman, seat_wor
 EVENT_CHARS = 1800
 DESCRIBE_CHARS = 1900  # /look adds a line naming the match; a message holds 2,000
 SUMMARY_CHARS = 1000
+LINE_START = 80  # the least of a line ``fit_lines`` keeps when the whole does not fit
 
 
 def cut(text: str, limit: int = EVENT_CHARS) -> str:
@@ -28,7 +29,10 @@ def fit_lines(lines: Sequence[str], limit: int, more: str = "… (more in help)"
     kept: list[str] = []
     size = 0
     for line in lines:
-        if size + len(line) + 1 > limit - len(more) - 1:
+        room = limit - len(more) - 1 - size
+        if len(line) + 1 > room:
+            if room > LINE_START:  # the start of a long line says more than nothing
+                kept.append(cut(line, room - 1))
             return "\n".join([*kept, more])
         kept.append(line)
         size += len(line) + 1

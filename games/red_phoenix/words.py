@@ -42,12 +42,18 @@ def counted(name: str, n: int) -> str:
 
 
 def effect_text(ing: Ingredient) -> str:
-    """An item's effect on its target, short: ``3 damage``, ``steals 2 random cards``."""
-    if ing.effect == "damage":
-        return f"{ing.amount} damage"
-    if ing.effect == "steal":
-        return f"steals {plural(ing.amount, 'random card')}"
-    return item_text(ing)
+    """An item's effect, short (``3 damage``, ``heals 5``): hands, labels, acknowledgements;
+    ``item_text`` says it whole."""
+    n = ing.amount
+    return {
+        None: "",
+        "damage": f"{n} damage",
+        "steal": f"steals {plural(n, 'random card')}",
+        "heal": f"heals {n}",
+        "coins": f"+{n} coins",
+        "boost": f"+{n} to your next experiment",
+        "ward": "out of turn: no loss from one damage event",
+    }[ing.effect]
 
 
 def item_text(ing: Ingredient) -> str:
@@ -88,7 +94,7 @@ def hand_by_level(cs: CardSet, hand: Mapping[str, int], items: bool = True) -> s
         ing = cs.ingredients[card]
         text = counted(ing.name, hand[card])
         if items and ing.effect is not None:
-            text += f" ({item_text(ing)})"
+            text += f" ({effect_text(ing)})"
         levels.setdefault(ing.level, []).append(text)
     return "; ".join(f"Level {roman(lv)}: {', '.join(texts)}" for lv, texts in levels.items())
 
@@ -111,6 +117,18 @@ def cost_text(coins: int, health: int) -> str:
     parts = [plural(coins, "coin")] if coins else []
     parts += [f"{health} Health"] if health else []
     return " and ".join(parts) or "free"
+
+
+def method_brief(method: Method) -> str:
+    """``The Gold Standard 2 coins, best of 2``: a method's cost per level and draw, short."""
+    cost = cost_text(method.coins, method.health).replace(" and ", " + ")
+    if method.keep_min == method.keep_max == method.draw:
+        draw = f"draw {method.draw}" + (" (all play)" if method.draw > 1 else "")
+    elif method.keep_min == method.keep_max == 1:
+        draw = f"best of {method.draw}"
+    else:
+        draw = keep_text(method)
+    return f"{method.name} {cost}, {draw}"
 
 
 def method_text(method: Method, level: int | None = None) -> str:
@@ -184,30 +202,34 @@ def drawn_text(cs: CardSet, result: Result, value: int, config: Config) -> str:
     return f"{name}: {result_text(cs, result, config)}"
 
 
-def deck_outlook(cs: CardSet, level: str, deck: Sequence[str], value: int) -> str:
+def deck_outlook(
+    cs: CardSet, level: str, deck: Sequence[str], value: int, products: bool = True
+) -> str:
     """What drawing from a deck of these cards does for an experiment of ``value``: how many
-    successes it meets (and what they make), misses, failures, catastrophes and monsters."""
+    successes it meets (and, with ``products``, what they make), misses, failures,
+    catastrophes and monsters."""
     counts: Counter[str] = Counter(cs.results[level][card].kind for card in deck)
     met = [cs.results[level][c] for c in deck if cs.results[level][c].kind == "success"]
     made = [r for r in met if value >= r.score]
-    products = list(dict.fromkeys(card_name(cs, r.product or "") for r in made))
-    parts = [f"{plural(len(made), 'success', 'successes')} you meet"]
-    if products:
-        parts[0] += f" ({names_text(products)})"
+    parts = [f"{len(made)} met"]
+    kinds = sorted({r.product or "" for r in made}, key=cs.rank)
+    if products and kinds:
+        parts[0] += f" ({names_text([card_name(cs, p) for p in kinds])})"
     if len(met) > len(made):
-        parts.append(f"{len(met) - len(made)} you miss")
-    for kind, word, many in (
-        ("simple", "simple failure", ""),
-        ("catastrophe", "catastrophe", ""),
-        ("monster", "monster", ""),
+        parts.append(f"{len(met) - len(made)} missed")
+    parts[-1] += " successes" if len(met) > 1 else " success"
+    for kind, word in (
+        ("simple", "simple failure"),
+        ("catastrophe", "catastrophe"),
+        ("monster", "monster"),
     ):
         if counts[kind]:
-            parts.append(plural(counts[kind], word, many))
-    return f"{len(deck)} cards: {', '.join(parts)}"
+            parts.append(plural(counts[kind], word))
+    return f"of {len(deck)} cards, {', '.join(parts)}"
 
 
 def seat_word(names: Sequence[str], handles: Sequence[str], seat: int) -> str:
     """A seat as prompts name it: its name, and the word answers use when that differs
-    (``AI (alchemist) (P2)``)."""
+    (``AI (normal) [P2]``)."""
     name, handle = names[seat], handles[seat]
-    return name if name == handle else f"{name} ({handle})"
+    return name if name == handle else f"{name} [{handle}]"

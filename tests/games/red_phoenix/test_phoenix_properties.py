@@ -405,7 +405,7 @@ def test_secrets_are_the_hand_and_views_hide_other_hands() -> None:
     data = script([("P1", ["end"])], preset={"players": {"P2": {"hand": ["hooch", "salt"]}}})
     state = list(replay_script(data))[-1].state
     (secret,) = GAME.secrets(state, 1)
-    text = "Your hand (2 cards): Level I: Salt; Level II: Alchemist's Hooch (heals 3 Health)."
+    text = "Your hand (2 cards): Level I: Salt; Level II: Alchemist's Hooch (heals 3)."
     assert secret.texts == (text,)
     hand = '["hooch", "salt"]'
     assert hand not in json.dumps(GAME.view(state, 0)) and hand in json.dumps(GAME.view(state, 1))
