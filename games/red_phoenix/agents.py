@@ -50,11 +50,20 @@ class Style:
     noise: float = 0.0  # the share of answers picked at random among the offered choices
     spare_health: int = 3  # the Health beyond ``safety`` a Health cost must leave but for Gold
     worth: tuple[float, float, float] = (6.0, 12.0, 100.0)  # a met success, by level
+    harm_weight: float = 1.0  # how much it fears the harm of drawn cards that must play
 
 
-NORMAL = Style(duel="retaliate")
-HARD = Style(aggression=1.0, duel="always", heal_at=7, safety=5, consolation=True, ward_from=2)
-EASY = Style(aggression=0.3, noise=0.35)
+NORMAL = Style(duel="retaliate", harm_weight=4.0)
+HARD = Style(
+    aggression=1.0,
+    duel="always",
+    heal_at=7,
+    safety=5,
+    consolation=True,
+    ward_from=2,
+    harm_weight=4.0,
+)
+EASY = Style(aggression=0.3, noise=0.35, harm_weight=4.0)
 
 
 class RandomAgent(protocol.RandomAgent):
@@ -470,7 +479,8 @@ class Planner:
                 continue
             left = max(1, t.health - health)
             odds = draw_odds(t.cs, roman(plan.level), deck, plan.value, m, left)
-            cost = m.coins * plan.level * COIN + (health + odds.harm) * (1 + 6 / left)
+            harm = health + odds.harm * self.style.harm_weight
+            cost = m.coins * plan.level * COIN + harm * (1 + 6 / left)
             ranked.append((odds.success * worth - odds.death * DEATH - cost, m.id))
         return [m for _, m in sorted(ranked, reverse=True)]
 
@@ -513,7 +523,7 @@ def harm_of(result: Result) -> tuple[float, int]:
     if result.kind == "catastrophe":
         return result.self_damage + result.discard_random / 2, result.self_damage
     if result.kind == "monster":
-        return 2.0 * result.damage, result.damage  # it attacks again later, unless killed
+        return 3.0 * result.damage, result.damage  # it attacks twice more, unless killed
     return 0.0, 0
 
 

@@ -104,7 +104,7 @@ def hand_by_level(cs: CardSet, hand: Mapping[str, int], items: bool = True) -> s
 
 def keep_text(method: Method) -> str:
     if method.keep_min == method.keep_max == method.draw:
-        return f"draw {method.draw}" + (", all count" if method.draw > 1 else "")
+        return f"draw {method.draw}" + (", all play" if method.draw > 1 else "")
     keep = (
         str(method.keep_min)
         if method.keep_min == method.keep_max
