@@ -454,8 +454,6 @@ def test_s12_3_keep_ward_trade_and_discard_prompts_say_what_each_answer_does() -
 def test_s12_3_every_text_fits_discord_on_the_largest_table(seats: int) -> None:
     """Every card type in the active hand (twice), every other hand full, 40 formulas it may
     reproduce, five monsters, and a card set with the longest names the format allows."""
-    import time
-
     from bot.outbox import prompt_text
     from games.protocol import HELP_CHARS, TOPIC_CHARS
 
@@ -487,10 +485,7 @@ def test_s12_3_every_text_fits_discord_on_the_largest_table(seats: int) -> None:
             player["knows"].append(fid)
     for owner in range(5):
         with_monster(state, owner % seats)
-    start = time.perf_counter()
-    (request,) = GAME.requests(state)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 0.05, elapsed
+    (request,) = GAME.requests(state)  # its time: bench/red_phoenix_engine.py
     assert len(prompt_text(request, 2e9, 2e9 - 60)) <= 2000
     assert len(request.help) <= HELP_CHARS and all(len(c.label) <= 80 for c in request.choices)
     assert len(GAME.describe(state, seat)) <= 1900
