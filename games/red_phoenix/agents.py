@@ -3,13 +3,18 @@ They see what their seat sees: their own view (their hand, the public table, the
 their request, and answer with the page's commands: an offered choice, or a purchase or an
 experiment they build and check against the rules themselves.
 
-``normal`` plays for Gold as the rules page's §15.2 bot does: it climbs the ladder (two Level I
+``normal`` plays for Gold as the rules page's §15.2 bot does: it climbs the ladder (Level I
 formulas with different products, Level II experiments for a Level III card, a Gold attempt at
-value 9 or more with the boosts it holds), reproduces what it lacks, heals when low, kills its
-own monsters, finishes a rival it can and throws spare damage at the weakest rival now and then.
-``hard`` is the same planner with sharper choices (see ``Style``). ``easy`` is ``normal`` with
-one answer in three at random. ``random`` answers uniformly among the offered choices.
-"""
+value 9 or more with the boosts it holds, 8 when nothing better is left), reproduces or
+dissolves formulas when that brings its hand closer to Gold, picks each experiment's method by
+the cards left in the deck (the chance of a met success against the coins, Health and harm),
+heals when low, kills the monsters that will hit it, finishes a rival it can and throws a spare
+damage item at the weakest rival now and then. It never pays Health to become the weakest
+seat (the one damage is thrown at), and in a duel it answers thrown damage with an Acid Flask a
+turn. ``hard`` is the same planner, bolder: the Acid Flask a turn in every duel, every spare
+damage item thrown, earlier heals, a missed success kept for the consolation card. ``easy`` is
+``normal`` with about one answer in three at random. ``random`` answers uniformly among the
+offered choices."""
 
 from __future__ import annotations
 
@@ -51,9 +56,10 @@ class Style:
     spare_health: int = 3  # the Health beyond ``safety`` a Health cost must leave but for Gold
     worth: tuple[float, float, float] = (6.0, 12.0, 100.0)  # a met success, by level
     harm_weight: float = 1.0  # how much it fears the harm of drawn cards that must play
+    stay_ahead: bool = False  # never pay Health to become the weakest; heal when it is
 
 
-NORMAL = Style(duel="retaliate", harm_weight=4.0)
+NORMAL = Style(duel="retaliate", harm_weight=4.0, stay_ahead=True)
 HARD = Style(
     aggression=1.0,
     duel="always",
@@ -62,8 +68,9 @@ HARD = Style(
     consolation=True,
     ward_from=2,
     harm_weight=4.0,
+    stay_ahead=True,
 )
-EASY = Style(aggression=0.3, noise=0.35, harm_weight=4.0)
+EASY = Style(aggression=0.3, noise=0.35, harm_weight=4.0, stay_ahead=True)
 
 
 class RandomAgent(protocol.RandomAgent):
@@ -246,7 +253,8 @@ class Planner:
     def survive(self, t: Seat, offered: set[str]) -> str | None:
         """Heal when low: the smallest heal first (an Elixir only when very low: it is a
         Level III card, worth more in a Gold attempt)."""
-        if t.health > self.style.heal_at:
+        weakest = self.style.stay_ahead and all(t.health < p["health"] for _, p in t.rivals())
+        if t.health > self.style.heal_at and not (weakest and t.health < 10):
             return None
         for card in sorted(t.items("heal"), key=lambda c: (t.level(c), t.ing(c).amount)):
             if (t.level(card) < 3 or t.health <= 3) and f"use {card}" in offered:
@@ -470,6 +478,9 @@ class Planner:
         must play. A Health cost must leave ``safety`` Health (more but for a Gold attempt)."""
         gold = plan.level == 3
         floor = self.style.safety + (0 if gold else self.style.spare_health)
+        if self.style.stay_ahead and not gold and t.rivals():
+            # paying Health must not make it the weakest, the one every thrower aims at
+            floor = max(floor, min(p["health"] for _, p in t.rivals()) + 1)
         deck = deck_left(t, roman(plan.level))
         worth = self.style.worth[min(plan.level, 3) - 1]
         ranked = []

@@ -433,7 +433,7 @@ class Run:
             self.give(seat, gain)
             exp["gained"] = True
             self.say(
-                f"{result_name(self.cs, result)}: {self.name(seat)} takes a"
+                f"{result_name(self.cs, result)}: {self.name(seat)} takes"
                 f" {card_name(self.cs, gain)} from the market."
             )
         else:
