@@ -12,12 +12,25 @@ from games.text import names_text
 
 from .cards import LEVELS, CardSet, Result, card_set_of
 from .config import MIN_SEATS, parse_config
+from .render import formula_line, lab_text
 from .state import Config, State, as_config
 from .words import card_name, card_text, counted, method_text, plural, result_text, roman
 
 
 def reference(state: State) -> list[Topic]:
-    return topics(state.cards, state.config)
+    """The card set's topics, then what is on the table now: every formula (what it takes and
+    makes, who knows it, its licence) and every experiment in a lab."""
+    table = [formula_line(state, f) for f in state.g["formulas"]]
+    labs = [
+        f"{state.names[s]}: {lab_text(state, exp)}"
+        for s, player in enumerate(state.g["players"])
+        for exp in player["lab"]
+    ]
+    return [
+        *topics(state.cards, state.config),
+        *chunks("Formulas on the table", table),
+        *chunks("Experiments in the labs", labs),
+    ]
 
 
 def reference_text(config: Mapping[str, JSON]) -> str:
@@ -50,6 +63,8 @@ def chunks(title: str, lines: Sequence[str]) -> Iterator[Topic]:
         if parts[-1] and len("\n".join([*parts[-1], line])) > TOPIC_CHARS:
             parts.append([])
         parts[-1].append(line)
+    if not lines:
+        return
     for i, part in enumerate(parts, start=1):
         yield Topic(title if len(parts) == 1 else f"{title} ({i})", "\n".join(part))
 

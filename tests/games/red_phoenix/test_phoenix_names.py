@@ -524,6 +524,32 @@ def test_reference_names_every_card_of_the_matchs_set_with_what_it_does() -> Non
         in text
     )
     assert "Basilisk (monster): comes into play before you (Health 5) and hits you" in text
+    assert "Formulas on the table" not in text  # none yet
+    state, seat = holding(["salt", "lead", "vitriol"], state=state)
+    state, _ = GAME.resolve(state, {seat: "slow simple_decoction lead salt vitriol"})
+    state.g["formulas"].append(
+        {
+            "id": "F1",
+            "creator": seat,
+            "level": 1,
+            "value": 3,
+            "ingredients": ["lead", "salt", "vitriol"],
+            "results": ["hooch@3"],
+            "products": ["hooch"],
+            "knowers": [seat],
+            "license": 2,
+            "created": 0,
+        }
+    )
+    later = {t.title: t.text for t in GAME_INFO.reference(state)}
+    who = state.names[seat]
+    assert later["Formulas on the table"] == (
+        f"F1: Sea Salt, Vitriol and Lead → Alchemist's Hooch (level I, by {who},"
+        f" known by {who}, licence 2 coins)"
+    )
+    assert later["Experiments in the labs"] == (
+        f"{who}: slow Simple Decoction with Sea Salt, Vitriol and Lead (level I, value 3)"
+    )
 
 
 def test_s13_describe_names_the_table_and_only_the_asking_seats_hand() -> None:
