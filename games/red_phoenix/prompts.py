@@ -118,6 +118,8 @@ def action_request(state: State, seat: int) -> Request:
         else "end the turn"
     )
     grammar = [line.format(coins=state.config["coins_per_ap"]) for line in ACTION_GRAMMAR]
+    methods = " · ".join(method_brief(m) for m in state.cards.methods.values())
+    grammar.insert(-1, f"METHOD (cost a level): {methods}")
     return Request(
         seat,
         "action",
