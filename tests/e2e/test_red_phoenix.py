@@ -427,7 +427,8 @@ async def test_three_player_match_with_own_card_set_to_a_gold_win(
     # the ward and trade windows reached only the players concerned
     ward = plan.tagged("ward")
     ward_prompt = next(p for i, p in driver.prompts.items() if plan.windows[i] is ward)
-    assert "Ward with your" in ward_prompt.content
+    labels = [str(ward_prompt.component(c).get("label", "")) for c in ward_prompt.custom_ids()]
+    assert any("Ward with your" in label for label in labels), labels  # the button says it
     assert ward_prompt.channel_id == fake.dm_channel(users[ward.request.seat]).id
     for tag in ("accept", "timeout"):
         window = plan.tagged(tag)
