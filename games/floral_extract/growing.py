@@ -278,7 +278,20 @@ def bloom_turns(code: str, pot: int, rates: Mapping[int, float]) -> float:
 
 
 def choose_flower(available: Iterable[str], pot: int, rates: Mapping[int, float]) -> str:
+    """The fastest flower to bloom in ``pot`` (the ``easy`` and ``normal`` way)."""
     return min(available, key=lambda code: (bloom_turns(code, pot, rates), FLOWERS.index(code)))
+
+
+def planting_order(rates: Mapping[int, float]) -> str:
+    """The order in which to plant, slowest first (the ``hard`` way): four blooms win, one
+    planting comes every five turns, and the first flower gets pot 1, where WATER and
+    FERTILIZE reach most often. So the one slow flower needed (a Wisteria or a Xanthium,
+    whichever the spells serve better) starts first, where it is tended best; the
+    Chrysanthemum, which needs water, second; the two that need no spell (Hyacinth,
+    Azalea) last, in the pots spells reach least."""
+    slow = sorted("WX", key=lambda code: (bloom_turns(code, 1, rates), code))
+    quick = sorted("HA", key=lambda code: (bloom_turns(code, 3, rates), code))
+    return slow[0] + "C" + "".join(quick) + slow[1]
 
 
 def spell_bits(spells: Iterable[str]) -> int:
