@@ -64,7 +64,7 @@ class Level:
 
 
 HARD = Level(depth=3, seek=True, noise=0.0, settle=0.75, slow_first=True)
-NORMAL = Level(depth=3, seek=False, noise=0.1, settle=0.5, slow_first=False)
+NORMAL = Level(depth=2, seek=False, noise=0.15, settle=0.5, slow_first=True)
 
 GAMMA = 0.8  # the weight of next turn's value against this turn's
 LEAF_TURNS = 2.0  # how many more turns a weather set now is assumed to last

@@ -76,7 +76,7 @@ async def answer_rounds(host: Host, match_id: int, rounds: int) -> None:
 
 def test_ai_seats_are_told_apart_by_id_and_keep_their_level_in_their_name() -> None:
     assert is_ai(3) and not is_ai(HUMAN) and not is_ai(0) and not is_ai(None)
-    assert ai_level(ai_name(2, "gardener")) == "gardener" and ai_level("Alice") is None
+    assert ai_level(ai_name(2, "hard")) == "hard" and ai_level("Alice") is None
 
 
 @pytest.mark.parametrize(
