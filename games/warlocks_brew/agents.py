@@ -33,6 +33,7 @@ RIVAL_SHARE = 0.6  # a rival's progress, against our own
 COIN = 0.035  # a coin in front, per point of its value: out of use until three are there
 TWO_PLAYER_COIN = 0.06  # the two-player rule hands the coin to the rival
 HABIT_BUCKETS = 3  # a bid's place in its bidder's hand: low, middle, high
+HABIT_PRIOR = 10.0  # how many bids a rival's habit takes to outweigh "any coin alike"
 NOISE = 0.15  # ``normal``: the share of bids that take a good coin that is not the best
 NOISE_MARGIN = 0.05  # a noisy pick is among the coins within this of the best worth
 # ``hard`` varies its bids as much as its rivals' bids have met its own: from BASE_NOISE
@@ -110,25 +111,28 @@ class EasyAgent(RandomAgent):
 
 
 class Habits:
-    """How high one rival bids, per meaning of the card to them: counts of their bids' places
-    in their hand (low, middle, high), starting from one of each (any coin alike)."""
+    """How high one rival bids, per meaning of the card to them: how many of their bids fell
+    low, in the middle or high in their hand. With nothing seen yet every coin is alike."""
 
     def __init__(self) -> None:
-        self.counts = [[1.0] * HABIT_BUCKETS for _ in range(4)]
+        self.counts = [[0.0] * HABIT_BUCKETS for _ in range(4)]
 
     def learn(self, meaning: int, hand: Sequence[int], bid: int) -> None:
         if bid in hand:
             self.counts[meaning][_bucket(sorted(set(hand)), bid)] += 1
 
     def distribution(self, meaning: int, hand: Sequence[int]) -> dict[int, float]:
-        """The chance of each coin in ``hand`` being their bid."""
+        """The chance of each coin in ``hand`` being their bid: ``HABIT_PRIOR`` bids' worth
+        of "any coin alike", plus each bid seen spread over the coins of its part of the
+        hand (a few bids are mostly chance: the prior keeps them from counting for much)."""
         coins = sorted(set(hand))
+        seen = sum(self.counts[meaning])
         per_bucket = Counter(_bucket(coins, coin) for coin in coins)
-        weights = {
-            coin: self.counts[meaning][_bucket(coins, coin)] / per_bucket[_bucket(coins, coin)]
-            for coin in coins
-        }
-        total = sum(weights.values())
+        weights = {}
+        for coin in coins:
+            bucket = _bucket(coins, coin)
+            weights[coin] = HABIT_PRIOR / len(coins) + self.counts[meaning][bucket] / per_bucket[bucket]
+        total = HABIT_PRIOR + seen
         return {coin: weight / total for coin, weight in weights.items()}
 
 
