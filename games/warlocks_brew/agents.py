@@ -129,9 +129,10 @@ class Habits:
         seen = sum(self.counts[meaning])
         per_bucket = Counter(_bucket(coins, coin) for coin in coins)
         weights = {}
+        counts = self.counts[meaning]
         for coin in coins:
             bucket = _bucket(coins, coin)
-            weights[coin] = HABIT_PRIOR / len(coins) + self.counts[meaning][bucket] / per_bucket[bucket]
+            weights[coin] = HABIT_PRIOR / len(coins) + counts[bucket] / per_bucket[bucket]
         total = HABIT_PRIOR + seen
         return {coin: weight / total for coin, weight in weights.items()}
 
