@@ -72,7 +72,7 @@ def test_habits_start_even_and_learn_how_high_a_rival_bids() -> None:
     habits = Habits()
     even = habits.distribution(PLAIN, [1, 2, 3, 4, 5])
     assert all(p == pytest.approx(0.2) for p in even.values())
-    for _ in range(10):
+    for _ in range(30):
         habits.learn(MAKES_TRIPLE, [1, 2, 3, 4, 5], 5)
     learned = habits.distribution(MAKES_TRIPLE, [1, 3, 5])
     assert learned[5] > 0.8 and habits.distribution(PLAIN, [1, 3, 5])[5] == pytest.approx(1 / 3)
