@@ -5,19 +5,20 @@ Levels (every game has the same four): ``random`` answers with any legal choice;
 plants and casts at random but declares only pairs that are still possible; ``normal`` (the
 practice opponent) and ``hard`` are the ``Gardener`` at two strengths:
 
-* it plants the flower its spellbook can grow fastest in the pot it will land in;
+* it plants a slow flower first, in pot 1 where spells reach most, and the flowers that need
+  no spell last (``growing.planting_order``);
 * it picks each rune by a lookahead over its own spells (it knows its own map and the
   spellbook), valuing its garden's growth under a belief about the hidden weather
   (``growing.py``), and the guessing window it builds toward a charge;
 * it keeps a belief over the opponent's rune map (``belief.py``): the maps the rules still
   allow after every public result, weighed (``hard``) by how well each explains the opponent's
-  casts as a player completing their spells; it never declares a pair that is ruled out,
-  found already, or tried before, and it ends its guessing window on the rune whose
-  declaration is likeliest to be right.
+  casts as a player completing their spells and what its own garden showed of their Weather
+  and sabotage; it never declares a pair that is ruled out, found already, or tried before,
+  and it ends its guessing window on the rune whose declaration is likeliest to be right.
 
-``normal`` uses only the hard evidence, looks one turn less far ahead and now and then plays a
-good rune that is not the best, so a player who knows the rules has a fair fight.
-docs/ai/floral-extract.md describes the levels and their measured strength.
+``normal`` uses only the rules' evidence, looks one turn less far ahead and now and then plays
+a good rune that is not the best. docs/ai/floral-extract.md describes the levels and their
+measured strength.
 """
 
 from __future__ import annotations

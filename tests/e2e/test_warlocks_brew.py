@@ -59,9 +59,11 @@ async def auction_prompt(fake: FakeDiscord, user: User, auction: int) -> Message
     """The DM that opens ``auction`` for ``user``: their hand and the coin buttons (not a
     reminder, which repeats it)."""
     return await fake.wait_for_message(
-        lambda m: "\nYour hand:" in m.content
-        and f"\nAuction {auction}: " in f"\n{m.content}"
-        and not m.content.startswith("⏰"),
+        lambda m: (
+            "\nYour hand:" in m.content
+            and f"\nAuction {auction}: " in f"\n{m.content}"
+            and not m.content.startswith("⏰")
+        ),
         to=user,
         timeout=10,
     )
