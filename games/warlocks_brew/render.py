@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.protocol import JSON, MODERATORS, PUBLIC, TOPIC_CHARS, Event, Secret, Topic, to_seat
+from games.text import names_text
 
 from .state import Seat, State
 
@@ -96,7 +97,7 @@ def auction_post(state: State) -> Event:
             line += f"; on the table {coins_text(seat.table)}"
         lines.append(line)
     if state.round > 1:
-        lines.append("Rebid: " + ", ".join(names(state, state.rebidders)) + " bid again.")
+        lines.append(f"Rebid: {names_text(names(state, state.rebidders))} bid again.")
     data = {
         "auction": state.auction,
         "round": state.round,
@@ -216,7 +217,7 @@ def hidden_state(state: State) -> Event:
 def start_post(state: State) -> Event:
     variants = [key for key in VARIANT_NAMES if state.config[key]]
     lines = [
-        "Warlock's Brew: " + ", ".join(s.name for s in state.seats) + ".",
+        f"Warlock's Brew: {names_text([s.name for s in state.seats])}.",
         f"Deck: {len(state.deck)} cards. Each player holds coins "
         f"{coins_text(state.seats[0].dealt)}. Three of one ingredient wins.",
     ]
@@ -298,7 +299,7 @@ def _result_lines(state: State, result: dict[str, JSON]) -> list[str]:
         else:
             lines.append(f"Nobody bid: {card} leaves the game.")
     elif result["rebid"]:
-        lines.append("No unique bid: " + ", ".join(names(state, state.rebidders)) + " bid again.")
+        lines.append(f"No unique bid: {names_text(names(state, state.rebidders))} bid again.")
     lines += [
         f"{state.seats[seat].name} has three coins in front: they all go back to hand."
         for seat in result["returned"]
@@ -313,7 +314,7 @@ def game_over_post(state: State) -> Event:
     elif len(winners) == 1:
         headline = f"Game over: {winners[0]} wins."
     else:
-        headline = f"Game over: shared victory for {', '.join(winners)}."
+        headline = f"Game over: shared victory for {names_text(winners)}."
     lines = [f"{headline} {state.end_detail}".strip()]
     # The match is over, so every brew is shown, face-down variants included.
     lines += [f"{s.name}: {brew_text(s)}" for s in state.seats if not s.eliminated]

@@ -195,7 +195,7 @@ async def test_whole_three_player_match(
     last = await reveal_post(fake, world, 3)
     assert "Bids: Alice 4; Bob 4; Carol 2." in last.content
     assert "Carol wins Eye of Newt with the 2 coin." in last.content
-    assert "Game over: shared victory for Alice, Carol. The deck ran out." in last.content
+    assert "Game over: shared victory for Alice and Carol. The deck ran out." in last.content
 
     # One public post per auction (the start, then each reveal with the next card), one DM
     # prompt per player per auction, and every bid shown only after the auction's last answer.

@@ -82,3 +82,33 @@ def test_the_reference_counts_what_has_been_seen() -> None:
         GAME_INFO.reference(plain)[1].text
         == "Two Players: the auction winner's coin goes to the other player's hand."
     )  # type: ignore[misc]
+
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+LISTED = {
+    1: "Ann",
+    2: "Ann and Bo",
+    3: "Ann, Bo and Cy",
+    4: "Ann, Bo, Cy and Di",
+    5: "Ann, Bo, Cy, Di and Ed",
+    6: "Ann, Bo, Cy, Di, Ed and Flo",
+}
+
+
+def test_templates_list_one_to_six_names_as_a_sentence() -> None:
+    from games.warlocks_brew import render
+
+    for seats in range(2, 7):
+        config = parse_config({"no_unique": "rebid"}, seats)
+        state, events = start_match(config, NAMES[:seats], [T, T, T, B])
+        assert events[0].text.startswith(f"Warlock's Brew: {LISTED[seats]}.\n")
+        for count in range(1, seats + 1):
+            state.winners = list(range(count))
+            state.rebidders = list(range(count))
+            state.round = 2
+            post = render.game_over_post(state).text.splitlines()[0]
+            expected = (
+                f"{LISTED[1]} wins." if count == 1 else f"shared victory for {LISTED[count]}."
+            )
+            assert post.startswith(f"Game over: {expected}")
+            assert f"Rebid: {LISTED[count]} bid again." in render.auction_post(state).text
