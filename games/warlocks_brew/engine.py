@@ -197,7 +197,21 @@ def _bid_request(state: State, seat: int, window: float) -> Request:
 def _last_call_request(state: State, seat: int, window: float) -> Request:
     choices = (Choice(DECLARE, "Declare a win", "declare"), Choice(PASS, "Pass", "declare"))
     prompt = "The deck is empty. Declare a win now, or pass and let the count decide."
-    return Request(seat, "declare", prompt, choices, PASS, window, presentation=QUIET_DECLARE)
+    help_text = (
+        "Send 'declare' to reveal your brew: three of one ingredient wins, anything else "
+        "eliminates you. Send 'pass' to let the count decide among those still in: the most "
+        "ingredients, then the most pairs.\n" + render.describe(state, seat)
+    )
+    return Request(
+        seat,
+        "declare",
+        prompt,
+        choices,
+        PASS,
+        window,
+        presentation=QUIET_DECLARE,
+        help=help_text,
+    )
 
 
 def asked_seats(state: State) -> list[int]:

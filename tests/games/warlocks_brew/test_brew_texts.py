@@ -112,3 +112,12 @@ def test_templates_list_one_to_six_names_as_a_sentence() -> None:
             )
             assert post.startswith(f"Game over: {expected}")
             assert f"Rebid: {LISTED[count]} bid again." in render.auction_post(state).text
+
+
+def test_the_last_call_help_says_what_declare_and_pass_do() -> None:
+    state = start([T], utter_darkness=True)
+    state, _ = GAME.resolve(state, {0: "5", 1: "1", 2: "2"})  # the last card: the last call
+    request = GAME.requests(state)[0]
+    assert request.kind == "declare"
+    assert request.help.startswith("Send 'declare' to reveal your brew: three of one")
+    assert "Send 'pass' to let the count decide" in request.help
