@@ -29,7 +29,7 @@ def part(title: str) -> str:
     return PAGE[start : end.start() if end else len(PAGE)]
 
 
-TEXT_FORM = part("The spellbook text form")
+TEXT_FORM = part("Spells")
 
 
 def fenced(text: str, language: str = "") -> list[str]:
@@ -59,7 +59,7 @@ def test_the_page_has_a_players_part_then_moderators_then_reference() -> None:
     players = PAGE[: PAGE.index("\n# For moderators\n")]
     assert PAGE.index("\n# For moderators\n") < PAGE.index("\n# Reference\n")
     assert len(re.findall(r"\S+", players)) <= 1500
-    for title in ("The game in one paragraph", "A turn", "A worked turn", "Spells", "Winning"):
+    for title in ("The game in one paragraph", "A turn", "A worked turn", "The spells", "Winning"):
         assert f"\n## {title}\n" in players
 
 
