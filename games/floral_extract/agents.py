@@ -38,7 +38,6 @@ from .growing import (
     Entry,
     OwnSpells,
     WeatherBelief,
-    choose_flower,
     grow,
     parse_pots,
     planting_order,
@@ -61,11 +60,10 @@ class Level:
     seek: bool  # weigh maps by the opponent's casts (soft evidence), not only by the rules
     noise: float  # chance per cast of a good rune that is not the best
     settle: float  # declare now on a pair this likely relative to the best one a turn later
-    slow_first: bool  # plant the slow flower first (else the one that blooms soonest)
 
 
-HARD = Level(depth=3, seek=True, noise=0.0, settle=0.75, slow_first=True)
-NORMAL = Level(depth=2, seek=False, noise=0.15, settle=0.5, slow_first=True)
+HARD = Level(depth=3, seek=True, noise=0.0, settle=0.75)
+NORMAL = Level(depth=2, seek=False, noise=0.15, settle=0.5)
 
 GAMMA = 0.8  # the weight of next turn's value against this turn's
 LEAF_TURNS = 2.0  # how many more turns a weather set now is assumed to last
@@ -244,10 +242,7 @@ class Gardener:
 
     def _plant(self, request: Request, view: JSON) -> str:
         available = [c.value for c in request.choices]
-        if self.level.slow_first:
-            return next(code for code in planting_order(self.rates) if code in available)
-        pot = [p is None for p in view["pots"]].index(True) + 1
-        return choose_flower(available, pot, self.rates)
+        return next(code for code in planting_order(self.rates) if code in available)
 
     def declarable(self, view: JSON) -> set[str]:
         """Opponent symbols still worth declaring: not found already."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from games.protocol import JSON
 
 from .effects import effects_table
-from .rules import BLOOM_AT, FLOWERS, RAINY, Flower, spell_x
+from .rules import BLOOM_AT, RAINY, Flower, spell_x
 from .spellbook import SPELLS, parse_spellbook
 from .state import per_seat_books
 
@@ -277,13 +277,8 @@ def bloom_turns(code: str, pot: int, rates: Mapping[int, float]) -> float:
     )
 
 
-def choose_flower(available: Iterable[str], pot: int, rates: Mapping[int, float]) -> str:
-    """The fastest flower to bloom in ``pot`` (the ``easy`` and ``normal`` way)."""
-    return min(available, key=lambda code: (bloom_turns(code, pot, rates), FLOWERS.index(code)))
-
-
 def planting_order(rates: Mapping[int, float]) -> str:
-    """The order in which to plant, slowest first (the ``hard`` way): four blooms win, one
+    """The order in which to plant, a slow flower first: four blooms win, one
     planting comes every five turns, and the first flower gets pot 1, where WATER and
     FERTILIZE reach most often. So the one slow flower needed (a Wisteria or a Xanthium,
     whichever the spells serve better) starts first, where it is tended best; the
