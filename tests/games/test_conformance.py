@@ -159,7 +159,7 @@ def _cases() -> dict[str, GameCase]:
     known: dict[str, tuple[Any, ...]] = {
         "floral-extract": (
             st.fixed_dictionaries(
-                # long enough, now and then, for the gardeners to find runes and win on points
+                # long enough, now and then, for the AI players to find runes and win on points
                 {"max_turns": st.integers(1, 12) | st.integers(40, 100)},
                 optional=FLORAL_RULES,
             ),
