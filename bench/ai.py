@@ -77,6 +77,7 @@ def previous(info: GameInfo) -> AgentFactory:
     spec = importlib.util.spec_from_file_location(f"baselines.{package}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being made
     spec.loader.exec_module(module)
     factory: AgentFactory = module.AGENT
     return factory
