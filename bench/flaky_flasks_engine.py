@@ -1,28 +1,34 @@
-"""Flaky Flasks engine speed, AI decision time, memory and match length; prints JSON.
+"""Flaky Flasks match length, engine speed and AI decision time; prints JSON, in the terms of
+the rules page's §17 "Match length: measured" table so the two can be compared.
 
-Plays matches straight through the engine (no host): one ``brewer`` against random players,
-its seat rotating with the match seed, the game's default config. Figures:
+Plays matches straight through the engine (no host) with every seat at one AI level (§17's
+method: bots against each other; ``--level``, default ``normal``), random shuffles and first
+players from the match seed. Figures:
 
-* ``resolve_ms``: p50/p99/max of one ``resolve`` call (one host window);
-* ``brewer_decision_ms``: p50/p99/max of one ``brewer`` answer (``act``);
-* ``state_kb``: the largest live match state, as its JSON text and as the memory ``tracemalloc``
-  counts for building it from that text (``load``);
-* windows per match: host windows (one command per seat each; ``work`` and ``market`` windows
-  of the rules take several) and rules windows (``R1.T1.work`` counts once);
-* minutes per match at the default timers: the worst case (each rules window runs to its full
-  deadline; the host windows of one rules window share its turn clock) and an estimate when every
-  answer takes ~10 s (each host window 10 s, at most its rules window's deadline).
+* ``windows``: rules windows per match (``R1.T1.work`` counts once, as §17 counts them):
+  mean (min · p10 · median · p90 · max), and the mean of each kind (``work``, ``market``,
+  ``hex``+``counter``, ``setup``/``offer``/``reply``);
+* ``est_minutes``: §17's estimate (45 s per ``work`` window, 8 s per ``counter``, 10 s per other):
+  median (p10–p90);
+* ``final_fame``: every seat's final fame, median (p10–p90); ``coins_left``: median;
+* ``wins_per_seat``: the share of wins by seat (a shared victory splits), in %;
+* ``host_windows``: host windows per match (one command per seat each: a rules ``work`` or
+  ``market`` window takes several), mean;
+* ``resolve_ms``, ``decision_ms``: p50/p99/max of one ``resolve`` and of one AI answer;
+* ``state_kb``: the largest state, as JSON.
 
-Usage: ``python bench/flaky_flasks_engine.py [MATCHES] [SEATS] [ROUNDS]`` (200, 3, 12).
+Usage: ``python bench/flaky_flasks_engine.py [--matches N] [--seats N] [--rounds R]
+[--level L]`` (200, 3, 12, normal).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
 import time
-import tracemalloc
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -31,19 +37,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.flaky_flasks import AGENTS, GAME
 from games.protocol import Accepted, Agent, Setup, derive_rng
 
-ANSWER_S = 10.0
+SECONDS = {"work": 45.0, "counter": 8.0}  # §17's estimate; every other window 10 s
+KINDS = {"hex": "hex+counter", "counter": "hex+counter", "setup": "setup/offer/reply"}
+KINDS |= {"offer": "setup/offer/reply", "reply": "setup/offer/reply"}
 
 
-def play(seed: int, seats: int, rounds: int, timing: dict[str, list[float]]) -> dict[str, Any]:
-    strong = seed % seats
+def play(seed: int, seats: int, rounds: int, level: str, timing: dict[str, list[float]]) -> Any:
     agents: list[Agent] = [
-        AGENTS["brewer" if seat == strong else "random"](seat, derive_rng(seed, "agent", seat))
-        for seat in range(seats)
+        AGENTS[level](seat, derive_rng(seed, "agent", seat)) for seat in range(seats)
     ]
     config = GAME.parse_config({"rounds": rounds}, seats)
     state, events = GAME.new_match(Setup(config, seats, seed))
-    host_windows, largest = 0, 0
-    rules: dict[int, list[float]] = {}  # rules window serial -> [deadline, host windows]
+    kinds: dict[int, str] = {}  # rules window serial -> its kind
+    host, largest = 0, 0
     while True:
         for event in events:
             for seat, agent in enumerate(agents):
@@ -53,29 +59,34 @@ def play(seed: int, seats: int, rounds: int, timing: dict[str, list[float]]) -> 
         if outcome is not None:
             break
         requests = GAME.requests(state)
-        serial = state["g"]["win"]["serial"]
-        entry = rules.setdefault(serial, [max(r.timeout_s for r in requests), 0])
-        entry[1] += 1
+        win = state["g"]["win"]
+        kinds[win["serial"]] = win["kind"]
         moves = {}
         for request in requests:
             view = GAME.view(state, request.seat)
             started = time.perf_counter()
             raw = agents[request.seat].act(request, view)
-            if request.seat == strong:
-                timing["decide"].append(time.perf_counter() - started)
+            timing["decide"].append(time.perf_counter() - started)
             verdict = GAME.submit(state, request.seat, raw)
             assert isinstance(verdict, Accepted), verdict
             moves[request.seat] = verdict.move
         started = time.perf_counter()
         state, events = GAME.resolve(state, moves)
         timing["resolve"].append(time.perf_counter() - started)
-        host_windows += 1
+        host += 1
         largest = max(largest, len(json.dumps(GAME.dump(state))))
-    worst = sum(deadline for deadline, _ in rules.values())
-    typical = sum(min(deadline, n * ANSWER_S) for deadline, n in rules.values())
-    share = 1 / len(outcome.winners) if strong in outcome.winners else 0.0
-    return {"host": host_windows, "rules": len(rules), "worst_s": worst, "typical_s": typical,
-            "share": share, "largest": largest, "state": GAME.dump(state)}  # fmt: skip
+    g = state["g"]
+    counted = Counter(KINDS.get(kind, kind) for kind in kinds.values())
+    return {
+        "windows": len(kinds),
+        "kinds": counted,
+        "seconds": sum(SECONDS.get(kind, 10.0) for kind in kinds.values()),
+        "fame": [p["fame"] for p in g["players"]],
+        "coins": [p["coins"] for p in g["players"]],
+        "wins": {s: 1 / len(outcome.winners) for s in outcome.winners},
+        "host": host,
+        "largest": largest,
+    }
 
 
 def pct(values: list[float], q: float) -> float:
@@ -85,47 +96,64 @@ def pct(values: list[float], q: float) -> float:
 
 def ms(values: list[float]) -> dict[str, float]:
     marks = (("p50", pct(values, 0.5)), ("p99", pct(values, 0.99)), ("max", max(values)))
-    return {k: round(v * 1000, 3) for k, v in marks}
+    return {k: round(v * 1000, 2) for k, v in marks}
 
 
 def main() -> None:
-    matches = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    seats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 12
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--level", default="normal")
+    args = parser.parse_args()
     timing: dict[str, list[float]] = {"resolve": [], "decide": []}
-    results = [play(seed, seats, rounds, timing) for seed in range(matches)]
-    biggest = max(results, key=lambda r: r["largest"])
-    text = json.dumps(biggest["state"])
-    tracemalloc.start()
-    loaded = GAME.load(json.loads(text))
-    memory = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    assert loaded is not None
-
-    def spread(key: str, scale: float = 1.0) -> dict[str, float]:
-        values = [r[key] / scale for r in results]
-        marks = {"mean": statistics.mean(values), "min": min(values)}
-        marks |= {"median": statistics.median(values), "max": max(values)}
-        return {k: round(v, 1) for k, v in marks.items()}
-
+    results = [
+        play(seed, args.seats, args.rounds, args.level, timing) for seed in range(args.matches)
+    ]
+    windows = [r["windows"] for r in results]
+    minutes = [r["seconds"] / 60 for r in results]
+    fame = [f for r in results for f in r["fame"]]
+    coins = [c for r in results for c in r["coins"]]
+    wins = Counter[int]()
+    for r in results:
+        wins.update(r["wins"])
+    kinds = Counter[str]()
+    for r in results:
+        kinds.update(r["kinds"])
     print(
         json.dumps(
             {
-                "matches": matches,
-                "seats": seats,
-                "rounds": rounds,
-                "resolve_ms": ms(timing["resolve"]),
-                "brewer_decision_ms": ms(timing["decide"]),
-                "state_kb": {
-                    "json": round(len(text) / 1024, 1),
-                    "tracemalloc_peak": round(memory / 1024, 1),
+                "matches": args.matches,
+                "seats": args.seats,
+                "rounds": args.rounds,
+                "level": args.level,
+                "windows": {
+                    "mean": round(statistics.fmean(windows), 1),
+                    "min": min(windows),
+                    "p10": pct(windows, 0.1),
+                    "median": statistics.median(windows),
+                    "p90": pct(windows, 0.9),
+                    "max": max(windows),
                 },
-                "host_windows_per_match": spread("host"),
-                "rules_windows_per_match": spread("rules"),
-                "minutes_worst_case": spread("worst_s", 60),
-                "minutes_at_10s_answers": spread("typical_s", 60),
-                "brewer_win_share": round(sum(r["share"] for r in results) / matches, 3),
-                "fair_share": round(1 / seats, 3),
+                "windows_by_kind": {k: round(v / args.matches, 1) for k, v in kinds.items()},
+                "est_minutes": {
+                    "median": round(statistics.median(minutes), 1),
+                    "p10": round(pct(minutes, 0.1), 1),
+                    "p90": round(pct(minutes, 0.9), 1),
+                },
+                "final_fame": {
+                    "median": statistics.median(fame),
+                    "p10": pct(fame, 0.1),
+                    "p90": pct(fame, 0.9),
+                },
+                "coins_left_median": statistics.median(coins),
+                "wins_per_seat_pct": [
+                    round(100 * wins[s] / args.matches) for s in range(args.seats)
+                ],
+                "host_windows_mean": round(statistics.fmean(r["host"] for r in results), 1),
+                "resolve_ms": ms(timing["resolve"]),
+                "decision_ms": ms(timing["decide"]),
+                "state_kb": round(max(r["largest"] for r in results) / 1024, 1),
             }
         )
     )

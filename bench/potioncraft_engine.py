@@ -1,12 +1,12 @@
-"""Potioncraft engine speed, the alchemist's decision time and a live match's memory; prints JSON.
+"""Potioncraft engine speed, the AI's decision time and a live match's memory; prints JSON.
 
-Plays matches straight through the engine (no host, no clock): one ``alchemist`` against random
+Plays matches straight through the engine (no host, no clock): one ``hard`` AI against random
 players, its seat rotating with the match seed, with the default config. Figures, over every
 window of every match, in ms (p50/p99/max): ``resolve`` (goal: p99 <= 1 ms), ``requests`` (the
-prompts with every offered answer, the legal crafts included) and the alchemist's decision
+prompts with every offered answer, the legal crafts included) and the AI's decision
 (``act``, goal: p99 <= 50 ms); the memory of a live match (goal <= 1 MB): the largest dumped state
 as JSON bytes, and the largest tracemalloc size of a state loaded from it (every 25th window);
-windows per match, endings and the alchemist's share of the wins.
+windows per match, endings and the AI's share of the wins.
 
 Usage: ``python bench/potioncraft_engine.py [MATCHES] [SEATS]`` (defaults 200 and 4).
 """
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.potioncraft import AGENTS, GAME
 from games.protocol import Accepted, Agent, Setup, derive_rng
 
-STRONG = "alchemist"
+STRONG = "hard"
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -116,7 +116,7 @@ def main() -> None:
                 "seats": seats,
                 "resolve_ms": ms("resolve"),
                 "requests_ms": ms("requests"),
-                "alchemist_act_ms": ms("act"),
+                "ai_act_ms": ms("act"),
                 "state_json_bytes_max": int(max(stats["dump"])),
                 "state_tracemalloc_bytes_max": int(max(stats["held"])),
                 "windows_per_match": {
@@ -124,7 +124,7 @@ def main() -> None:
                     "max": max(windows),
                 },
                 "endings": dict(Counter(r[2] for r in results)),
-                "alchemist_win_share": round(sum(r[0] for r in results) / matches, 3),
+                "ai_win_share": round(sum(r[0] for r in results) / matches, 3),
                 "fair_share": round(1 / seats, 3),
                 "seconds": round(elapsed, 1),
             }

@@ -1,15 +1,18 @@
 """Red Phoenix engine speed, memory and match length; prints JSON.
 
-Plays matches straight through the engine (no host, no clock): one ``alchemist`` against
-``random`` players, its seat rotating with the match seed, the default config (the house set).
-Figures, over every window of every match: ``resolve`` time per window (p50, p99, max; goal
-p99 <= 1 ms), the alchemist's decision time (its view built plus ``act``; goal p99 <= 50 ms),
-the memory of a live match state (tracemalloc of a state loaded from its dump, the largest
-over sampled windows; goal <= 1 MB), windows per match, and the distribution of match length
-in rounds (the most turns any seat started) beside the rules page's Balance table (§15.2,
-measured there with a simple strategy bot for every seat).
+Plays matches straight through the engine (no host, no clock): one AI of ``LEVEL`` (default:
+the game's default, ``normal``) against ``random`` players, its seat rotating with the match
+seed, the default config (the house set). Figures, over every window of every match:
+``resolve`` time per window (p50, p99, max; goal p99 <= 1 ms), the AI's decision time (its view
+built plus ``act``; goal p99 <= 50 ms), the memory of a live match state (tracemalloc of a state
+loaded from its dump, the largest over sampled windows; goal <= 1 MB), windows per match, the
+distribution of match length in rounds (the most turns any seat started), and the same with
+the AI in every seat (``every_seat``: Gold, last alive and round limit shares, rounds) beside
+the rules page's Balance table (§15.2, measured there with a simple strategy bot in every
+seat); and one step (requests, submit, resolve) on the largest legal table (``largest_table``:
+every card type in hand, 40 formulas, five monsters, the longest names; goal <= 50 ms).
 
-Usage: ``python bench/red_phoenix_engine.py [MATCHES] [SEATS]`` (defaults 200 and 3).
+Usage: ``python bench/red_phoenix_engine.py [MATCHES] [SEATS] [LEVEL]`` (200, 3, normal).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import sys
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +80,17 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def play(
-    seed: int, seats: int, resolve_ms: list[float], decide_ms: list[float], mirror: bool = False
+    seed: int,
+    seats: int,
+    resolve_ms: list[float],
+    decide_ms: list[float],
+    level: str = DEFAULT_AGENT,
+    mirror: bool = False,
 ) -> dict[str, Any]:
-    """One match: the alchemist against random players (``mirror``: alchemists in every seat)."""
+    """One match: ``level`` against random players (``mirror``: ``level`` in every seat)."""
     strong = seed % seats
     agents: list[Agent] = [
-        AGENTS[DEFAULT_AGENT if seat == strong or mirror else "random"](
+        AGENTS[level if seat == strong or mirror else "random"](
             seat, derive_rng(seed, "agent", seat)
         )
         for seat in range(seats)
@@ -155,18 +165,86 @@ def rounds_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def mirror_rounds(matches: int, seats: int) -> dict[str, Any]:
-    """Match length with the alchemist in every seat: the nearest to §15.2's one-bot table."""
-    return rounds_summary([play(seed, seats, [], [], mirror=True) for seed in range(matches)])
+def mirror_rounds(matches: int, seats: int, level: str) -> dict[str, Any]:
+    """Match length and endings with ``level`` in every seat: the nearest to §15.2's table."""
+    return rounds_summary(
+        [play(seed, seats, [], [], level, mirror=True) for seed in range(matches)]
+    )
+
+
+def largest_table(seats: int) -> dict[str, float]:
+    """One step on the largest legal table: the active hand holds every card type twice
+    (names as long as the card-set format allows), every other hand twelve cards, 40
+    formulas every seat may reproduce, five monsters; the slowest of 20 runs of each part."""
+    from games.red_phoenix.cards import house_raw
+
+    cards_json = json.loads(house_raw())
+    for i, item in enumerate(cards_json["ingredients"]):
+        item["name"] = f"{item['name']} {'of the Long Name ' * 3}{i}"[:60]
+    config = GAME.parse_config({"card_set": cards_json, "formula_markers": 60}, seats)
+    state, _ = GAME.new_match(Setup(config, seats, 1))
+    g, seat = state.g, state.g["active"]
+    cards = list(state.cards.ingredients)
+    for s, player in enumerate(g["players"]):
+        player["hand"] = {c: 2 for c in cards} if s == seat else {c: 1 for c in cards[:12]}
+    for n in range(1, 41):
+        g["formulas"].append(
+            {
+                "id": f"F{n}",
+                "creator": n % seats,
+                "level": 1 + n % 2,
+                "value": 4,
+                "ingredients": cards[n % 5 : n % 5 + 4],
+                "results": ["hooch@3"],
+                "products": ["hooch", "incense"],
+                "knowers": list(range(seats)),
+                "license": 3,
+                "created": 0,
+            }
+        )
+        for player in g["players"]:
+            player["knows"].append(f"F{n}")
+    for n in range(5):
+        g["monsters"].append(
+            {
+                "id": f"M{n + 1}",
+                "card": "dire_wolf",
+                "level": "II",
+                "owner": n % seats,
+                "hp": 3,
+                "attacks_left": 2,
+                "arrived": 0,
+                "damage": 2,
+            }
+        )
+    move = "fast blood_distillation " + " ".join(sorted(cards[8:12]))
+    parts: dict[str, Callable[[], object]] = {"requests": lambda: GAME.requests(state)}
+    parts["submit"] = lambda: GAME.submit(state, seat, move)
+    parts["resolve"] = lambda: GAME.resolve(state, {seat: "end"})
+    parts["view"] = lambda: GAME.view(state, seat)
+    (request,) = GAME.requests(state)
+    for level in ("normal", "hard"):
+        agent = AGENTS[level](seat, derive_rng(1, "largest", seat))
+        parts[f"{level}_ai"] = partial(agent.act, request, GAME.view(state, seat))
+    times = {}
+    for name, part in parts.items():
+        runs = []
+        for _ in range(20):
+            started = time.perf_counter()
+            part()
+            runs.append((time.perf_counter() - started) * 1000)
+        times[f"{name}_ms_max"] = round(max(runs), 2)
+    return times
 
 
 def main() -> None:
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     seats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    level = sys.argv[3] if len(sys.argv) > 3 else DEFAULT_AGENT
     resolve_ms: list[float] = []
     decide_ms: list[float] = []
     started = time.perf_counter()
-    results = [play(seed, seats, resolve_ms, decide_ms) for seed in range(matches)]
+    results = [play(seed, seats, resolve_ms, decide_ms, level) for seed in range(matches)]
     elapsed = time.perf_counter() - started
     rounds = [float(r["rounds"]) for r in results]
     windows = [float(r["windows"]) for r in results]
@@ -177,7 +255,7 @@ def main() -> None:
                 "game": "red-phoenix",
                 "matches": matches,
                 "seats": seats,
-                "agent": DEFAULT_AGENT,
+                "agent": level,
                 "win_share": round(sum(r["share"] for r in results) / matches, 3),
                 "fair_share": round(1 / seats, 3),
                 "resolve_ms": {
@@ -211,8 +289,9 @@ def main() -> None:
                     ),
                 },
                 "endings": {k: round(v / matches, 2) for k, v in sorted(endings.items())},
-                "all_alchemists": mirror_rounds(matches, seats),
+                "every_seat": mirror_rounds(matches, seats, level),
                 "page_balance_15_2": PAGE_BALANCE.get(seats),
+                "largest_table": largest_table(5),
                 "seconds": round(elapsed, 1),
             }
         )

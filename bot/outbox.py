@@ -182,8 +182,13 @@ def notice(
     step: int,
     kind: str = "notice",
     prompt: Prompt | None = None,
+    deadline: float | None = None,
 ) -> OutboxMessage:
+    """A message of its own; ``deadline``: the window's, past which it is not worth sending
+    (a reminder held up by a backlog)."""
     payload: dict[str, JSON] = {"kind": kind, "step": step, "events": []}
+    if deadline is not None:
+        payload["deadline"] = deadline
     if prompt is not None:
         payload["request"] = prompt.payload
         text = f"{text}\n{prompt.text}"
@@ -193,7 +198,9 @@ def notice(
 # --- delivering ---------------------------------------------------------------------------
 
 PermanentHandler = Callable[[OutboxRow, str], Awaitable[None]]
-LateHandler = Callable[["Late"], Awaitable[None]]
+PromptHandler = Callable[[OutboxRow, "Late | None"], None]
+"""Told of each window's prompt as soon as it is sent (with how late, when it was late) or has
+failed for good (None): a seat's clock runs from what it received, recorded or not yet."""
 
 PROMPT_RETRY_MAX_S = 2.0  # the longest wait between two tries of a window's prompt
 
@@ -208,6 +215,14 @@ def is_window_prompt(row: OutboxRow) -> bool:
         and payload.get("kind") in WINDOW_OPENING_KINDS
         and isinstance(payload.get("request"), dict)
     )
+
+
+def is_stale_reminder(row: OutboxRow, now: float) -> bool:
+    payload = row.message.payload
+    if not isinstance(payload, dict) or payload.get("kind") != "reminder":
+        return False
+    deadline = payload.get("deadline")
+    return isinstance(deadline, int | float) and deadline <= now
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +240,6 @@ class _PassResult:
     sent: list[int] = field(default_factory=list)
     retries: list[Retry] = field(default_factory=list)
     failed: list[tuple[OutboxRow, str]] = field(default_factory=list)
-    late: list[Late] = field(default_factory=list)
 
 
 class DeliveryWorker:
@@ -237,7 +251,7 @@ class DeliveryWorker:
         transport: Transport,
         on_permanent: PermanentHandler,
         *,
-        on_late_prompt: LateHandler | None = None,
+        on_prompt: PromptHandler | None = None,
         late_allowance_s: float = 2.0,
         late_cap_s: float = 30.0,
         clock: Callable[[], float] = time.time,
@@ -249,7 +263,7 @@ class DeliveryWorker:
         self._store = store
         self._transport = transport
         self._on_permanent = on_permanent
-        self._on_late_prompt = on_late_prompt
+        self._on_prompt = on_prompt
         self._late_allowance_s = late_allowance_s
         self._late_cap_s = late_cap_s
         self._clock = clock
@@ -335,12 +349,12 @@ class DeliveryWorker:
         self._unsettled = None
         for row, error in result.failed:
             await self._on_permanent(row, error)
-        if self._on_late_prompt is not None:
-            for late in result.late:
-                await self._on_late_prompt(late)
 
     async def _send(self, row: OutboxRow, result: _PassResult) -> None:
         now = self._clock()
+        if is_stale_reminder(row, now):  # held up past its deadline: it would only mislead
+            result.sent.append(row.id)
+            return
         delay = now - row.created_at
         late = delay > self._late_allowance_s and is_window_prompt(row)
         delivery = delivery_of(row)
@@ -350,21 +364,27 @@ class DeliveryWorker:
             await self._transport.send(delivery)
         except PermanentError as error:
             log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
-            result.failed.append((row, str(error)))
+            self._fail(row, str(error), result)
         except Exception as error:  # a transport bug is retried like a transient failure
             if not isinstance(error, TransientError):
                 log.exception("transport raised an unexpected error")
             if row.tries + 1 >= self._max_tries:
-                result.failed.append((row, f"gave up after {row.tries + 1} tries: {error}"))
+                self._fail(row, f"gave up after {row.tries + 1} tries: {error}", result)
             else:
                 retry_at = self._clock() + self._backoff(row, error)
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent.append(row.id)
             sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
-            if is_window_prompt(row) and sent_after > self._late_allowance_s:
+            if is_window_prompt(row) and self._on_prompt is not None:
                 shown = min(delay, self._late_cap_s) if late else 0.0
-                result.late.append(Late(row, sent_after, shown))
+                was_late = sent_after > self._late_allowance_s
+                self._on_prompt(row, Late(row, sent_after, shown) if was_late else None)
+
+    def _fail(self, row: OutboxRow, error: str, result: _PassResult) -> None:
+        result.failed.append((row, error))
+        if is_window_prompt(row) and self._on_prompt is not None:
+            self._on_prompt(row, None)  # never to be delivered: its seat answers with /submit
 
     def _backoff(self, row: OutboxRow, error: Exception) -> float:
         retry_after = error.retry_after if isinstance(error, TransientError) else None

@@ -50,7 +50,7 @@ def status_text(view: MatchStatusView) -> str:
     window = view.window
     if window is not None:
         waiting = [record.names[s] for s in window.seats if s not in window.answered]
-        who = names_text(waiting) if waiting else "nobody"
+        who = names_text(waiting) if waiting else "answers" if not window.seats else "nobody"
         if window.paused:
             lines.append(f"Paused, {window.seconds_left:.0f} s left in the window.")
         else:

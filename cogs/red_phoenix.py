@@ -46,7 +46,7 @@ from cogs.setup import (
 from games.protocol import JSON, ConfigError
 from games.red_phoenix.cards import card_set_of
 from games.red_phoenix.config import CHOICE_OPTIONS, INT_OPTIONS
-from games.red_phoenix.render import card_set_text
+from games.red_phoenix.reference import reference_text
 
 GAME = "red-phoenix"
 CARD_SET_FIELD = "card_set"
@@ -199,7 +199,9 @@ class RedPhoenixCog(
             timers=timer_lengths(window=window, reaction_window=reaction_window),
         )
 
-    @app_commands.command(description="This match's card set: ingredients, items, methods, results")
+    @app_commands.command(
+        description="This match's cards by name: ingredients, items, methods, results"
+    )
     @app_commands.describe(match="The match")
     @app_commands.autocomplete(match=match_autocomplete)
     async def cards(self, interaction: discord.Interaction, match: str) -> None:
@@ -208,7 +210,7 @@ class RedPhoenixCog(
         await respond_text(
             interaction,
             f"The card set of match {match_name(record.id)}: {cards.name}",
-            card_set_text(cards),
+            reference_text(record.config),
             f"card-set-{match_name(record.id)}.txt",
         )
 

@@ -123,7 +123,7 @@ def play_window(
     """Judge every seat's attempts against the window that ``requests`` open; ``submit`` is the
     engine's for the window's state. ``attempts`` lists the seats in the order their first
     accepted answers arrived (the others after them), so ``moves`` keeps arrival order."""
-    asked = {request.seat: request for request in requests}
+    asked = {request.seat: request for request in requests if not request.silent}
     seats = {
         seat: play_seat(raws, _for_seat(submit, seat), asked.get(seat))
         for seat, raws in attempts.items()

@@ -44,6 +44,8 @@ def play_match(
             requests = order_rng.sample(requests, len(requests))
         moves: dict[int, Move | None] = {}
         for request in requests:
+            if request.silent:  # a pause nobody answers
+                continue
             answer = agents[request.seat].act(request, game.view(state, request.seat))
             verdict = game.submit(state, request.seat, answer)
             if not isinstance(verdict, Accepted):

@@ -141,7 +141,7 @@ buttons, as a minor option beside the main ones); ``"steps"``: a menu of the gro
 (``Choice.stage``) first, then the choices of the stage picked (with a way back); a typed
 answer is the choice's value as always."""
 
-CloseRule = Literal["all", "first", "ready", "each"]
+CloseRule = Literal["all", "first", "ready", "each", "deadline"]
 """When a window closes before its deadline (``Request.close``): ``"all"`` (the default) once
 every asked seat has a move none may revise; ``"first"`` at the first accepted answer (the first
 blocker wins; a later answer is refused as the window closed); ``"ready"`` once the game's
@@ -152,7 +152,9 @@ of the seats that answered and nothing for the others, whose prompts stay open; 
 next requests ask those seats what they were asked (so their prompts and buttons stay valid)
 and may ask the seats that answered again. All of them share the window's one deadline (a
 turn clock, without the floor below); when it passes with nobody's answer in, every seat still
-asked gets ``None`` in one ``resolve``. Every window still closes at its deadline."""
+asked gets ``None`` in one ``resolve``; ``"deadline"``: only the deadline closes it (its
+length must tell nothing, e.g. who could answer), answers stay final. Every window still
+closes at its deadline."""
 
 
 HELP_CHARS = 1800
@@ -232,6 +234,11 @@ class Request:
     timer: str = "turn"  # the timer kind of the window (one the game declares: GameInfo.timers)
     clock: str | None = None  # a turn clock the window shares with the one before (see above)
     help: str = ""  # the reference behind ``help``: the grammar, the full board (see above)
+    # nobody is prompted: the seat only holds a pause the window waits out (answers refused;
+    # resolve gets None), e.g. a block window that runs its full time with nobody to block
+    silent: bool = False
+    # who is asked is nobody else's business: posts and /match status name no seat
+    anonymous: bool = False
 
     def join_answer(self, values: Sequence[str]) -> str:
         """The raw answer that picks ``values`` (one value stays itself)."""

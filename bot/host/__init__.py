@@ -86,7 +86,7 @@ class Host:
             store,
             transport,
             self._report_unreachable,
-            on_late_prompt=self._on_late_prompt,
+            on_prompt=self._on_prompt,
             late_allowance_s=late_allowance_s,
             late_cap_s=late_cap_s,
             clock=clock,
@@ -290,8 +290,8 @@ class Host:
     async def _report_unreachable(self, row: OutboxRow, error: str) -> None:
         await self._reports.report(row, error)
 
-    async def _on_late_prompt(self, late: Late) -> None:
-        self._windows.late_prompt(late)
+    def _on_prompt(self, row: OutboxRow, late: Late | None) -> None:
+        self._windows.prompt_settled(row, late)
 
 
 __all__ = [

@@ -10,20 +10,33 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping
 from typing import Any
 
 from bot.games import load_game_info
 from bot.host.model import HostError, HostStats, Live, NotSaved, Window
 from bot.host.timers import Clock
-from bot.outbox import DeliveryWorker
-from bot.store import Change, MatchRecord, Store, WriteFailed
+from bot.outbox import WINDOW_OPENING_KINDS, DeliveryWorker
+from bot.store import Change, MatchRecord, OutboxMessage, Store, WriteFailed
+from bot.transport import parse_audience
 from games.moves import closes_early
 from games.protocol import Game
 
 log = logging.getLogger(__name__)
 
 GameLoader = Callable[[str], Game[Any]]
+
+
+def prompted_seats(match_id: int, outbox: Iterable[OutboxMessage]) -> list[tuple[int, int]]:
+    """The (match, seat) of each message that opens a window for its seat."""
+    return [
+        (match_id, audience.seat)
+        for message in outbox
+        if message.payload.get("kind") in WINDOW_OPENING_KINDS
+        and "request" in message.payload
+        and (audience := parse_audience(message.audience)).seat is not None
+    ]
 
 
 class Matches:
@@ -51,6 +64,9 @@ class Matches:
         self._on_over = on_over
         self._over: dict[int, asyncio.Event] = {}  # set when the match leaves self.live
         self._tasks: set[asyncio.Task[None]] = set()
+        # (match, seat) -> window prompts committed but not yet sent (nor failed for good): a
+        # deadline does not close on a seat whose prompt has not reached it (fair clocks)
+        self.undelivered: Counter[tuple[int, int]] = Counter()
         self._write_tries = write_tries
         self._write_retry_s = write_retry_s
 
@@ -153,6 +169,7 @@ class Matches:
         if updates:
             live.record = dataclasses.replace(live.record, **updates)
         if change.outbox:
+            self.undelivered.update(prompted_seats(change.match_id, change.outbox))
             self.worker.wake()
         if live.record.status in ("finished", "aborted"):
             self._on_over(live)

@@ -38,7 +38,7 @@ class SubmitResult:
 @dataclass(frozen=True, slots=True)
 class WindowStatus:
     step: int
-    seats: tuple[int, ...]
+    seats: tuple[int, ...]  # the seats prompted; () when who is asked is not public
     answered: tuple[int, ...]
     deadline: float
     seconds_left: float
@@ -120,11 +120,24 @@ class Window:
         if self.closing:
             return True
         return len(self.moves) == len(self.requests) and not any(
-            request.revisable for request in self.requests.values()
+            request.revisable or request.close == "deadline" for request in self.requests.values()
         )
 
     def missing(self) -> list[int]:
-        return [seat for seat in self.requests if seat not in self.moves]
+        """The prompted seats that have not answered (a silent seat is never prompted)."""
+        return [
+            seat
+            for seat, request in self.requests.items()
+            if seat not in self.moves and not request.silent
+        ]
+
+    def prompted_seats(self) -> list[int]:
+        return [seat for seat, request in self.requests.items() if not request.silent]
+
+    @property
+    def anonymous(self) -> bool:
+        """Who is asked is not public."""
+        return any(request.anonymous or request.silent for request in self.requests.values())
 
     def record(self, match_id: int) -> WindowRecord:
         return WindowRecord(

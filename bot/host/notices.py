@@ -97,7 +97,7 @@ def prompts(live: Live, window: Window | None, now: float) -> dict[int, Prompt]:
         return {}
     return {
         seat: prompt(live, window, seat, now)
-        for seat in window.requests
+        for seat in window.prompted_seats()
         if window.prompt_step(seat) == window.step
     }
 
@@ -121,6 +121,7 @@ def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ..
             f"⏰ {left} left to answer in match {live.id}.",
             live.record.step,
             "reminder",
+            deadline=window.deadline,
         )
         for seat in window.missing()
     )
@@ -149,7 +150,7 @@ def reopened(
     )
     step = live.record.step
     outbox = [notice(live.id, "public", text, step, "reopened")]
-    for seat in window.requests:
+    for seat in window.prompted_seats():
         if seat in window.moves:
             outbox.append(
                 notice(live.id, f"seat{seat}", f"{text} Your answer is kept.", step, "reopened")

@@ -43,7 +43,7 @@ class Queries:
         seat = None if live is None else live.seat_of(user_id)
         if live is None or seat is None or live.window is None:
             return None
-        if seat not in live.window.requests:
+        if seat not in live.window.prompted_seats():
             return None
         return live.game.submit(live.state, seat, raw)
 
@@ -55,7 +55,7 @@ class Queries:
         found = []
         for live in self._matches.live.values():
             seat, window = live.seat_of(user_id), live.window
-            if seat is None or window is None or seat not in window.requests:
+            if seat is None or window is None or seat not in window.prompted_seats():
                 continue
             if live.record.status != "running":
                 continue
@@ -92,8 +92,8 @@ class Queries:
         )
         return WindowStatus(
             window.step,
-            tuple(window.requests),
-            tuple(sorted(window.moves)),
+            () if window.anonymous else tuple(window.prompted_seats()),
+            () if window.anonymous else tuple(sorted(window.moves)),
             window.deadline,
             max(0.0, left),
             paused,

@@ -95,7 +95,7 @@ class Submissions:
         if status == "paused":
             return f"Match {match_id} is paused; wait for a moderator to resume it."
         window = live.window
-        if window is None or seat not in window.requests:
+        if window is None or seat not in window.prompted_seats():
             return f"Nothing is asked of you right now in match {match_id}."
         if step is not None and not window.prompt_is_current(seat, step):
             return "That prompt has expired; answer the current one."

@@ -21,7 +21,7 @@ from bot.host.matches import Matches
 from bot.host.model import Live, NotSaved, Window, restoring
 from bot.host.timers import Timers
 from bot.outbox import LATE_TOLD_S, Late
-from bot.store import Change, LogEntry, MatchRecord, WriteFailed
+from bot.store import Change, LogEntry, MatchRecord, OutboxRow, WriteFailed
 from games.protocol import Move, Request
 
 log = logging.getLogger(__name__)
@@ -192,6 +192,9 @@ class Windows:
         if reason == "deadline" and self._stalled(match_id, step):
             reopen = partial(self.reopen, match_id, step, "stalled")
             self._settle(match_id, step, "reopening", reopen)
+        elif reason == "deadline" and self.awaiting_delivery(match_id):
+            log.info("match %d: the deadline waits for a prompt to reach its seat", match_id)
+            # the delivery (or its failure) settles it: prompt_settled
         else:
             close = partial(self._close_window, match_id, step, reason)
             self._settle(match_id, step, "resolution", close)
@@ -241,7 +244,11 @@ class Windows:
             window = live.window
             if window is None or live.record.status != "running" or window.remaining is not None:
                 continue
-            if now > window.deadline + self._sweep_s and (live.id, window.step) not in self._due:
+            if (
+                now > window.deadline + self._sweep_s
+                and (live.id, window.step) not in self._due
+                and not self.awaiting_delivery(live.id)  # held for a prompt: not lost
+            ):
                 log.warning(
                     "match %d: window %d is %.1f s past its deadline; closing it",
                     live.id,
@@ -322,30 +329,63 @@ class Windows:
 
     # --- fair clocks ----------------------------------------------------------------------
 
-    def late_prompt(self, late: Late) -> None:
-        """The delivery worker's report of a window's prompt that reached its seat late: the
-        seat gets that time back (up to ``late_cap_s``), in a tracked, retried task."""
-        row = late.row
-        request = row.message.payload["request"] if isinstance(row.message.payload, dict) else None
+    def prompt_settled(self, row: OutboxRow, late: Late | None) -> None:
+        """The delivery worker's report of a window's prompt that was sent (``late``: how late,
+        when it reached its seat late) or failed for good. A late seat gets that time back (up
+        to ``late_cap_s``); a window held at its deadline for this prompt closes now, if no
+        other prompt holds it. Both in one tracked, retried task, in that order."""
+        match_id, payload = row.message.match_id, row.message.payload
+        request = payload.get("request") if isinstance(payload, dict) else None
         if not isinstance(request, dict):
             return
-        step, seat, deadline = request.get("step"), request.get("seat"), request.get("deadline")
-        if not (isinstance(step, int) and isinstance(seat, int)):
+        seat = request.get("seat")
+        if not isinstance(seat, int):
             return
-        if not isinstance(deadline, (int, float)):
+        self._matches.undelivered[match_id, seat] -= 1
+        if self._matches.undelivered[match_id, seat] <= 0:
+            del self._matches.undelivered[match_id, seat]
+        settle = partial(self._after_delivery, match_id, seat, request, late)
+        self._matches.spawn(self._matches.persist(f"match {match_id} delivered prompt", settle))
+
+    async def _after_delivery(
+        self, match_id: int, seat: int, request: dict[str, Any], late: Late | None
+    ) -> None:
+        step, deadline = request.get("step"), request.get("deadline")
+        if late is not None and isinstance(step, int) and isinstance(deadline, int | float):
+            await self._give_back(match_id, step, seat, float(deadline), late)
+        live = self._matches.live.get(match_id)
+        if live is None:
             return
-        match_id = row.message.match_id
-        give_back = partial(self._give_back, match_id, step, seat, float(deadline), late)
-        self._matches.spawn(self._matches.persist(f"match {match_id} late prompt", give_back))
+        async with live.lock:  # after any give-back above: the deadline it sets counts
+            window = live.window
+            due = (
+                window is not None
+                and live.record.status == "running"
+                and window.remaining is None
+                and window.deadline <= self._matches.clock()
+            )
+        if due and window is not None and not self.awaiting_delivery(live.id):
+            self.spawn_due(live.id, window.step, "deadline")
+
+    def awaiting_delivery(self, match_id: int) -> bool:
+        """Whether a seat the open window still waits for has not received its prompt yet (a
+        backlog, a rate limit, retries): its deadline then waits for the delivery."""
+        live = self._matches.live.get(match_id)
+        window = live.window if live is not None else None
+        undelivered = self._matches.undelivered
+        return window is not None and any((match_id, s) in undelivered for s in window.missing())
 
     async def _give_back(
         self, match_id: int, step: int, seat: int, prompted: float, late: Late
     ) -> None:
-        """Move the deadline to the one the prompt was committed with plus the delay. A window
-        asking several seats has one deadline, so it moves for all of them. The target depends
-        only on the prompt, so a report seen twice (or after a restart, an extension, another
-        seat's late prompt that moved it further) moves nothing again. The prompt showed the
-        seat its moved deadline; only a delay inside the send (a 429 wait) is told apart."""
+        """Move the deadline to the one the prompt was committed with plus the delay (at most
+        ``late_cap_s``). A window asking several seats has one deadline, so it moves for all of
+        them. A prompt that arrives when its deadline has passed (or is about to) reopens the
+        window for the grace period, as after downtime: nobody is defaulted on a prompt that
+        did not reach them in time. The target depends only on the prompt, so a report seen
+        twice (or after a restart, an extension, another seat's late prompt that moved it
+        further) moves nothing again. The prompt showed the seat its moved deadline; only a
+        delay inside the send (a 429 wait) or a reopening is told apart."""
         async with self._matches.running_window(match_id, step, seat) as found:
             if found is None:  # closed, over, or paused (the resume prompts afresh)
                 return
@@ -354,11 +394,12 @@ class Windows:
             if (
                 seat not in window.missing()  # answered: the prompt reached them in time
                 or window.complete
-                or window.deadline <= now  # closing already (a delay past the whole window)
-                or (match_id, window.step) in self._due
+                or (match_id, window.step) in self._due  # closing, or reopening after downtime
             ):
                 return
             target = prompted + min(late.delay_s, self.late_cap_s)
+            if target < now + CLOCK_FLOOR_S:  # too little left to answer: reopen
+                target = max(window.deadline, now + self.grace_s)
             if target <= window.deadline:
                 return
             shown = prompted + late.shown_s

@@ -159,12 +159,15 @@ def _heading(choice: Choice) -> str:
 
 def choice_entry(request: Request, index: int, width: int) -> Text:
     """One choice as listed: what picks it (its number, right-aligned to ``width``; none when
-    its answer is a number), its answer and its label."""
+    its answer is a number) and its label; an unnumbered choice shows the answer to type."""
     choice = request.choices[index]
     entry = Text()
     if width:
         entry.append(f"{key(request, index):>{width}} ", KEY)
     value, label = choice.value, choice.label
+    if width and label:  # picked by its number: its label says it (a value may hold ids)
+        entry.append(label)
+        return entry
     style = VALUE if width else KEY
     if label.casefold().startswith(value.casefold()):
         entry.append(label[: len(value)], style).append(label[len(value) :])

@@ -10,8 +10,10 @@ from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
 from .config import DEFAULTS
-from .engine import FlakyFlasks, State
+from .engine import FlakyFlasks
+from .reference import reference
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
+from .state import State
 
 GAME: Game[State] = FlakyFlasks()  # the annotation makes mypy check the protocol
 # "turn": every window but counter; each request carries its own length from the config
@@ -42,6 +44,7 @@ GAME_INFO = GameInfo(
     timers=TIMERS,
     colour=0xD68910,
     public_lines=public_lines,
+    reference=reference,
 )
 
 __all__ = [

@@ -1,17 +1,23 @@
 """The typed answers of every window (rules page §12.2): read a text, check it against the
-state, and give its canonical form (the move) or a reason a player understands."""
+state, and give its canonical form (the move: the rules page's command, with ids) or a reason a
+player understands.
+
+Cards, tiles and panels are named as the prompts show them or by their ids, in any case
+(``play Brick Salt 1`` is ``play brick 1``; ``Content.find``); a player by their name as shown
+(exactly, else in any case when that is unambiguous). Names may hold spaces.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
 
 from games.text import excerpt, read_number
 
 from .content import Content, parse_symbol
+from .render import SETTING_WORDS
 from .rules import (
-    G,
+    P,
     can_counter,
     collection,
     funds,
@@ -20,12 +26,24 @@ from .rules import (
     owns,
     sellable,
 )
+from .state import MARKET_KINDS, Config, G
 
 MAX_ANSWER = 400
 
 
 class Bad(Exception):
     """A refused answer; the message is the reason."""
+
+
+EXAMPLES = {
+    "setup": "keep, or layout 1=Straight Pipe,Kiln 2=Prism@G",
+    "hex": "hex <card> <player> (or hex <card> for a Hex without a target), or pass",
+    "counter": "counter <card>, or pass",
+    "work": "play Ember Thorn 1, charm Bitter Root, prop 1, boost T2R, brew or done",
+    "market": "sell 1 Balanced Elixir, buy Kiln, buy Glowcap trash Copper Coin, or pass",
+    "offer": "offer <player> give 3c card:Glowcap get tile:Kiln, or pass",
+    "reply": "accept or refuse",
+}
 
 
 def _number(token: str, what: str) -> int:
@@ -35,16 +53,46 @@ def _number(token: str, what: str) -> int:
     return value
 
 
-def _card_in_hand(content: Content, hand: list[str], token: str) -> str:
-    card = token.lower()
-    if card not in content.cards:
-        raise Bad(f"There is no card {excerpt(token)}.")
-    if card not in hand:
-        raise Bad(f"{content.cards[card].name} is not in your hand.")
+def _names(content: Content, ids: Sequence[str]) -> str:
+    return ", ".join(content.cards[c].name for c in dict.fromkeys(ids)) or "nothing"
+
+
+def find_card(content: Content, tokens: Sequence[str]) -> str:
+    """The card ``tokens`` name (its name or id, any case); Bad if none."""
+    text = " ".join(tokens)
+    card = content.find(text)
+    if card is None or card not in content.cards:
+        raise Bad(f"There is no card {excerpt(text)}.")
     return card
 
 
-def check(content: Content, config: Mapping[str, Any], g: G, seat: int, kind: str, raw: str) -> str:
+def card_in_hand(content: Content, hand: list[str], tokens: Sequence[str]) -> str:
+    card = find_card(content, tokens)
+    if card not in hand:
+        raise Bad(f"{content.cards[card].name} is not in your hand ({_names(content, hand)}).")
+    return card
+
+
+def find_seat(g: G, text: str) -> int | None:
+    """The seat named ``text``: exactly, else in any case when only one seat matches."""
+    if text in g["names"]:
+        return g["names"].index(text)
+    folded = [s for s, name in enumerate(g["names"]) if name.casefold() == text.casefold()]
+    return folded[0] if len(folded) == 1 else None
+
+
+def other_seat(g: G, seat: int, text: str, what: str) -> int:
+    """Another seat still in the match, named by ``text``; Bad otherwise."""
+    target = find_seat(g, text)
+    if target is None or target == seat:
+        others = [g["names"][s] for s in range(len(g["names"])) if s != seat]
+        raise Bad(f"{what} another player ({', '.join(others)}), not {excerpt(text)}.")
+    if target in g["out"]:
+        raise Bad(f"{g['names'][target]} has left the match.")
+    return target
+
+
+def check(content: Content, config: Config, g: G, seat: int, kind: str, raw: str) -> str:
     """The canonical move for ``raw`` in the seat's open window of ``kind``; Bad if refused."""
     if len(raw) > MAX_ANSWER:
         raise Bad(f"That answer is too long ({len(raw)} characters).")
@@ -61,28 +109,13 @@ def check(content: Content, config: Mapping[str, Any], g: G, seat: int, kind: st
     elif kind == "hex":
         if verb == "pass" and len(words) == 1:
             return "pass"
-        if verb == "hex" and len(words) in (2, 3):
-            card_id = _card_in_hand(content, p["hand"], words[1])
-            card = content.cards[card_id]
-            if card.hex is None:
-                raise Bad(f"{card.name} has no Hex effect.")
-            if card.hex["target"]:
-                if len(words) != 3:
-                    raise Bad(f"{card.name} needs a target: hex {card_id} <player>.")
-                target = words[2]
-                if target not in g["names"] or target == g["names"][seat]:
-                    raise Bad(f"The target must be another player, not {excerpt(target)}.")
-                if g["names"].index(target) in g["out"]:
-                    raise Bad(f"{target} has left the match.")
-                return f"hex {card_id} {target}"
-            if len(words) == 3:
-                raise Bad(f"{card.name} takes no target.")
-            return f"hex {card_id}"
+        if verb == "hex" and len(words) >= 2:
+            return _hex(content, g, seat, words[1:])
     elif kind == "counter":
         if verb == "pass" and len(words) == 1:
             return "pass"
-        if verb == "counter" and len(words) == 2:
-            card_id = _card_in_hand(content, p["hand"], words[1])
+        if verb == "counter" and len(words) >= 2:
+            card_id = card_in_hand(content, p["hand"], words[1:])
             card = content.cards[card_id]
             if card.counter is None:
                 raise Bad(f"{card.name} has no Counter effect.")
@@ -92,7 +125,7 @@ def check(content: Content, config: Mapping[str, Any], g: G, seat: int, kind: st
                 )
             return f"counter {card_id}"
     elif kind == "work":
-        return _work(content, config, g, p, verb, words)
+        return _work(content, config, p, verb, words)
     elif kind == "market":
         return _market(content, g, p, verb, words)
     elif kind == "offer":
@@ -105,115 +138,113 @@ def check(content: Content, config: Mapping[str, Any], g: G, seat: int, kind: st
     raise Bad(f"{excerpt(raw)} is not an answer here; e.g. {EXAMPLES[kind]}.")
 
 
-EXAMPLES = {
-    "setup": "keep, or layout 1=pipe,kiln 2=prism@G",
-    "hex": "hex moth P2, or pass",
-    "counter": "counter candle, or pass",
-    "work": "play ember 1, charm root, prop 1, boost T2R, brew or done",
-    "market": "sell 1 balanced, buy kiln, buy silver trash copper, or pass",
-    "offer": "offer P2 give 3c card:silver get tile:kiln, or pass",
-    "reply": "accept or refuse",
-}
+def _hex(content: Content, g: G, seat: int, tokens: list[str]) -> str:
+    """``hex <card> [<player>]``: the longest run of words naming a card, then the target."""
+    hand = g["players"][seat]["hand"]
+    for cut in range(len(tokens), 0, -1):
+        card_id = content.find(" ".join(tokens[:cut]))
+        if card_id is None or card_id not in content.cards:
+            continue
+        card = content.cards[card_id]
+        if card_id not in hand:
+            raise Bad(f"{card.name} is not in your hand ({_names(content, hand)}).")
+        if card.hex is None:
+            raise Bad(f"{card.name} has no Hex effect.")
+        rest = " ".join(tokens[cut:])
+        if not card.hex["target"]:
+            if rest:
+                raise Bad(f"{card.name} takes no target.")
+            return f"hex {card_id}"
+        if not rest:
+            raise Bad(f"{card.name} needs a target: hex {card.name} <player>.")
+        target = other_seat(g, seat, rest, "The target must be")
+        return f"hex {card_id} {g['names'][target]}"
+    raise Bad(f"There is no card {excerpt(' '.join(tokens))}.")
 
 
-def _layout(
-    content: Content, config: Mapping[str, Any], p: dict[str, Any], tokens: list[str]
-) -> str:
+def _layout(content: Content, config: Config, p: P, tokens: list[str]) -> str:
+    """``layout 1=Straight Pipe,Kiln 2=Prism@G``: a token with ``=`` opens a channel; the
+    tokens after it without one continue its list (names may hold spaces)."""
+    groups: list[str] = []
+    for token in tokens:
+        if "=" in token:
+            groups.append(token)
+        elif groups:
+            groups[-1] += f" {token}"
+        else:
+            raise Bad(f"Write each channel as k=tile,tile, not {excerpt(token)}.")
     seen: dict[int, list[str]] = {}
     placed: list[str] = []
-    for token in tokens:
-        k_text, eq, listed = token.partition("=")
-        if not eq:
-            raise Bad(f"Write each channel as k=tile,tile, not {excerpt(token)}.")
+    for group in groups:
+        k_text, _, listed = group.partition("=")
         k = _number(k_text, "A channel")
         if not 1 <= k <= config["slots"]:
             raise Bad(f"Channels are 1 to {config['slots']}, not {k}.")
         if k in seen:
             raise Bad(f"Channel {k} is named twice.")
-        specs = [s for s in listed.split(",") if s] if listed else []
-        if listed and len(specs) != len(listed.split(",")):
+        specs = [s.strip() for s in listed.split(",")] if listed.strip() else []
+        if any(not s for s in specs):
             raise Bad(f"Channel {k} has an empty tile name.")
         if len(specs) > config["channel_length"]:
             raise Bad(f"A channel holds at most {config['channel_length']} tiles.")
-        out = []
-        for spec in specs:
-            tile_id, at, setting = spec.partition("@")
-            tile_id = tile_id.lower()
-            if tile_id not in content.tiles:
-                raise Bad(f"There is no tile {excerpt(tile_id)}.")
-            tile = content.tiles[tile_id]
-            if tile.settings:
-                setting = setting.upper()
-                if not at or len(setting) != 1 or setting not in tile.settings:
-                    raise Bad(
-                        f"{tile.name} needs a setting: {tile_id}@X, X one of"
-                        f" {'/'.join(tile.settings)}."
-                    )
-                out.append(f"{tile_id}@{setting}")
-            else:
-                if at:
-                    raise Bad(f"{tile.name} has no setting.")
-                out.append(tile_id)
-            placed.append(tile_id)
-        seen[k] = out
+        seen[k] = [_tile_spec(content, spec) for spec in specs]
+        placed += [spec.partition("@")[0] for spec in seen[k]]
     if Counter(placed) - Counter(owned_tiles(p)):
         raise Bad("You do not own all of those tiles.")
     parts = [f"{k}={','.join(seen[k])}" for k in sorted(seen) if seen[k]]
     return " ".join(["layout", *parts])
 
 
-def _work(
-    content: Content,
-    config: Mapping[str, Any],
-    g: G,
-    p: dict[str, Any],
-    verb: str,
-    words: list[str],
-) -> str:
+def _tile_spec(content: Content, spec: str) -> str:
+    """``Prism@G`` (or ``prism @ green``) as the canonical ``prism@G``."""
+    name, at, setting = spec.partition("@")
+    tile_id = content.find(name)
+    if tile_id is None or tile_id not in content.tiles:
+        raise Bad(f"There is no tile {excerpt(name.strip())}.")
+    tile = content.tiles[tile_id]
+    if not tile.settings:
+        if at:
+            raise Bad(f"{tile.name} has no setting.")
+        return tile_id
+    letter = SETTING_WORDS.get(setting.strip().upper(), "")
+    if not at or letter not in tile.settings:
+        choices = "/".join(tile.settings)
+        raise Bad(f"{tile.name} needs a setting: {tile.name}@X, X one of {choices}.")
+    return f"{tile_id}@{letter}"
+
+
+def _slot_number(token: str, config: Config) -> int:
+    k = _number(token, "A slot")
+    if not 1 <= k <= config["slots"]:
+        raise Bad(f"Slots are 1 to {config['slots']}, not {k}.")
+    return k
+
+
+def _work(content: Content, config: Config, p: P, verb: str, words: list[str]) -> str:
     stage = p["stage"]
     if verb == "done" and len(words) == 1:
         return "done"
-    if verb == "play" and len(words) == 3:
+    if verb == "play" and len(words) >= 3:
         if stage != "play":
             raise Bad("You can play no more cards once you have propagated, boosted or brewed.")
-        card_id = _card_in_hand(content, p["hand"], words[1])
-        k = _number(words[2], "A slot")
-        if not 1 <= k <= config["slots"]:
-            raise Bad(f"Slots are 1 to {config['slots']}, not {k}.")
-        if p["slots"][k - 1] is not None:
-            raise Bad(f"Slot {k} is not empty.")
+        tokens = words[1:-1]
+        while len(tokens) > 1 and tokens[-1].lower() in ("into", "slot", "in"):
+            tokens = tokens[:-1]  # "play Brick Salt into slot 1"
+        card_id = card_in_hand(content, p["hand"], tokens)
+        k = _slot_number(words[-1], config)
+        slot = p["slots"][k - 1]
+        if slot is not None:
+            raise Bad(f"Slot {k} holds {content.cards[slot['id']].name}.")
         return f"play {card_id} {k}"
-    if verb == "charm" and len(words) == 2:
+    if verb == "charm" and len(words) >= 2:
         if stage != "play":
             raise Bad("Charms are used in the play stage, before propagating.")
-        card_id = _card_in_hand(content, p["hand"], words[1])
+        card_id = card_in_hand(content, p["hand"], words[1:])
         if not content.cards[card_id].charm:
             raise Bad(f"{content.cards[card_id].name} has no Charm.")
         return f"charm {card_id}"
     if verb == "prop" and len(words) >= 2:
-        k = _number(words[1], "A slot")
-        if not 1 <= k <= config["slots"]:
-            raise Bad(f"Slots are 1 to {config['slots']}, not {k}.")
-        slot = p["slots"][k - 1]
-        if slot is None or not slot["left"]:
-            raise Bad(f"Slot {k} holds no ingredient to propagate.")
-        if len(words) == 2:
-            return f"prop {k}"
-        chosen = []
-        for token in words[2:]:
-            symbol = parse_symbol(token)
-            if symbol is None:
-                raise Bad(f"{excerpt(token)} is not a symbol like S2B.")
-            chosen.append(symbol)
-        if Counter(chosen) - Counter(slot["left"]):
-            raise Bad(f"Those symbols are not all left on the card in slot {k}.")
-        if Counter(chosen) == Counter(slot["left"]):
-            return f"prop {k}"
-        if "fractured" not in content.cards[slot["id"]].traits:
-            raise Bad(
-                f"{content.cards[slot['id']].name} is not Fractured: it sends all its symbols."
-            )
-        return " ".join(["prop", str(k), *chosen])
+        return _prop(content, config, p, words)
     if verb == "boost" and len(words) == 2:
         symbol = parse_symbol(words[1])
         if symbol is None:
@@ -232,71 +263,119 @@ def _work(
     raise Bad(f"{excerpt(' '.join(words))} is not a work command; e.g. {EXAMPLES['work']}.")
 
 
-def _market(content: Content, g: G, p: dict[str, Any], verb: str, words: list[str]) -> str:
+def _prop(content: Content, config: Config, p: P, words: list[str]) -> str:
+    k = _slot_number(words[1], config)
+    slot = p["slots"][k - 1]
+    if slot is None or not slot["left"]:
+        raise Bad(f"Slot {k} holds no ingredient to propagate.")
+    if len(words) == 2:
+        return f"prop {k}"
+    chosen = []
+    for token in words[2:]:
+        symbol = parse_symbol(token)
+        if symbol is None:
+            raise Bad(f"{excerpt(token)} is not a symbol like S2B.")
+        chosen.append(symbol)
+    if Counter(chosen) - Counter(slot["left"]):
+        raise Bad(f"Those symbols are not all left on the card in slot {k}.")
+    if Counter(chosen) == Counter(slot["left"]):
+        return f"prop {k}"
+    if "fractured" not in content.cards[slot["id"]].traits:
+        raise Bad(f"{content.cards[slot['id']].name} is not Fractured: it sends all its symbols.")
+    return " ".join(["prop", str(k), *chosen])
+
+
+def _market(content: Content, g: G, p: P, verb: str, words: list[str]) -> str:
     if verb == "pass" and len(words) == 1:
         return "pass"
-    if verb == "sell" and len(words) == 3:
-        n = _number(words[1], "A potion")
+    if verb == "sell" and len(words) >= 3:
+        tokens = words[1:]
+        if tokens[0].lower() == "potion":
+            tokens = tokens[1:]  # "sell potion 1 as Balanced Elixir"
+        n = _number(tokens[0], "A potion")
         potion = next((x for x in p["potions"] if x["n"] == n), None)
         if potion is None:
             raise Bad(f"You hold no potion {n}.")
-        panel = words[2].lower()
-        if panel not in g["panels"]:
-            raise Bad(f"{excerpt(words[2])} is not a panel on the board.")
+        named = tokens[2:] if len(tokens) > 2 and tokens[1].lower() == "as" else tokens[1:]
+        panel = content.find(" ".join(named))
+        if panel is None or panel not in g["panels"]:
+            raise Bad(f"{excerpt(' '.join(named))} is not a panel on the board.")
         if panel not in [x[0] for x in sellable(content, g, potion["symbols"])]:
             raise Bad(f"Potion {n} does not qualify for {content.panels[panel].name}.")
         return f"sell {n} {panel}"
-    if verb == "buy" and len(words) in (2, 4):
-        item = words[1].lower()
-        rows = [r for kind in ("river", "tableau") for r in g["rows"][kind].values()]
-        if not any(item in row for row in rows):
-            raise Bad(f"{excerpt(words[1])} is not in an open row.")
-        cost = content.cards[item].cost if item in content.cards else content.tiles[item].cost
-        if cost > funds(p):
-            raise Bad(f"It costs {cost}; you have {funds(p)}.")
-        if len(words) == 2:
-            return f"buy {item}"
-        if words[2].lower() != "trash" or item not in content.cards:
-            raise Bad("Write buy <card> trash <card>; only a bought card comes with a trash.")
-        trash = words[3].lower()
-        if trash not in [*collection(p), item]:
-            raise Bad(f"{excerpt(words[3])} is not a card of your collection.")
-        return f"buy {item} trash {trash}"
+    if verb == "buy" and len(words) >= 2:
+        return _buy(content, g, p, words[1:])
     raise Bad(f"{excerpt(' '.join(words))} is not a market answer; e.g. {EXAMPLES['market']}.")
 
 
+def _buy(content: Content, g: G, p: P, tokens: list[str]) -> str:
+    """``buy <item>`` or ``buy <card> trash <card>`` (names may hold spaces, even "trash")."""
+    cuts = [i for i, t in enumerate(tokens) if t.lower() == "trash" and 0 < i < len(tokens) - 1]
+    for cut in [len(tokens), *cuts]:
+        item = content.find(" ".join(tokens[:cut]))
+        if item is None or item in content.panels:
+            continue
+        rows = [r for kind in MARKET_KINDS for r in g["rows"][kind].values()]
+        if not any(item in row for row in rows):
+            raise Bad(f"{content.named(item)} is not for sale in an open row.")
+        cost = content.cost(item)
+        if cost > funds(p):
+            raise Bad(f"{content.named(item)} costs {cost}; you have {funds(p)}.")
+        if cut == len(tokens):
+            return f"buy {item}"
+        if item not in content.cards:
+            raise Bad("Only a bought card comes with a trash: buy <card> trash <card>.")
+        trash = find_card(content, tokens[cut + 1 :])
+        if trash not in [*collection(p), item]:
+            raise Bad(f"{content.cards[trash].name} is not a card of your collection.")
+        return f"buy {item} trash {trash}"
+    raise Bad(f"There is nothing called {excerpt(' '.join(tokens))} to buy.")
+
+
 def _offer(content: Content, g: G, seat: int, words: list[str]) -> str:
-    if len(words) < 4 or words[2].lower() != "give" or "get" not in [w.lower() for w in words[3:]]:
-        raise Bad("Write offer <player> give <items> get <items>.")
-    target = words[1]
-    if target not in g["names"] or target == g["names"][seat]:
-        raise Bad(f"An offer goes to another player, not {excerpt(target)}.")
-    t = g["names"].index(target)
-    if t in g["out"]:
-        raise Bad(f"{target} has left the match.")
     lowered = [w.lower() for w in words]
-    ge = lowered.index("get", 3)
-    sides = []
-    for items in (words[3:ge], words[ge + 1 :]):
-        side = []
-        for token in items:
-            low = token.lower()
-            card = low.startswith("card:") and low[5:] in content.cards
-            if card or (low.startswith("tile:") and low[5:] in content.tiles):
-                side.append(low)
-            elif low.endswith("c") and read_number(low[:-1]) and int(low[:-1]) >= 1:
-                side.append(f"{int(low[:-1])}c")
-            else:
-                raise Bad(f"{excerpt(token)} is not an item (3c, card:<id> or tile:<id>).")
-        sides.append(side)
-    give, get = sides
+    if "give" not in lowered[2:] or "get" not in lowered[3:]:
+        raise Bad("Write offer <player> give <items> get <items>.")
+    give_at = lowered.index("give", 2)
+    target = other_seat(g, seat, " ".join(words[1:give_at]), "An offer goes to")
+    get_at = lowered.index("get", give_at + 1)
+    give = _items(content, words[give_at + 1 : get_at])
+    get = _items(content, words[get_at + 1 :])
     if not give and not get:
         raise Bad("An offer names at least one item.")
     if not owns(g["players"][seat], give):
         raise Bad("You do not own everything you offer to give.")
-    if not owns(g["players"][t], get):
-        raise Bad(f"{target} does not own everything you ask for.")
-    return " ".join(["offer", target, "give", *give, "get", *get])
+    name = g["names"][target]
+    if not owns(g["players"][target], get):
+        raise Bad(f"{name} does not own everything you ask for.")
+    return " ".join(["offer", name, "give", *give, "get", *get])
+
+
+def _items(content: Content, tokens: list[str]) -> list[str]:
+    """Trade items: ``3c``, ``card:<card>``, ``tile:<tile>``; a name's later words follow it."""
+    groups: list[list[str]] = []
+    for token in tokens:
+        low = token.lower()
+        is_coins = low.endswith("c") and read_number(low[:-1]) is not None
+        if is_coins or low.startswith(("card:", "tile:")) or not groups:
+            groups.append([token])
+        else:
+            groups[-1].append(token)
+    items = []
+    for group in groups:
+        head = group[0].lower()
+        if head.endswith("c") and len(group) == 1 and read_number(head[:-1]):
+            items.append(f"{int(head[:-1])}c")
+            continue
+        kind, _, first = group[0].partition(":")
+        found = content.find(" ".join([first, *group[1:]]))
+        kind = kind.lower()
+        pool = content.cards if kind == "card" else content.tiles if kind == "tile" else {}
+        if found is not None and found in pool:
+            items.append(f"{kind}:{found}")
+        else:
+            raise Bad(f"{excerpt(' '.join(group))} is not an item (3c, card:<card>, tile:<tile>).")
+    return items
 
 
 def hex_options(content: Content, g: G, seat: int) -> list[str]:

@@ -6,11 +6,13 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from games.protocol import JSON, ConfigError
 from games.text import excerpt, field_name
 
 from .content import HOUSE, Content, read_content
+from .state import Config
 
 MAX_WINDOW_S = 24 * 3600
 # key -> (default, low, high) for whole numbers; bools and choices below
@@ -98,6 +100,11 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         read_content(content)  # raises naming content_set.<field>
         config["content_set"] = json.loads(json.dumps(content))
     return config
+
+
+def typed(config: Mapping[str, JSON]) -> Config:
+    """A config ``parse_config`` filled in and checked, as the type it is."""
+    return cast(Config, config)
 
 
 def match_seed(config: Mapping[str, JSON], seed: int) -> int:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Literal, TypedDict, cast
 
 from games.protocol import JSON, ConfigError
 from games.text import excerpt, field_name
@@ -44,8 +44,25 @@ def parse_symbol(text: str) -> str | None:
     return f"{match.group(1)}{value}{match.group(3)}"
 
 
+def name_key(text: str) -> str:
+    """How a typed name or id is compared with the content's: case, apostrophes and every other
+    mark ignored (``will-o-wisp`` is Will-o'-Wisp, ``dragons blood`` Dragon's Blood)."""
+    text = text.casefold().replace("'", "").replace("\u2019", "")
+    return " ".join(re.sub(r"[\W_]+", " ", text).split())
+
+
 def sym_parts(symbol: str) -> tuple[str, int, str]:
-    return symbol[0], int(symbol[1:-1]), symbol[-1]
+    """(shape, value, colour) of a canonical symbol text."""
+    found = _PARTS.get(symbol)
+    return found if found is not None else (symbol[0], int(symbol[1:-1]), symbol[-1])
+
+
+_PARTS = {
+    f"{s}{v}{c}": (s, v, c)
+    for s in SHAPES
+    for v in range(MIN_VALUE, MAX_VALUE + 1)
+    for c in COLOURS
+}
 
 
 def make_symbol(shape: str, value: int, colour: str) -> str:
@@ -60,6 +77,49 @@ def canonical(symbols: Sequence[str]) -> list[str]:
     return sorted(symbols, key=sym_key)
 
 
+class Action(TypedDict, total=False):
+    """One effect action (§6.2 rule 5): ``do`` and the keys that action takes."""
+
+    do: str  # draw, charge, fume, swap_fumes, discard_last, jam
+    n: int  # draw, charge, fume
+    kind: Literal["light", "dark"]  # fume
+    who: Literal["target", "others"]  # discard_last, jam
+
+
+class HexEffect(TypedDict):
+    target: bool
+    do: tuple[Action, ...]
+
+
+class ChargeCost(TypedDict):
+    charge: int
+
+
+class CounterEffect(TypedDict):
+    cost: Literal["discard"] | ChargeCost
+    do: tuple[Action, ...]
+
+
+class When(TypedDict, total=False):
+    """A panel's condition (§11): every key present must hold."""
+
+    min: int
+    max: int
+    max_identical: int
+    sum: int
+    min_sum: int
+    max_sum: int
+    has_value: int
+    one_shape: bool
+    one_colour: bool
+    all_shapes: bool
+    all_colours: bool
+    distinct_values: bool
+    shapes: list[str]
+    colours: list[str]
+    dominance: str
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     id: str
@@ -71,16 +131,16 @@ class Card:
     symbols: tuple[str, ...]
     traits: frozenset[str]
     bonus: tuple[int, str] | None
-    manifest: tuple[Mapping[str, Any], ...]
-    charm: tuple[Mapping[str, Any], ...]
-    hex: Mapping[str, Any] | None
-    counter: Mapping[str, Any] | None
+    manifest: tuple[Action, ...]
+    charm: tuple[Action, ...]
+    hex: HexEffect | None
+    counter: CounterEffect | None
 
     def counter_charge(self) -> int:
         """The Charge a Counter costs (0: it costs discarding the card)."""
         assert self.counter is not None
         cost = self.counter["cost"]
-        return int(cost["charge"]) if isinstance(cost, Mapping) else 0
+        return 0 if cost == "discard" else cost["charge"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +165,7 @@ class Panel:
     id: str
     name: str
     tier: int
-    when: Mapping[str, Any]
+    when: When
     coins: tuple[int, int, int]
     fame: tuple[int, int, int]
 
@@ -121,6 +181,18 @@ class Content:
     card_rank: Mapping[str, int]  # catalogue order
     tile_rank: Mapping[str, int]
     panel_rank: Mapping[str, int]
+    index: Mapping[str, str]  # ``name_key`` of every id and name -> the id (``find``)
+
+    def find(self, text: str) -> str | None:
+        """The id of the card, tile or panel ``text`` names (its name or its id, as
+        ``name_key`` compares them), or None."""
+        return self.index.get(name_key(text))
+
+    def named(self, item: str) -> str:
+        """The name of a card, tile or panel."""
+        if item in self.cards:
+            return self.cards[item].name
+        return self.tiles[item].name if item in self.tiles else self.panels[item].name
 
     def market_deck(self, kind: str, tier: int) -> list[str]:
         """A tier's card (``river``) or tile (``tableau``) deck in catalogue order."""
@@ -136,6 +208,10 @@ class Content:
 
     def tcat(self, ids: list[str]) -> list[str]:
         return sorted(ids, key=self.tile_rank.__getitem__)
+
+    def cost(self, item: str) -> int:
+        """The market price of a card or a tile."""
+        return self.cards[item].cost if item in self.cards else self.tiles[item].cost
 
 
 class _Reader:
@@ -203,8 +279,8 @@ class _Reader:
 
     def actions(
         self, value: JSON, where: str, allowed: Sequence[str], target: bool
-    ) -> tuple[Mapping[str, Any], ...]:
-        out = []
+    ) -> tuple[Action, ...]:
+        out: list[Action] = []
         for i, raw in enumerate(self.items(value, where)):
             at = f"{where}[{i}]"
             if not isinstance(raw, Mapping) or "do" not in raw:
@@ -216,7 +292,9 @@ class _Reader:
             elif do == "fume":
                 self.obj(raw, at, ("do", "kind", "n"))
                 kind = self.choice(raw["kind"], f"{at}.kind", ("light", "dark"))
-                out.append({"do": do, "kind": kind, "n": self.integer(raw["n"], f"{at}.n", 0, 99)})
+                light_or_dark: Literal["light", "dark"] = "light" if kind == "light" else "dark"
+                n = self.integer(raw["n"], f"{at}.n", 0, 99)
+                out.append({"do": do, "kind": light_or_dark, "n": n})
             elif do == "swap_fumes":
                 self.obj(raw, at, ("do",))
                 out.append({"do": do})
@@ -225,7 +303,7 @@ class _Reader:
                 who = self.choice(raw["who"], f"{at}.who", ("target", "others"))
                 if who == "target" and not target:
                     raise self.fail(f"{at}.who", "'target' needs a Hex with \"target\": true")
-                out.append({"do": do, "who": who})
+                out.append({"do": do, "who": "target" if who == "target" else "others"})
         return tuple(out)
 
     def formula(self, value: JSON, where: str) -> tuple[int, int, int]:
@@ -267,12 +345,13 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
         else:
             r.obj(entry, at, (*common, "symbols"), effects)
         ident = unique(entry["id"], f"{at}.id")
-        hex_, counter = None, None
+        hex_: HexEffect | None = None
+        counter: CounterEffect | None = None
         symbols: tuple[str, ...] = ()
         traits: frozenset[str] = frozenset()
         bonus = None
-        manifest: tuple[Mapping[str, Any], ...] = ()
-        charm: tuple[Mapping[str, Any], ...] = ()
+        manifest: tuple[Action, ...] = ()
+        charm: tuple[Action, ...] = ()
         coin = None
         if has == ["coin"]:
             coin = r.integer(entry["coin"], f"{at}.coin", 0)
@@ -301,6 +380,7 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
             if "counter" in entry:
                 c = r.obj(entry["counter"], f"{at}.counter", ("cost", "do"))
                 cost = c["cost"]
+                paid: Literal["discard"] | ChargeCost = "discard"
                 if cost != "discard":
                     cost_obj = (
                         r.obj(cost, f"{at}.counter.cost", ("charge",))
@@ -312,11 +392,11 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
                             f"{at}.counter.cost",
                             f'must be "discard" or {{"charge": n}}, got {excerpt(cost)}',
                         )
-                    cost = {
+                    paid = {
                         "charge": r.integer(cost_obj["charge"], f"{at}.counter.cost.charge", 1, 99)
                     }
                 counter = {
-                    "cost": cost,
+                    "cost": paid,
                     "do": r.actions(c["do"], f"{at}.counter.do", COUNTER_ACTIONS, False),
                 }
         cards[ident] = Card(
@@ -370,7 +450,7 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
             (),
             (*WHEN_INT, *WHEN_BOOL, "shapes", "colours", "dominance"),
         )
-        checked: dict[str, Any] = {}
+        checked: dict[str, JSON] = {}
         for key, value in when.items():
             w = f"{at}.when.{key}"
             if key in WHEN_INT:
@@ -389,7 +469,7 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
             ident,
             r.text(entry["name"], f"{at}.name"),
             r.integer(entry["tier"], f"{at}.tier", 1, 3),
-            checked,
+            cast(When, checked),  # every key and value checked above
             r.formula(entry["coins"], f"{at}.coins"),
             r.formula(entry["fame"], f"{at}.fame"),
         )
@@ -416,7 +496,40 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
         {c: k for k, c in enumerate(cards)},
         {t: k for k, t in enumerate(tiles)},
         {p: k for k, p in enumerate(panels)},
+        _name_index(r, top, cards, tiles, panels),
     )
+
+
+def _name_index(
+    r: _Reader,
+    top: Mapping[str, JSON],
+    cards: Mapping[str, Card],
+    tiles: Mapping[str, Tile],
+    panels: Mapping[str, Panel],
+) -> dict[str, str]:
+    """Every id and name, as typed (``name_key``), -> its id: names are unique within a set,
+    across cards, tiles and panels, and no name is another item's id."""
+    index: dict[str, str] = {}
+    named = [
+        ("cards", [(i, c.name) for i, c in cards.items()]),
+        ("tiles", [(i, t.name) for i, t in tiles.items()]),
+        ("panels", [(i, p.name) for i, p in panels.items()]),
+    ]
+    for kind, items in named:
+        for i, (ident, name) in enumerate(items):
+            for field, text in (("id", ident), ("name", name)):
+                key = name_key(text)
+                where = f"{kind}[{i}].{field}"
+                if not key:
+                    raise r.fail(where, f"{excerpt(text)} needs a letter or a digit")
+                other = index.setdefault(key, ident)
+                if other != ident:
+                    raise r.fail(
+                        where,
+                        f"{excerpt(text)} reads as the name or id of {other!r}"
+                        " (names are unique within a content set, across cards, tiles and panels)",
+                    )
+    return index
 
 
 def _house_json() -> JSON:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from games.protocol import (
@@ -13,8 +13,6 @@ from games.protocol import (
     MODERATORS,
     PUBLIC,
     Accepted,
-    Choice,
-    ConfigError,
     Event,
     Move,
     Outcome,
@@ -26,25 +24,27 @@ from games.protocol import (
     derive_rng,
     to_seat,
 )
+from games.text import names_text
 
 from . import config as options
-from .answers import Bad, check, hex_options
+from .answers import Bad, check
 from .content import Content
-from .flow import Flow, fresh, market_items
-from .render import board, hand_text, public_board, public_player, syms, table
-from .rules import (
-    G,
-    active,
-    best_panel,
-    can_counter,
-    collection,
-    funds,
-    owned_tiles,
-    propagate_preview,
-    sellable,
+from .flow import Flow, fresh
+from .prompts import ask, occasion, summary
+from .render import (
+    board,
+    cards_count,
+    fumes_text,
+    hand_text,
+    panel_text,
+    public_board,
+    public_player,
+    rows_text,
+    table,
 )
+from .rules import collection, window
+from .state import Chance, Config, G, State
 
-State = dict[str, Any]
 DEFAULTS_TEXT = {
     "setup": "keep your layout",
     "hex": "pass",
@@ -68,7 +68,8 @@ TIMER = {"counter": "reaction"}  # every other window: "turn" (its own length, b
 
 def copy_g(g: G) -> G:
     """A deep copy of the game data (plain JSON), faster than ``copy.deepcopy``."""
-    return json.loads(json.dumps(g))  # type: ignore[no-any-return]
+    copied: G = json.loads(json.dumps(g))
+    return copied
 
 
 def content_of(state: State) -> Content:
@@ -86,7 +87,7 @@ class FlakyFlasks:
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         names = list(setup.names) or [f"P{s + 1}" for s in range(setup.seats)]
-        config = options.parse_config(setup.config, setup.seats)  # defaults for a raw config
+        config = options.typed(options.parse_config(setup.config, setup.seats))
         seed = options.match_seed(config, setup.seed)  # the ``seed`` option, else the host's
         first = derive_rng(seed, "first").randrange(setup.seats)
         return start(config, names, {"seed": seed}, first, None)
@@ -102,182 +103,28 @@ class FlakyFlasks:
 
     def _request(self, state: State, seat: int) -> Request:
         g, config = state["g"], state["config"]
-        win = g["win"]
+        win = window(g)
         kind = win["kind"]
-        choices, prompt = self._choices(state, seat)
+        built = ask(content_of(state), config, g, seat)
         timeout = {
             "counter": config["reaction_window_s"],
             "work": config["work_window_s"],
         }.get(kind, config["window_s"])
-        clock = win["label"] if kind in ("work", "market") else None
-        head = f"Flaky Flasks {win['label']} ({kind}), {g['names'][seat]}."
-        text = f"{head}\n{prompt}"
-        if len(text) > 1400:
-            text = text[:1399] + "…"
         return Request(
             seat,
             kind,
-            text,
-            tuple(choices),
+            built.prompt,
+            tuple(built.choices),
             DEFAULTS_TEXT[kind],
             float(timeout),
-            occasion=win["label"],
+            occasion=occasion(g),
             timer=TIMER.get(kind, "turn"),
-            clock=clock,
-            presentation={
-                "play": "menu",
-                "buy": "menu",
-                "trash": "menu",
-                "sell": "menu",
-                "hex": "menu",
-                "offer": "menu",
-                "layout": "menu",
-            },
+            # §6.3: each seat works at its own pace on the window's one deadline
+            close="each" if kind == "work" else "all",
+            clock=win["label"] if kind in ("work", "market") else None,
+            presentation=built.presentation,
+            help=built.help_text,
         )
-
-    def _choices(self, state: State, seat: int) -> tuple[list[Choice], str]:
-        g, content = state["g"], content_of(state)
-        kind = g["win"]["kind"]
-        p = g["players"][seat]
-        out: list[Choice] = []
-        prompt = ""
-        if kind == "setup":
-            out.append(Choice("keep", "Keep my layout"))
-            out += _layout_choices(content, state["config"], p)
-            prompt = "\n".join(
-                [
-                    *board(content, g, seat),
-                    "Rearrange your tiles (layout 1=pipe,kiln 2=prism@G …) or keep them:"
-                    " channels not named become empty, unplaced tiles are spare.",
-                    _deck_line(p),
-                ]
-            )
-        elif kind == "hex":
-            out += [Choice(v, v, "hex") for v in hex_options(content, g, seat)]
-            out.append(Choice("pass", "Pass (end my Ritual)"))
-            prompt = (
-                f"Ritual: activate a Hex from your hand or pass. {hand_text(content, p['hand'])}"
-            )
-        elif kind == "counter":
-            top = g["ritual"]["chain"][-1]
-            card = content.cards[top["card"]]
-            out += [
-                Choice(f"counter {c}", f"Counter with {content.cards[c].name}"[:80])
-                for c in can_counter(content, p)
-            ]
-            out.append(Choice("pass", "Pass"))
-            prompt = (
-                f"{g['names'][top['seat']]}'s {card.name} is about to resolve. Counter it or pass."
-            )
-        elif kind == "work":
-            out, prompt = self._work_choices(state, seat)
-        elif kind == "market":
-            out, prompt = self._market_choices(state, seat)
-        elif kind == "offer":
-            out.append(Choice("pass", "No offer"))
-            out += _offer_choices(content, g, seat)
-            prompt = (
-                "Bargain: offer <player> give <items> get <items>"
-                " (items: 3c, card:<id>, tile:<id>), or pass. The menu offers coins at the"
-                f" market price for one card or tile; you have {p['coins']} coins."
-            )
-        elif kind == "reply":
-            offer = g["bargain"]["offer"]
-            out += [Choice("accept", "Accept"), Choice("refuse", "Refuse")]
-            prompt = f"{g['names'][offer['from']]} proposes: {offer['text']}"
-        return out, prompt
-
-    def _work_choices(self, state: State, seat: int) -> tuple[list[Choice], str]:
-        g, config, content = state["g"], state["config"], content_of(state)
-        p = g["players"][seat]
-        out: list[Choice] = []
-        if p["stage"] == "play":
-            free = [k for k in range(config["slots"]) if p["slots"][k] is None]
-            for card_id in dict.fromkeys(p["hand"]):
-                card = content.cards[card_id]
-                for k in free:
-                    tag = "" if p["channels"][k] else " (broken)"
-                    out.append(
-                        Choice(
-                            f"play {card_id} {k + 1}",
-                            f"Play {card.name} into slot {k + 1}{tag}"[:80],
-                            "play",
-                        )
-                    )
-                if card.charm:
-                    out.append(Choice(f"charm {card_id}", f"Charm: {card.name}"[:80], "charm"))
-        for k, slot in enumerate(p["slots"]):
-            if slot is not None and slot["left"]:
-                out.append(Choice(f"prop {k + 1}", f"Propagate slot {k + 1}", "prop"))
-                if "fractured" in content.cards[slot["id"]].traits and len(set(slot["left"])) > 1:
-                    for symbol in sorted(set(slot["left"])):
-                        out.append(
-                            Choice(
-                                f"prop {k + 1} {symbol}",
-                                f"Propagate {symbol} from slot {k + 1}",
-                                "prop",
-                            )
-                        )
-        if p["charge"] >= 1:
-            for symbol in sorted(set(p["cauldron"])):
-                if int(symbol[1:-1]) < 12:
-                    out.append(Choice(f"boost {symbol}", f"Boost {symbol} (+1, 1 Charge)", "boost"))
-        if len(p["cauldron"]) >= 2:
-            out.append(Choice("brew", "Brew the cauldron"))
-        out.append(Choice("done", "Done"))
-        previews = []
-        for k, slot in enumerate(p["slots"]):
-            if slot is not None and slot["left"]:
-                got, charge = propagate_preview(content, g, p, k, slot["left"])
-                extra = f" (+{charge} Charge)" if charge else ""
-                previews.append(f"prop {k + 1} → {syms(got) if got else 'voided'}{extra}")
-        empty = [str(k + 1) for k in range(len(p["slots"])) if p["slots"][k] is None]
-        connected = [k for k in empty if p["channels"][int(k) - 1]]
-        lines = [*board(content, g, seat), hand_text(content, p["hand"])]
-        lines.append(f"Stage: {p['stage']}. Free slots: {', '.join(empty) or 'none'}"
-                     f" (connected: {', '.join(connected) or 'none'}).")  # fmt: skip
-        lines += previews
-        return out, "\n".join(lines)
-
-    def _market_choices(self, state: State, seat: int) -> tuple[list[Choice], str]:
-        g, content = state["g"], content_of(state)
-        p = g["players"][seat]
-        out: list[Choice] = []
-        lines = [f"Funds {funds(p)} ({p['temp']} temporary first)."]
-        for potion in p["potions"]:
-            options_ = sellable(content, g, potion["symbols"])
-            best = best_panel(options_)
-            for pid, coins, fame in options_:
-                mark = " ★" if best is not None and pid == best[0] else ""
-                out.append(
-                    Choice(
-                        f"sell {potion['n']} {pid}",
-                        f"Sell #{potion['n']} as {content.panels[pid].name}:"
-                        f" {coins}c {fame} fame{mark}"[:80],
-                        "sell",
-                    )
-                )
-            lines.append(f"Potion {potion['n']}: {syms(potion['symbols'])}")
-        money = funds(p)
-        mine = sorted(set(collection(p)), key=content.card_rank.__getitem__)
-        for kind, item, cost in market_items(g, content):
-            if cost > money:
-                continue
-            name = content.cards[item].name if kind == "river" else content.tiles[item].name
-            out.append(Choice(f"buy {item}", f"Buy {name} ({cost})"[:80], "buy"))
-            if kind == "river":
-                # the useful trashes: a starter card, or the card itself (any card may be typed)
-                starters = [c for c in mine if content.cards[c].tier == 0]
-                for trash in sorted({*starters, item}, key=content.card_rank.__getitem__):
-                    out.append(
-                        Choice(
-                            f"buy {item} trash {trash}",
-                            f"Buy {name}, trash {content.cards[trash].name}"[:80],
-                            "trash",
-                        )
-                    )
-        out.append(Choice("pass", "Pass (leave the Market)"))
-        return out, "\n".join(lines)
 
     def submit(self, state: State, seat: int, raw: str) -> Verdict:
         g = state["g"]
@@ -289,10 +136,10 @@ class FlakyFlasks:
         if not isinstance(raw, str):
             return Refused("Send a text answer.")
         try:
-            move = check(content_of(state), state["config"], g, seat, g["win"]["kind"], raw)
+            move = check(content_of(state), state["config"], g, seat, window(g)["kind"], raw)
         except Bad as bad:
             return Refused(str(bad))
-        return Accepted(move, f"Accepted: {move}")
+        return Accepted(move, summary(content_of(state), g, seat, move))
 
     def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
         g = copy_g(state["g"])
@@ -301,7 +148,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.resolve({seat: (m if isinstance(m, str) else None) for seat, m in moves.items()})
         g["steps"] += 1
-        new = {**state, "g": g}
+        new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
     def _events(
@@ -331,8 +178,10 @@ class FlakyFlasks:
                     summary,
                 )
             )
+        shown = hand_shown(g)
         for seat, p in enumerate(g["players"]):
-            if p["hand"] != before.get(seat) and seat not in g["out"]:
+            changed = p["hand"] != before.get(seat) and p["hand"]  # an empty hand: the turn ended
+            if changed and seat not in g["out"] and seat not in shown:
                 events.append(
                     Event(
                         to_seat(seat),
@@ -343,21 +192,16 @@ class FlakyFlasks:
                 )
         hands = {g["names"][s]: list(p["hand"]) for s, p in enumerate(g["players"])}
         decks = {g["names"][s]: list(p["deck"]) for s, p in enumerate(g["players"])}
+        said = "; ".join(f"{name}: {', '.join(map(content.named, hand)) or 'no cards'}"
+                         for name, hand in hands.items())  # fmt: skip
         events.append(
-            Event(
-                MODERATORS,
-                "hidden",
-                {"hands": hands, "decks": decks},
-                f"Hands: {json.dumps(hands)}"[:1800],
-            )
+            Event(MODERATORS, "hidden", {"hands": hands, "decks": decks}, f"Hands: {said}"[:1800])
         )
         if g["over"]:
             winners = [g["names"][s] for s in g["winners"]]
-            events.append(
-                Event(
-                    PUBLIC, "over", {"winners": winners}, f"Game over: {' and '.join(winners)} win."
-                )
-            )
+            verb = "wins" if len(winners) == 1 else "win"
+            text = f"Game over: {names_text(winners)} {verb}."
+            events.append(Event(PUBLIC, "over", {"winners": winners}, text))
         return events
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
@@ -365,7 +209,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         if not g["over"]:
             flow.game_over(f"ended by {reason}")
-        new = {**state, "g": g}
+        new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, {})
 
     def leave(self, state: State, seat: int) -> tuple[State, list[Event]]:
@@ -378,7 +222,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.leave(seat)
         g["steps"] += 1
-        new = {**state, "g": g}
+        new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -417,14 +261,7 @@ class FlakyFlasks:
         return view
 
     def describe(self, state: State, seat: int | None) -> str:
-        g, content = state["g"], content_of(state)
-        lines = [table(content, g)]
-        for s in range(len(g["players"])):
-            lines += board(content, g, s)
-        if seat is not None:
-            p = g["players"][seat]
-            lines.append(hand_text(content, p["hand"]))
-        return "\n".join(lines)
+        return look(content_of(state), state["g"], seat)
 
     def secrets(self, state: State, seat: int) -> Collection[Secret]:
         hand = state["g"]["players"][seat]["hand"]
@@ -437,68 +274,45 @@ class FlakyFlasks:
         return state
 
     def load(self, data: JSON) -> State:
-        return copy.deepcopy(dict(data))
+        loaded: State = copy.deepcopy(data)
+        return loaded
 
 
-def _layout_text(channels: Sequence[Sequence[str]]) -> str:
-    """A layout answer in the form the engine accepts it: ``layout 1=pipe,kiln 3=prism@G``."""
-    parts = [f"{k + 1}={','.join(ch)}" for k, ch in enumerate(channels) if ch]
-    return " ".join(["layout", *parts])
-
-
-def _layout_choices(content: Content, config: Mapping[str, Any], p: dict[str, Any]) -> list[Choice]:
-    """Complete layouts a player can pick from a menu (any other is typed): the tiles spread
-    over the channels, dearest first; chained into as few channels as possible; and the current
-    layout with one tile's setting changed. Settings stay as they are (a spare tile: its first)."""
-    slots, length = config["slots"], config["channel_length"]
-    current = [list(ch) for ch in p["channels"]]
-    specs = [spec for ch in current for spec in ch]
-    for tile in p["spare"]:
-        settings = content.tiles[tile].settings
-        specs.append(f"{tile}@{settings[0]}" if settings else tile)
-    specs.sort(key=lambda spec: (-content.tiles[spec.split("@")[0]].cost, spec))
-    spread: list[list[str]] = [[] for _ in range(slots)]
-    for i, spec in enumerate(specs[: slots * length]):
-        spread[i % slots].append(spec)
-    chained = [specs[k * length : (k + 1) * length] for k in range(slots)]
-    found = {
-        _layout_text(spread): "Spread my tiles over the channels, dearest first",
-        _layout_text(chained): "Chain my tiles into as few channels as possible",
+def hand_shown(g: G) -> set[int]:
+    """The seats whose open prompt shows their hand (a Hex, or work before propagating), so
+    a change to it needs no message of its own."""
+    win = g["win"]
+    if win is None or win["kind"] not in ("hex", "work"):
+        return set()
+    return {
+        s
+        for s in win["prompted"]
+        if s not in win["finished"] and (win["kind"] == "hex" or g["players"][s]["stage"] == "play")
     }
-    for k, channel in enumerate(current):
-        for i, spec in enumerate(channel):
-            tile_id, _, setting = spec.partition("@")
-            tile = content.tiles[tile_id]
-            for other in tile.settings:
-                if other != setting:
-                    changed = [list(ch) for ch in current]
-                    changed[k][i] = f"{tile_id}@{other}"
-                    label = f"Keep my layout, {tile.name} in channel {k + 1} set to {other}"
-                    found.setdefault(_layout_text(changed), label[:80])
-    found.pop(_layout_text(current), None)  # that is "keep"
-    return [Choice(value, label, "layout") for value, label in found.items()]
 
 
-def _offer_choices(content: Content, g: G, seat: int) -> list[Choice]:
-    """Complete offers a player can make from a menu: its market price in coins for one card
-    or tile another player owns (any other offer is typed)."""
-    coins = g["players"][seat]["coins"]
-    out = []
-    for t in active(g):
-        if t == seat:
-            continue
-        them, name = g["players"][t], g["names"][t]
-        cards = sorted(set(collection(them)), key=content.card_rank.__getitem__)
-        tiles = sorted(set(owned_tiles(them)), key=content.tile_rank.__getitem__)
-        wanted = [("card", c, content.cards[c].name, content.cards[c].cost) for c in cards]
-        wanted += [("tile", x, content.tiles[x].name, content.tiles[x].cost) for x in tiles]
-        for kind, item, title, cost in wanted:
-            price = max(1, cost)
-            if price <= coins:
-                value = f"offer {name} give {price}c get {kind}:{item}"
-                label = f"Offer {name} {price} coins for their {title}"
-                out.append(Choice(value, label[:80], "offer"))
-    return out
+LOOK_CHARS = 1900  # /look answers in one Discord message
+
+
+def look(content: Content, g: G, seat: int | None) -> str:
+    """The whole board for ``/look`` (``describe``): the table, the seat's own board, hand and
+    deck, the panels with what they buy, the market rows, then every other board (each on two
+    lines when the whole is too long for one message)."""
+    sections = [[f"Round {g['round']} · first player {g['names'][g['first']]} · {fumes_text(g)}"]]
+    if seat is not None:
+        p = g["players"][seat]
+        deck = f"Your cards (deck, hand, discard, slots): {cards_count(content, collection(p))}."
+        sections.append([*board(content, g, seat), hand_text(content, p["hand"]), deck])
+    sections.append(["Panels:", *(panel_text(content.panels[x]) for x in g["panels"])])
+    sections.append(rows_text(content, g))
+    others = [s for s in range(len(g["players"])) if s != seat]
+    full = [line for s in others for line in board(content, g, s)]
+    short = [line for s in others for line in board(content, g, s)[:1]]
+    for tail in (full, short):
+        text = "\n".join(line for section in [*sections, tail] for line in section)
+        if len(text) <= LOOK_CHARS:
+            return text
+    return text[: LOOK_CHARS - 1] + "…"
 
 
 def phase_of(g: G) -> tuple[int, int, str]:
@@ -525,18 +339,12 @@ def table_summary(content: Content, g: G, rounds: int) -> str:
     return text[:1799] + "…"
 
 
-def _deck_line(p: dict[str, Any]) -> str:
-    from collections import Counter
-
-    return "Your deck: " + ", ".join(f"{c}×{n}" for c, n in Counter(collection(p)).items())
-
-
 def start(
-    config: dict[str, Any],
+    config: Config,
     names: Sequence[str],
-    chance: dict[str, Any],
+    chance: Chance,
     first: int,
-    preset: Any,
+    preset: Callable[[G, Content], None] | None,
 ) -> tuple[State, list[Event]]:
     """A match from its config: round 1 (or a script's start preset, ``preset(g)``)."""
     ckey = options.content_key(config)
@@ -546,18 +354,14 @@ def start(
         preset(g, content)
     flow = Flow(content, config, g)
     flow.start_round()
-    state = {"config": config, "ckey": ckey, "g": g}
+    state: State = {"config": config, "ckey": ckey, "g": g}
     events = [
         Event(
             PUBLIC,
             "start",
             {"players": list(names)},
-            f"Flaky Flasks: {', '.join(names)}; {config['rounds']} rounds.",
+            f"Flaky Flasks: {names_text(list(names))}; {config['rounds']} rounds.",
         )
     ]
     events += FlakyFlasks()._events(state, flow, {})
     return state, events
-
-
-def raise_config(field: str, message: str) -> None:
-    raise ConfigError(field, message)

@@ -9,12 +9,13 @@ command per seat at a time, on one turn clock, until each seat's final answer or
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+from games.text import names_text
 
 from .config import SCHEDULES
 from .content import Content, canonical
+from .render import items_text, offer_text, sym, syms
 from .rules import (
-    G,
     P,
     active,
     apply_actions,
@@ -23,7 +24,9 @@ from .rules import (
     deal_tier,
     draw,
     funds,
+    held,
     hex_cards,
+    offer_parts,
     place_tile,
     propagate,
     remove_card,
@@ -34,7 +37,9 @@ from .rules import (
     transfer,
     turn_order,
     unlocks_after,
+    window,
 )
+from .state import MARKET_KINDS, Chance, Config, G, MarketKind, Potion, WindowKind
 
 
 def new_player(content: Content, cards: Sequence[str], slots: int) -> P:
@@ -61,9 +66,9 @@ def new_player(content: Content, cards: Sequence[str], slots: int) -> P:
 
 def fresh(
     content: Content,
-    config: Mapping[str, Any],
+    config: Config,
     names: Sequence[str],
-    chance: dict[str, Any],
+    chance: Chance,
     first: int,
 ) -> G:
     """§3: the table before round 1 (or before a script's start round)."""
@@ -104,7 +109,7 @@ def fresh(
     return g
 
 
-def unlock_to(g: G, content: Content, config: Mapping[str, Any], start: int) -> None:
+def unlock_to(g: G, content: Content, config: Config, start: int) -> None:
     """A script's start preset: the unlocks the schedule made before round ``start``."""
     sched = SCHEDULES[config["rounds"]]
     for tier, after, panels in ((2, sched.tier2, sched.panels2), (3, sched.tier3, sched.panels3)):
@@ -118,7 +123,7 @@ def unlock_to(g: G, content: Content, config: Mapping[str, Any], start: int) -> 
 class Flow:
     """Applies answers and runs the automatic steps until the next window opens."""
 
-    def __init__(self, content: Content, config: Mapping[str, Any], g: G) -> None:
+    def __init__(self, content: Content, config: Config, g: G) -> None:
         self.c, self.cfg, self.g = content, config, g
         self.lines: list[str] = []  # public report lines of this resolution
 
@@ -130,10 +135,10 @@ class Flow:
 
     # --- windows --------------------------------------------------------------------------------
 
-    def open(self, kind: str, prompted: Sequence[int]) -> None:
+    def open(self, kind: WindowKind, prompted: Sequence[int]) -> None:
         g = self.g
         r = g["round"]
-        if kind in ("hex", "counter"):
+        if kind == "hex" or kind == "counter":
             g["counts"][kind] += 1
             label = f"R{r}.T{g['turn']}.{kind}{g['counts'][kind]}"
         elif kind == "work":
@@ -162,13 +167,13 @@ class Flow:
             return []
         return [s for s in win["prompted"] if s not in win["finished"] and s not in self.g["out"]]
 
-    def resolve(self, moves: Mapping[int, Any]) -> None:
+    def resolve(self, moves: Mapping[int, str | None]) -> None:
         """One host window: one move (or None: the default) per pending seat."""
         pending = self.pending()
         for seat in sorted(moves):  # seats are independent in a window: seating order
             if seat in pending:
                 self.answer(seat, moves[seat])
-        if self.g["win"]["kind"] == "work" and any(moves.get(s, 0) is None for s in pending):
+        if window(self.g)["kind"] == "work" and any(moves.get(s, "") is None for s in pending):
             # a seat without a move: the work window's one deadline has passed (§6.3), so
             # every seat still working is done, keeping what it did
             for seat in self.pending():
@@ -177,10 +182,10 @@ class Flow:
             self.close()
 
     def finish(self, seat: int) -> None:
-        self.g["win"]["finished"].append(seat)
+        window(self.g)["finished"].append(seat)
 
     def answer(self, seat: int, move: str | None) -> None:
-        kind = self.g["win"]["kind"]
+        kind = window(self.g)["kind"]
         words = move.split() if move is not None else []
         if kind == "setup":
             if words and words[0] == "layout":
@@ -188,7 +193,7 @@ class Flow:
             self.finish(seat)
         elif kind == "work":
             if move is None:
-                self.g["win"]["log"].append(f"{self.name(seat)}: time is up")
+                window(self.g)["log"].append(f"{self.name(seat)}: time is up")
                 words = ["done"]
             self.work(seat, words)
             if words[0] in ("brew", "done"):
@@ -202,16 +207,16 @@ class Flow:
             if words[0] in ("buy", "pass"):
                 self.finish(seat)
         elif kind == "hex":
-            self.hex(seat, words)
+            self.hex(seat, move)
             self.finish(seat)
         elif kind == "counter":
             if words and words[0] == "counter":
-                self.g["win"]["counters"].append([seat, words[1]])
+                window(self.g)["counters"].append([seat, words[1]])
             self.finish(seat)
         elif kind == "offer":
-            if words and words[0] == "offer":
+            if move is not None and words[0] == "offer":
                 self.g["bargain"]["offer"] = {"from": seat, "text": move}
-                self.say(f"{self.name(seat)} proposes: {move}")
+                self.say(f"{self.name(seat)} offers {offer_text(self.c, self.g, move)}")
             else:
                 self.say(f"{self.name(seat)} makes no offer")
             self.finish(seat)
@@ -221,7 +226,7 @@ class Flow:
 
     def close(self) -> None:
         g = self.g
-        win = g["win"]
+        win = window(g)
         kind = win["kind"]
         if kind == "setup":
             self.after_setup()
@@ -240,8 +245,7 @@ class Flow:
         elif kind == "offer":
             offer = g["bargain"]["offer"]
             if offer is not None:
-                target = g["names"].index(offer["text"].split()[1])
-                self.open("reply", [target])
+                self.open("reply", [offer_parts(g, offer["text"])[0]])
             else:
                 g["bargain"]["idx"] += 1
                 self.next_offer()
@@ -319,11 +323,11 @@ class Flow:
             g["players"][seat]["stage"] = "play"
         self.open("work", active(g))
 
-    def hex(self, seat: int, words: Sequence[str]) -> None:
+    def hex(self, seat: int, move: str | None) -> None:
         g = self.g
-        if not words or words[0] != "hex":
-            ritual = g["ritual"]
-            ritual["passed"] = True
+        words = (move or "pass").split(maxsplit=2)  # a target's name may hold spaces
+        if words[0] != "hex":
+            g["ritual"]["passed"] = True
             return
         card_id = words[1]
         target = g["names"].index(words[2]) if len(words) > 2 else None
@@ -351,7 +355,7 @@ class Flow:
 
     def close_counter(self) -> None:
         g = self.g
-        counters = {seat: card for seat, card in g["win"]["counters"]}
+        counters = {int(seat): str(card) for seat, card in window(g)["counters"]}
         owner = g["ritual"]["chain"][-1]["seat"]
         order = g["ritual"]["order"]
         n = len(g["players"])
@@ -386,7 +390,7 @@ class Flow:
     def work(self, seat: int, words: Sequence[str]) -> None:
         g, c = self.g, self.c
         p = g["players"][seat]
-        log = g["win"]["log"]
+        log = window(g)["log"]
         who = self.name(seat)
         verb = words[0]
         if verb == "play":
@@ -396,20 +400,20 @@ class Flow:
             p["slots"][k] = {"id": card_id, "left": list(card.symbols)}
             log.append(f"{who} plays {card.name} into slot {k + 1}")
             if card.manifest:
-                apply_actions(g, seat, card.manifest, None)
+                log += apply_actions(c, g, seat, card.manifest, None)
         elif verb == "charm":
             card = c.cards[words[1]]
             p["hand"].remove(words[1])
             p["discard"].append(words[1])
             log.append(f"{who} uses the Charm of {card.name}")
-            apply_actions(g, seat, card.charm, None)
+            log += apply_actions(c, g, seat, card.charm, None)
         elif verb == "prop":
             k = int(words[1]) - 1
-            chosen = list(words[2:]) or list(p["slots"][k]["left"])
+            chosen = list(words[2:]) or list(held(p, k)["left"])
             out = propagate(c, g, p, k, chosen)
             p["stage"] = "propagate"
-            what = " ".join(canonical(out)) if out else "nothing (broken path)"
-            log.append(f"{who} propagates slot {k + 1}: {what}")
+            what = syms(out) if out else "nothing (a broken slot)"
+            log.append(f"{who} propagates slot {k + 1}: {what} into the cauldron")
         elif verb == "boost":
             symbol = words[1]
             i = p["cauldron"].index(symbol)
@@ -417,13 +421,13 @@ class Flow:
             p["cauldron"][i] = f"{shape}{value + 1}{colour}"
             p["charge"] -= 1
             p["stage"] = "propagate"
-            log.append(f"{who} boosts {symbol}")
+            log.append(f"{who} boosts {sym(symbol)} to {sym(p['cauldron'][i])}")
         elif verb == "brew":
             p["brewed"] += 1
-            potion = {"n": p["brewed"], "symbols": canonical(p["cauldron"])}
+            potion: Potion = {"n": p["brewed"], "symbols": canonical(p["cauldron"])}
             p["potions"].append(potion)
             p["cauldron"] = []
-            log.append(f"{who} brews potion {potion['n']}: {' '.join(potion['symbols'])}")
+            log.append(f"{who} brews potion {potion['n']}: {syms(potion['symbols'])}")
         else:
             log.append(f"{who} is done")
 
@@ -478,9 +482,9 @@ class Flow:
         if any(sellable(c, g, potion["symbols"]) for potion in p["potions"]):
             return True
         money = funds(p)
-        for kind, items in (("river", c.cards), ("tableau", c.tiles)):
+        for kind in MARKET_KINDS:
             for row in g["rows"][kind].values():
-                if any(i is not None and items[i].cost <= money for i in row):
+                if any(i is not None and c.cost(i) <= money for i in row):
                     return True
         return False
 
@@ -524,7 +528,7 @@ class Flow:
         p["sales"].append({"potion": n, "panel": panel_id, "coins": pay[1], "fame": pay[2]})
         name = self.c.panels[panel_id].name
         self.say(
-            f"{self.name(seat)} sells potion {n} ({' '.join(potion['symbols'])}) as {name}:"
+            f"{self.name(seat)} sells potion {n} ({syms(potion['symbols'])}) as {name}:"
             f" {pay[1]} coins, {pay[2]} fame"
         )
 
@@ -535,8 +539,8 @@ class Flow:
             self.sell(seat, int(words[1]), words[2])
         elif words[0] == "buy":
             item = words[1]
-            kind = "river" if item in c.cards else "tableau"
-            cost = c.cards[item].cost if kind == "river" else c.tiles[item].cost
+            kind: MarketKind = "river" if item in c.cards else "tableau"
+            cost = c.cost(item)
             for tier, row in g["rows"][kind].items():
                 if item in row:
                     i = row.index(item)
@@ -569,6 +573,7 @@ class Flow:
             p["market_passed"] = False
         sched = SCHEDULES[self.cfg["rounds"]]
         if g["round"] >= self.cfg["rounds"]:
+            self.dissipate()  # §2.5.4: at the end of every round, the last one too
             self.game_over("all rounds played")
         elif self.cfg["bargain"] and g["round"] <= sched.bargain_last:
             g["bargain"] = {"order": turn_order(g), "idx": 0, "offer": None}
@@ -592,25 +597,29 @@ class Flow:
     def reply(self, seat: int, word: str) -> None:
         g = self.g
         offer = g["bargain"]["offer"]
+        assert offer is not None, "a reply window answers an offer"
         proposer = offer["from"]
         if word != "accept" or proposer in g["out"]:
-            self.say(f"{self.name(seat)} refuses the offer")
+            self.say(f"{self.name(seat)} refuses {self.name(proposer)}'s offer")
             return
-        words = offer["text"].split()
-        gi, ge = words.index("give"), words.index("get")
-        give, get = words[gi + 1 : ge], words[ge + 1 :]
+        _, give, get = offer_parts(g, offer["text"])
         slots = self.cfg["slots"]
         a, b = g["players"][proposer], g["players"][seat]
         transfer(self.c, g, a, b, give, slots)
         transfer(self.c, g, b, a, get, slots)
-        self.say(f"{self.name(seat)} accepts the offer")
+        deal = f"{items_text(self.c, give)} for {items_text(self.c, get)}"
+        self.say(f"{self.name(seat)} accepts {self.name(proposer)}'s offer ({deal})")
 
     # --- round end and game end -----------------------------------------------------------------
 
+    def dissipate(self) -> None:
+        """§10.1 step 1: each fume counter drops by ``fume_decay``, never below 0."""
+        decay = self.cfg["fume_decay"]
+        self.g["fumes"] = [max(0, f - decay) for f in self.g["fumes"]]
+
     def round_end(self) -> None:
         g = self.g
-        decay = self.cfg["fume_decay"]
-        g["fumes"] = [max(0, f - decay) for f in g["fumes"]]
+        self.dissipate()
         self.lines += unlocks_after(g, self.c, self.cfg, g["round"])
         n = len(g["players"])
         for k in range(1, n + 1):
@@ -634,8 +643,9 @@ class Flow:
             == (players[top]["fame"], players[top]["coins"])
         ]
         g["standings"] = ranked + sorted(g["out"])
-        names = " and ".join(self.name(s) for s in g["winners"])
-        self.say(f"Game over ({reason}). Winner: {names}.")
+        winners = names_text([self.name(s) for s in g["winners"]])
+        verb = "wins" if len(g["winners"]) == 1 else "share the victory"
+        self.say(f"Game over ({reason}): {winners} {verb}.")
         for rank, s in enumerate(g["standings"], 1):
             self.say(
                 f"{rank}. {self.name(s)}: {players[s]['fame']} fame, {players[s]['coins']} coins"
@@ -649,13 +659,14 @@ class Flow:
         if len(live) == 1:
             self.game_over("the other players left")
             return
-        win = g["win"]
+        win = window(g)
         kind = win["kind"]
         if seat in win["prompted"] and seat not in win["finished"]:
             if kind == "hex":
                 g["ritual"]["passed"] = True
             win["finished"].append(seat)
-        if kind == "reply" and g["bargain"]["offer"]["from"] == seat:
+        offer = g["bargain"]["offer"]
+        if kind == "reply" and offer is not None and offer["from"] == seat:
             win["finished"] = list(win["prompted"])
         if not self.pending():
             self.close()
@@ -664,10 +675,9 @@ class Flow:
 def market_items(g: G, content: Content) -> list[tuple[str, str, int]]:
     """Open items: (kind, id, cost), distinct, rows in tier order."""
     seen: dict[str, tuple[str, str, int]] = {}
-    for kind in ("river", "tableau"):
+    for kind in MARKET_KINDS:
         for tier in sorted(g["rows"][kind]):
             for item in g["rows"][kind][tier]:
                 if item is not None and item not in seen:
-                    cost = content.cards[item].cost if kind == "river" else content.tiles[item].cost
-                    seen[item] = (kind, item, cost)
+                    seen[item] = (kind, item, content.cost(item))
     return list(seen.values())

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
 
 from games.protocol import ConfigError, derive_rng
 
 from .config import SCHEDULES
-from .content import Card, Content, Panel, canonical, make_symbol, sym_parts
+from .content import Action, Card, Content, Panel, canonical, make_symbol, sym_parts
+from .state import MARKET_KINDS, Config, G, Player, Slot, Window
 
-G = dict[str, Any]
-P = dict[str, Any]
+P = Player  # one seat's data
 
 
 # --- small reads ---------------------------------------------------------------------------------
@@ -49,6 +49,21 @@ def owned_tiles(p: P) -> list[str]:
 def collection(p: P) -> list[str]:
     slotted = [slot["id"] for slot in p["slots"] if slot is not None]
     return [*p["deck"], *p["hand"], *p["discard"], *slotted]
+
+
+def window(g: G) -> Window:
+    """The open window; ValueError when none is (the match is over)."""
+    if g["win"] is None:
+        raise ValueError("no window is open")
+    return g["win"]
+
+
+def held(p: P, k: int) -> Slot:
+    """The card on slot k (0-based); ValueError when the slot is empty."""
+    slot = p["slots"][k]
+    if slot is None:
+        raise ValueError(f"slot {k + 1} is empty")
+    return slot
 
 
 def first_setting(content: Content, tile_id: str) -> str:
@@ -96,51 +111,57 @@ def remove_card(p: P, card: str) -> None:
 # --- panels --------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the panels' conditions ask of a potion, read once from its symbols."""
+
+    symbols: Sequence[str]
+    values: list[int]
+    shapes: set[str]
+    colours: set[str]
+    total: int
+
+    @classmethod
+    def of(cls, symbols: Sequence[str]) -> Facts:
+        parts = [sym_parts(s) for s in symbols]
+        values = [v for _, v, _ in parts]
+        shapes = {s for s, _, _ in parts}
+        return cls(symbols, values, shapes, {c for _, _, c in parts}, sum(values))
+
+
 def qualifies(panel: Panel, symbols: Sequence[str], dom: str) -> bool:
-    n = len(symbols)
+    """Whether a potion meets every key of the panel's condition (§11)."""
+    return meets(panel, Facts.of(symbols), dom)
+
+
+def meets(panel: Panel, potion: Facts, dom: str) -> bool:
+    n, total, values = len(potion.symbols), potion.total, potion.values
+    shapes, colours, symbols = potion.shapes, potion.colours, potion.symbols
     if n < 2:
         return False
-    parts = [sym_parts(s) for s in symbols]
-    values = [v for _, v, _ in parts]
-    shapes = {s for s, _, _ in parts}
-    colours = {c for _, _, c in parts}
-    total = sum(values)
-    for key, want in panel.when.items():
-        if key == "min" and n < want:
-            return False
-        if key == "max" and n > want:
-            return False
-        if key == "one_shape" and want and len(shapes) != 1:
-            return False
-        if key == "one_colour" and want and len(colours) != 1:
-            return False
-        if key == "all_shapes" and want and len(shapes) != 3:
-            return False
-        if key == "all_colours" and want and len(colours) != 3:
-            return False
-        if key == "max_identical" and max(Counter(symbols).values()) > want:
-            return False
-        if key == "distinct_values" and want and len(set(values)) != n:
-            return False
-        if key == "shapes" and not shapes <= set(want):
-            return False
-        if key == "colours" and not colours <= set(want):
-            return False
-        if key == "dominance" and dom != want:
-            return False
-        if key == "sum" and total != want:
-            return False
-        if key == "min_sum" and total < want:
-            return False
-        if key == "max_sum" and total > want:
-            return False
-        if key == "has_value" and want not in values:
-            return False
-    return True
+    when = panel.when
+    return (
+        when.get("min", n) <= n <= when.get("max", n)
+        and (not when.get("one_shape") or len(shapes) == 1)
+        and (not when.get("one_colour") or len(colours) == 1)
+        and (not when.get("all_shapes") or len(shapes) == 3)
+        and (not when.get("all_colours") or len(colours) == 3)
+        and ("max_identical" not in when or max(Counter(symbols).values()) <= when["max_identical"])
+        and (not when.get("distinct_values") or len(set(values)) == n)
+        and ("shapes" not in when or shapes <= set(when["shapes"]))
+        and ("colours" not in when or colours <= set(when["colours"]))
+        and when.get("dominance", dom) == dom
+        and when.get("sum", total) == total
+        and when.get("min_sum", total) <= total <= when.get("max_sum", total)
+        and ("has_value" not in when or when["has_value"] in values)
+    )
 
 
-def payout(panel: Panel, symbols: Sequence[str]) -> tuple[int, int]:
-    total, n = sum(sym_parts(s)[1] for s in symbols), len(symbols)
+def payout(panel: Panel, symbols: Sequence[str], total: int | None = None) -> tuple[int, int]:
+    """(coins, fame) for selling ``symbols`` at the panel (``total``: their values' sum)."""
+    n = len(symbols)
+    if total is None:
+        total = sum(sym_parts(s)[1] for s in symbols)
 
     def pay(f: tuple[int, int, int]) -> int:
         return max(0, f[0] * total + f[1] * n + f[2])
@@ -150,12 +171,19 @@ def payout(panel: Panel, symbols: Sequence[str]) -> tuple[int, int]:
 
 def sellable(content: Content, g: G, symbols: Sequence[str]) -> list[tuple[str, int, int]]:
     """Each revealed panel the potion qualifies for now, in board order: (id, coins, fame)."""
-    dom = dominance(g)
+    return sellable_at(content, g["panels"], dominance(g), symbols)
+
+
+def sellable_at(
+    content: Content, panels: Sequence[str], dom: str, symbols: Sequence[str]
+) -> list[tuple[str, int, int]]:
+    """Each of ``panels`` the potion qualifies for under dominance ``dom``: (id, coins, fame)."""
     out = []
-    for pid in g["panels"]:
+    facts = Facts.of(symbols)
+    for pid in panels:
         panel = content.panels[pid]
-        if qualifies(panel, symbols, dom):
-            coins, fame = payout(panel, symbols)
+        if meets(panel, facts, dom):
+            coins, fame = payout(panel, symbols, facts.total)
             out.append((pid, coins, fame))
     return out
 
@@ -217,7 +245,7 @@ def propagate_preview(
     content: Content, g: G, p: P, k: int, chosen: Sequence[str]
 ) -> tuple[list[str], int]:
     """What ``prop k`` with ``chosen`` would add to the cauldron, and the Charge it gives."""
-    card = content.cards[p["slots"][k]["id"]]
+    card = content.cards[held(p, k)["id"]]
     channel = p["channels"][k]
     if not channel:
         return [], 0
@@ -229,7 +257,7 @@ def propagate_preview(
 
 
 def propagate(content: Content, g: G, p: P, k: int, chosen: Sequence[str]) -> list[str]:
-    slot = p["slots"][k]
+    slot = held(p, k)
     left = list(slot["left"])
     for symbol in chosen:
         left.remove(symbol)
@@ -256,7 +284,7 @@ def draw(p: P, n: int) -> list[str]:
 
 
 def apply_actions(
-    g: G, owner: int, actions: Sequence[Mapping[str, Any]], target: int | None
+    content: Content, g: G, owner: int, actions: Sequence[Action], target: int | None
 ) -> list[str]:
     """§6.2 rule 5, in the listed order; a description of each change."""
     said: list[str] = []
@@ -266,13 +294,14 @@ def apply_actions(
         me = g["players"][owner]
         if do == "draw":
             got = draw(me, action["n"])
-            said.append(f"{names[owner]} draws {len(got)} card(s)")
+            said.append(f"{names[owner]} draws {len(got)} card{'s' if len(got) != 1 else ''}")
         elif do == "charge":
             me["charge"] += action["n"]
             said.append(f"{names[owner]} gains {action['n']} Charge")
         elif do == "fume":
             g["fumes"][0 if action["kind"] == "light" else 1] += action["n"]
-            said.append(f"+{action['n']} {action['kind']} fume")
+            n = action["n"]
+            said.append(f"+{n} {action['kind']} fume{'s' if n != 1 else ''}")
         elif do == "swap_fumes":
             g["fumes"].reverse()
             said.append("light and dark fumes swap")
@@ -287,7 +316,7 @@ def apply_actions(
                     if other["hand"]:
                         card = other["hand"].pop()
                         other["discard"].append(card)
-                        said.append(f"{names[seat]} discards {card}")
+                        said.append(f"{names[seat]} discards {content.cards[card].name}")
                     else:
                         said.append(f"{names[seat]} has no card to discard")
                 else:
@@ -323,12 +352,12 @@ def resolve_chain(content: Content, g: G) -> list[str]:
             continue
         if entry["kind"] == "counter":
             assert card.counter is not None
-            said += apply_actions(g, entry["seat"], card.counter["do"], None)
+            said += apply_actions(content, g, entry["seat"], card.counter["do"], None)
             cancelled = True
         else:
             assert card.hex is not None
             said.append(f"{name}'s {card.name} resolves")
-            said += apply_actions(g, entry["seat"], card.hex["do"], entry.get("target"))
+            said += apply_actions(content, g, entry["seat"], card.hex["do"], entry.get("target"))
     g["ritual"]["chain"] = []
     return said
 
@@ -360,10 +389,10 @@ def ordered(
 
 def deal_tier(g: G, content: Content, tier: int, river: int, tableau: int) -> None:
     t = str(tier)
-    for kind, size, rank in (
-        ("river", river, content.card_rank),
-        ("tableau", tableau, content.tile_rank),
-    ):
+    sizes = {"river": river, "tableau": tableau}
+    ranks = {"river": content.card_rank, "tableau": content.tile_rank}
+    for kind in MARKET_KINDS:
+        size, rank = sizes[kind], ranks[kind]
         deck = ordered(g, content, kind, (t,), content.market_deck(kind, tier), rank)
         g.setdefault("dealt", {}).setdefault(kind, {})[t] = list(deck)
         g["rows"][kind][t] = [deck.pop(0) if deck else None for _ in range(size)]
@@ -381,14 +410,14 @@ def reveal(g: G, content: Content, tier: int, count: int) -> list[str]:
     return shown
 
 
-def unlocks_after(g: G, content: Content, config: Mapping[str, Any], r: int) -> list[str]:
+def unlocks_after(g: G, content: Content, config: Config, r: int) -> list[str]:
     """§2.4: the unlocks due after round r."""
     sched = SCHEDULES[config["rounds"]]
     said = []
     for tier, after, panels in ((2, sched.tier2, sched.panels2), (3, sched.tier3, sched.panels3)):
         if r == after:
             deal_tier(g, content, tier, config["river_size"], config["tableau_size"])
-            said.append(f"Tier {tier} cards and tiles unlock")
+            said.append(f"Tier {tier} cards and tiles unlock: new rows open in the Market")
         count = panels.count(r)
         if count:
             shown = reveal(g, content, tier, count)
@@ -415,6 +444,18 @@ def owns(p: P, items: Sequence[str]) -> bool:
         and not cards - Counter(collection(p))
         and not tiles - Counter(owned_tiles(p))
     )
+
+
+def offer_parts(g: G, text: str) -> tuple[int, list[str], list[str]]:
+    """An offer move (``offer <seat> give <items> get <items>``, the seat's name may hold
+    spaces, the items never do): the target seat, what is given and what is asked for."""
+    for seat, name in enumerate(g["names"]):
+        head = f"offer {name} give"
+        if text == head or text.startswith(f"{head} "):
+            words = text[len(head) :].split()
+            cut = words.index("get")
+            return seat, words[:cut], words[cut + 1 :]
+    raise ValueError(f"not an offer: {text!r}")
 
 
 def transfer(content: Content, g: G, giver: P, taker: P, items: Sequence[str], slots: int) -> None:

@@ -13,12 +13,12 @@ also carries the match's ``seed``: the orders it writes (``river``, ``tableau``,
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from games.moves import play_window
-from games.protocol import JSON, Accepted, ConfigError, Move
+from games.protocol import JSON, Accepted, ConfigError, Move, Request
 from games.scripts import (
     CLOSED,
     Attempt,
@@ -34,9 +34,10 @@ from games.text import excerpt, field_name
 
 from . import config as options
 from .content import Content, canonical
-from .engine import FlakyFlasks, State, content_of, start
+from .engine import FlakyFlasks, content_of, start
 from .flow import unlock_to
-from .rules import G
+from .rules import window as window_of
+from .state import Chance, Config, G, State
 
 NAME = "flaky-flasks"
 SCRIPT_FORMATS = formats(NAME)
@@ -115,7 +116,7 @@ def _window(
         if key not in _STEP_KEYS:
             raise ConfigError(f"{where}.{field_name(key)}", "unknown key")
     g = state["g"]
-    win = g["win"]
+    win = window_of(g)
     if step.get("window") not in KINDS:
         raise ConfigError(
             f"{where}.window",
@@ -158,6 +159,7 @@ def _window(
             rejected[seat] += [a for a in queues.pop(seat) if a is not CLOSED]
     while True:
         requests = _GAME.requests(state)
+        going: list[Request] = []
         if not one_host_window and win["kind"] == "work":
             # the seats with commands left go on; a seat whose list ran out (or reached the
             # window's end) waits for the others: the window's one deadline comes last
@@ -185,19 +187,26 @@ def _window(
         for seat, play in played.seats.items():
             for judged in play.judged:
                 (accepted if judged.accepted else rejected)[seat].append(judged.raw)
-        timeouts |= {seat for seat, move in played.moves.items() if move is None}
-        state, events = _GAME.resolve(state, played.moves)
+        moves = played.moves
+        if going:
+            # each seat's list is its own (§6.3, script page): a seat whose commands were all
+            # refused has no move yet and waits for the deadline; the others go on
+            moves = {seat: move for seat, move in moves.items() if move is not None}
+            if not moves:
+                continue
+        timeouts |= {seat for seat, move in moves.items() if move is None}
+        state, events = _GAME.resolve(state, moves)
         g = state["g"]
         same = not g["over"] and g["win"] is not None and g["win"]["serial"] == serial
         if same and not one_host_window:
-            yield ScriptStep(played.moves, events, state, None)  # a host window inside the step
+            yield ScriptStep(moves, events, state, None)  # a host window inside the step
             continue
         for seat, queue in queues.items():
             rejected[seat] += [a for a in queue if a is not CLOSED]
         checkpoint = checkpoint_of(
             state, index, win["label"], win["kind"], prompted, accepted, rejected, sorted(timeouts)
         )
-        yield ScriptStep(played.moves, events, state, checkpoint)
+        yield ScriptStep(moves, events, state, checkpoint)
         return
 
 
@@ -290,7 +299,7 @@ def _players(value: JSON) -> list[str]:
     return list(value)
 
 
-def _config(script: Mapping[str, JSON], seats: int) -> dict[str, Any]:
+def _config(script: Mapping[str, JSON], seats: int) -> Config:
     raw = script.get("config", {})
     if not isinstance(raw, Mapping):
         raise ConfigError("config", "must be an object")
@@ -300,7 +309,7 @@ def _config(script: Mapping[str, JSON], seats: int) -> dict[str, Any]:
         raise ConfigError("config.seed", "give the seed as the script's seed")
     content = script.get("content", "house")
     try:
-        return options.parse_config({**raw, "content_set": content}, seats)
+        return options.typed(options.parse_config({**raw, "content_set": content}, seats))
     except ConfigError as error:
         if error.field.startswith("content_set"):
             raise ConfigError(
@@ -309,13 +318,11 @@ def _config(script: Mapping[str, JSON], seats: int) -> dict[str, Any]:
         raise ConfigError(f"config.{error.field}", error.message) from None
 
 
-def _orders(script: Mapping[str, JSON]) -> dict[str, Any]:
-    chance: dict[str, Any] = {}
-    for key, tiers in (
-        ("river", ("1", "2", "3")),
-        ("tableau", ("1", "2", "3")),
-        ("panels", ("2", "3")),
-    ):
+def _orders(script: Mapping[str, JSON]) -> Chance:
+    chance: Chance = {}
+    orders = {"river": ("1", "2", "3"), "tableau": ("1", "2", "3"), "panels": ("2", "3")}
+    for key in ("river", "tableau", "panels"):
+        tiers = orders[key]
         value = script.get(key, {})
         if not isinstance(value, Mapping):
             raise ConfigError(key, "must be an object of tier -> list of ids")
@@ -326,7 +333,12 @@ def _orders(script: Mapping[str, JSON]) -> dict[str, Any]:
                 )
             if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
                 raise ConfigError(f"{key}.{tier}", "must be a list of ids")
-        chance[key] = dict(value)
+        if key == "river":
+            chance["river"] = dict(value)
+        elif key == "tableau":
+            chance["tableau"] = dict(value)
+        else:
+            chance["panels"] = dict(value)
     decks = script.get("decks", {})
     if not isinstance(decks, Mapping):
         raise ConfigError("decks", "must be an object of round -> seat -> list of card ids")
@@ -342,7 +354,7 @@ def _orders(script: Mapping[str, JSON]) -> dict[str, Any]:
     return chance
 
 
-def _start(script: Mapping[str, JSON], config: dict[str, Any], players: list[str]) -> State:
+def _start(script: Mapping[str, JSON], config: Config, players: list[str]) -> State:
     chance = _orders(script)
     if "seed" in script:
         seed = script["seed"]
@@ -359,7 +371,7 @@ def _start(script: Mapping[str, JSON], config: dict[str, Any], players: list[str
     return state
 
 
-def _preset(raw: JSON, config: dict[str, Any], players: list[str]) -> Any:
+def _preset(raw: JSON, config: Config, players: list[str]) -> Callable[[G, Content], None]:
     if not isinstance(raw, Mapping):
         raise ConfigError("start", "must be an object")
     for key in raw:
@@ -396,11 +408,8 @@ def _preset(raw: JSON, config: dict[str, Any], players: list[str]) -> Any:
             for key in entry:
                 if key not in ("fame", "coins", "collection", "channels", "spare"):
                     raise ConfigError(f"{at}.{field_name(key)}", "unknown key")
-            for key in ("fame", "coins"):
-                value = entry.get(key, 0)
-                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**6:
-                    raise ConfigError(f"{at}.{key}", "must be a whole number 0..1000000")
-                p[key] = value
+            p["fame"] = _amount(entry, "fame", at)
+            p["coins"] = _amount(entry, "coins", at)
             if "collection" in entry:
                 cards = entry["collection"]
                 if not isinstance(cards, list) or not all(
@@ -444,6 +453,14 @@ def _preset(raw: JSON, config: dict[str, Any], players: list[str]) -> Any:
                 p["spare"] = content.tcat(list(spare))
 
     return apply
+
+
+def _amount(entry: Mapping[str, JSON], key: str, at: str) -> int:
+    """A preset's fame or coins (0 when left out)."""
+    value = entry.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**6:
+        raise ConfigError(f"{at}.{key}", "must be a whole number 0..1000000")
+    return value
 
 
 def _check_orders(script: Mapping[str, JSON], state: State) -> None:
@@ -500,7 +517,7 @@ def export_script(
             note(state)
             continue
         attempts = {int(seat): [str(raw) for raw in raws] for seat, raws in window.items()}
-        win = state["g"]["win"]
+        win = window_of(state["g"])
         step: dict[str, JSON] = {
             "window": win["kind"],
             "attempts": {players[s]: raws for s, raws in attempts.items()},

@@ -1,16 +1,22 @@
 """Floral Extract: the flagship two-player death match (rules: docs/floral-extract.md)."""
 
-from games.floral_extract.agents import Gardener
+from games.floral_extract.agents import EasyAgent, Gardener, NormalGardener
 from games.floral_extract.config import DEFAULT_TIMEOUT_S
 from games.floral_extract.engine import FloralExtract
+from games.floral_extract.render import reference
 from games.floral_extract.script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from games.floral_extract.state import State
 from games.protocol import JSON, RandomAgent
 from games.registry import AgentFactory, GameInfo, PictureHooks
 
 GAME = FloralExtract()
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "gardener": Gardener}
-DEFAULT_AGENT = "gardener"
+AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "easy": EasyAgent,
+    "normal": NormalGardener,
+    "hard": Gardener,
+}
+DEFAULT_AGENT = "normal"
 
 
 def _points(state: State) -> list[int]:
@@ -47,6 +53,7 @@ GAME_INFO = GameInfo(
     pictures=PICTURES,
     colour=0x2E7D6B,
     public_lines=public_lines,
+    reference=reference,
 )
 
 __all__ = [

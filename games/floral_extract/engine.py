@@ -75,6 +75,7 @@ class TurnRecord:
         "declaration",
         "dud",
         "fertilize",
+        "growth",
         "identity",
         "sabotage",
         "spells",
@@ -93,6 +94,7 @@ class TurnRecord:
         self.declaration: dict[str, JSON] | None = None  # {"symbol", "correct"}, as in traces
         self.dud = False  # a chargeless declaration (declaration_without_charge = dud)
         self.bloomed: list[int] = []  # own pots whose flower bloomed at the end of the turn
+        self.growth: dict[int, int] = {}  # own pot -> its flower's change of stage this turn
 
 
 def garden_flags(own: TurnRecord, other: TurnRecord, x: int, rainy: bool) -> tuple[Flags, ...]:
@@ -363,7 +365,9 @@ class FloralExtract:
             if flower is None:
                 continue
             watered, fertilized, _ = flags[index]
+            before = flower.stage
             GROWTH[flower.code](flower, weather, watered, fertilized, sliding)
+            own.growth[index + 1] = flower.stage - before
             if flower.stage >= BLOOM_AT[flower.code]:
                 player.pots[index] = None
                 player.blooms += 1

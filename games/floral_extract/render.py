@@ -7,7 +7,18 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from games.protocol import JSON, MODERATORS, PUBLIC, Choice, Event, Request, Secret, to_seat
+from games.protocol import (
+    JSON,
+    MODERATORS,
+    PUBLIC,
+    TOPIC_CHARS,
+    Choice,
+    Event,
+    Request,
+    Secret,
+    Topic,
+    to_seat,
+)
 from games.text import OTHER_NUMERALS, has_other_numerals
 
 from . import spellbook
@@ -45,15 +56,103 @@ def spellbook_text(raw: JSON) -> str:
     )
 
 
+SPELL_EFFECTS = {
+    "water": "Water (waters your pots 1 to X)",
+    "fertilize": "Fertilize (fertilizes your pot X)",
+    "weather": "Weather (sets the weather to X: 1 sunny, 2 chilly, 3 rainy)",
+}
+OP_WORDS = {"<": "<", "<=": "≤", "=": "=", ">=": "≥", ">": ">"}
+RUN_LETTERS = "abcde"
+
+
+def condition_words(condition: spellbook.Condition) -> str:
+    """A condition in plain words, after its text form: ``set 3 {1,2,3}: your last 3 runes
+    are each 1, 2 or 3``."""
+    n = condition.n
+    if isinstance(condition, spellbook.SetCondition):
+        members = [str(m) for m in condition.members]
+        says = f"your last {n} runes are each {', '.join(members[:-1])} or {members[-1]}"
+    elif isinstance(condition, spellbook.SumCondition):
+        total = (
+            str(condition.lo)
+            if condition.lo == condition.hi
+            else (f"{condition.lo} to {condition.hi}")
+        )
+        says = f"your last {n} runes add up to {total}"
+    else:
+        chain = RUN_LETTERS[0] + "".join(
+            f" {OP_WORDS[op]} {RUN_LETTERS[i + 1]}" for i, op in enumerate(condition.ops)
+        )
+        says = f"your last {n} runes, oldest first, go {chain}"
+    return f"{spellbook.describe(condition)}: {says}"
+
+
+def spell_lines(raw: JSON) -> list[str]:
+    """One book's three spells, each with what it does and its conditions in words (a spell
+    with several conditions gets a line for each: any one of them triggers it)."""
+    book = parse_spellbook(raw)
+    lines = []
+    for spell in SPELLS:
+        conditions = book.conditions(spell)
+        if len(conditions) == 1:
+            lines.append(f"• {SPELL_EFFECTS[spell]} when {condition_words(conditions[0])}.")
+            continue
+        lines.append(f"• {SPELL_EFFECTS[spell]} when any of these holds:")
+        lines += [f"  – {condition_words(c)}" for c in conditions]
+    return lines
+
+
+WHOLE_BOOK = "… (the match's reference, `/cards`, has the whole book)"
+
+
+def clip_lines(lines: list[str], limit: int) -> list[str]:
+    """Whole lines while they fit in ``limit`` characters, then a pointer to the rest."""
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 1 > limit - len(WHOLE_BOOK):
+            return [*kept, WHOLE_BOOK]
+        kept.append(line)
+        used += len(line) + 1
+    return kept
+
+
+def book_lines(raw: JSON, seat: int | None = None) -> list[str]:
+    """The spellbook in words: one seat's book, or (seat None) the shared book or both."""
+    books = per_seat_books(raw)
+    if seat is not None:
+        return spell_lines(books[seat])
+    if books[0] is books[1]:
+        return spell_lines(raw)
+    return [
+        line
+        for n, book in enumerate(books)
+        for line in (f"{SEAT_NAMES[n]}'s spells:", *spell_lines(book))
+    ]
+
+
+BOOK_CHARS = 900  # the most a post, a prompt's help or a view gives the spellbook
+RUNS_NOTE = (
+    "Runes count by their numbers; your 0 (the stall) is skipped, and a declaration starts "
+    "the count again."
+)
+SABOTAGE_NOTE = (
+    "Sabotage (every book): two non-zero runes in a row adding up to 8, 10 or 12 stop your "
+    "opponent's pot 1, 2 or 3 from being watered or fertilized this turn."
+)
+
+
 def map_text(player: Player) -> str:
     return " ".join(f"{s}={player.identity[s]}" for s in player.symbols)
 
 
-def garden_text(player: Player) -> str:
+def garden_text(player: Player, growth: dict[int, int] | None = None) -> str:
+    """Each pot's flower and stage; with ``growth``, what each grew this turn."""
     return " · ".join(
         f"pot {i}: empty"
         if f is None
         else f"pot {i}: {FLOWER_NAMES[f.code]} {f.stage}/{BLOOM_AT[f.code]}"
+        + ("" if growth is None or i not in growth else f" ({growth[i]:+d})")
         for i, f in enumerate(player.pots, start=1)
     )
 
@@ -116,7 +215,9 @@ def start_events(state: State) -> list[Event]:
         f"Floral Extract begins. {adv} has the advantage (wins a perfect tie). "
         f"P1 casts {alphabets['P1'][0]}–{alphabets['P1'][-1]}, "
         f"P2 casts {alphabets['P2'][0]}–{alphabets['P2'][-1]}.\n"
-        f"Spellbook:\n{spellbook_text(book)}\n"
+        "Spellbook: X is each turn's place in 1, 2, 3, 1, 2, 3… (turn 4: X is 1 again).\n"
+        + "\n".join(clip_lines(book_lines(book), BOOK_CHARS))
+        + f"\n{RUNS_NOTE}\n"
         f"Rules: {rules_text(state.config)} (`/rules floral-extract` explains them.)",
     )
     events = [public]
@@ -156,22 +257,55 @@ def planting_open_events(state: State) -> list[Event]:
 # --- planting ----------------------------------------------------------------------------------
 
 
+FLOWER_NEEDS = {
+    "A": "blooms at 8: +1 a turn, except when chilly or watered two turns running; −1 after "
+    "two turns without growth",
+    "C": "blooms at 30: +1 a turn, +2 more when watered, +3 more when fertilized",
+    "H": "blooms at 15: +2 a sunny turn, −1 a chilly one, nothing when rainy",
+    "W": "blooms at 7: +1 a turn, not when chilly; stages 2 and 4 need water, 3 fertilizer, 6 both",
+    "X": "blooms at 6: +1 for each mix of weather, watered and fertilized it has not had yet",
+}
+
+
+def pot_reach(pot: int) -> str:
+    """Which turns' spells reach a pot: Water reaches pots 1 to X, Fertilize pot X."""
+    turns = "every turn" if pot == 1 else f"turns where X is {pot} or more"
+    return f"Water reaches pot {pot} on {turns}, Fertilize on turns where X is {pot}"
+
+
 def plant_request(state: State, seat: int, timeout: float, revisable: bool) -> Request:
     player = state.players[seat]
     pot = player.pots.index(None) + 1
     choices = tuple(
         Choice(code, FLOWER_NAMES[code], "flower") for code in FLOWERS if code not in player.planted
     )
+    options = "\n".join(f"{c.value} {c.label}: {FLOWER_NEEDS[c.value]}" for c in choices)
+    before = state.turns_completed + 1
     return Request(
         seat=seat,
         kind="plant",
-        prompt=f"Planting before turn {state.turns_completed + 1}: choose a flower for pot {pot} "
-        f"({', '.join(f'{c.value} {c.label}' for c in choices)}).",
+        prompt=f"Planting before turn {before}: choose a flower for pot {pot} "
+        f"({pot_reach(pot)}).\n{options}",
         choices=choices,
         default="plant nothing",
         timeout_s=timeout,
         revisable=revisable,
-        occasion=f"the planting before turn {state.turns_completed + 1}",
+        occasion=f"the planting before turn {before}",
+        help=plant_help(player, pot),
+    )
+
+
+def plant_help(player: Player, pot: int) -> str:
+    left = ", ".join(f"{c} ({FLOWER_NAMES[c]})" for c in FLOWERS if c not in player.planted)
+    return (
+        f"Send one flower letter: {left}. Each type can be planted once a match, even after "
+        f"it has bloomed. It goes into pot {pot}, your leftmost empty pot, at stage 0, and "
+        "grows at the end of every turn from the next one.\n"
+        f"Garden: {garden_text(player)}.\n"
+        "Watered means by your Water spell or by rain; the weather is never told, only what "
+        "your flowers do shows it. A bloom leaves the pot and gives you one access to the "
+        "guessing spell. If the window closes, nothing is planted and the pot waits for the "
+        "next planting."
     )
 
 
@@ -237,6 +371,46 @@ def cast_choices(
     return (*runes, *declarations)
 
 
+X_EFFECTS = {1: "sunny", 2: "chilly", 3: "rainy"}
+
+
+def x_text(turn: int) -> str:
+    """What X means on ``turn``."""
+    x = spell_x(turn)
+    pots = "pot 1" if x == 1 else f"pots 1–{x}"
+    return f"X is {x}: Water reaches {pots}, Fertilize pot {x}, Weather makes it {X_EFFECTS[x]}"
+
+
+def completes(state: State, seat: int, identity: int) -> list[str]:
+    """What casting own ``identity`` now would complete (basic spells and sabotage)."""
+    from .effects import FERTILIZE, SABOTAGE_SHIFT, WATER, WEATHER, WINDOW_MODULUS
+
+    if identity == 0:
+        return []
+    player = state.players[seat]
+    effects = state.effects[seat][(player.window * 8 + identity) % WINDOW_MODULUS]
+    done = [
+        name
+        for bit, name in ((WATER, "Water"), (FERTILIZE, "Fertilize"), (WEATHER, "Weather"))
+        if effects & bit
+    ]
+    if effects >> SABOTAGE_SHIFT:
+        done.append(f"sabotage of their pot {effects >> SABOTAGE_SHIFT}")
+    return done
+
+
+def charging_runes(state: State, seat: int, cost: int) -> list[int]:
+    """The own identities whose cast now would earn the guess charge: the last ``cost - 1``
+    casts are own runes all different, and this one differs from them."""
+    player = state.players[seat]
+    before = list(player.history[len(player.history) - (cost - 1) :]) if cost > 1 else []
+    if len(before) < cost - 1 or any(isinstance(e, str) for e in before):
+        return []
+    if len(set(before)) < len(before):
+        return []
+    return [i for i in range(8) if i not in before and not (i == 0 and player.stalled_last)]
+
+
 def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Request:
     from .engine import guess_cost, timeout_symbol
 
@@ -247,28 +421,72 @@ def cast_request(state: State, seat: int, timeout: float, revisable: bool) -> Re
     choices = cast_choices(
         tuple(player.symbol_of), opponent.symbols, player.stalled_last, bool(player.charge) or dud
     )
-    prompt = f"Turn {turn} (X is {spell_x(turn)}): cast a rune."
-    if player.charge:
-        previous = player.history[-1] if player.history else None
-        prompt += (
-            " You hold a guess charge: cast an opponent rune to declare it equal to your "
-            f"previous rune ({_entry_text(player, previous)})."
-        )
-    elif player.blooms > player.points:
-        cost = guess_cost(player, state.config["guess_cost_mode"])
-        prompt += f" Guessing spell: {cost} different runes in a row."
+    lines = [f"Turn {turn} ({x_text(turn)}): cast a rune."]
+    spells = [
+        f"{player.symbol_of[i]} ({i}): {', '.join(done)}"
+        for i in range(1, 8)
+        if (done := completes(state, seat, i))
+    ]
+    lines.append("Completes now: " + ("; ".join(spells) if spells else "nothing") + ".")
+    lines.append(guessing_line(state, seat, guess_cost(player, state.config["guess_cost_mode"])))
     default = timeout_symbol(player)
     return Request(
         seat=seat,
         kind="cast",
-        prompt=prompt,
+        prompt="\n".join(lines),
         choices=choices,
         default=f"cast {default} ({player.identity[default]})",
         timeout_s=timeout,
         revisable=revisable,
         occasion=f"turn {turn}",
         presentation={"declare": "menu"},  # up to eight declarations: a menu beside the runes
+        help=cast_help_text(state, seat),
     )
+
+
+def guessing_line(state: State, seat: int, cost: int) -> str:
+    """Where the seat stands with the guessing spell, in one line."""
+    player, opponent = state.players[seat], state.players[1 - seat]
+    if player.charge:
+        previous = player.history[-1] if player.history else None
+        return (
+            f"You hold a guess charge: send an opponent rune {opponent.symbols[0]}–"
+            f"{opponent.symbols[-1]} to claim its number is your last rune's "
+            f"({_entry_text(player, previous)}); a point if right."
+        )
+    if player.blooms <= player.points:
+        return "Guessing spell: no access yet (each bloom gives one)."
+    earn = charging_runes(state, seat, cost)
+    runes = ", ".join(f"{player.symbol_of[i]} ({i})" for i in earn)
+    if earn:
+        return f"Guessing spell: {runes} now earns the guess charge ({cost} different in a row)."
+    return f"Guessing spell: cast {cost} different runes in a row for a guess charge."
+
+
+def cast_help_text(state: State, seat: int) -> str:
+    from .engine import guess_cost
+
+    player, opponent = state.players[seat], state.players[1 - seat]
+    turn = state.turns_completed + 1
+    declare = (
+        f", or one of your opponent's runes {opponent.symbols[0]}–{opponent.symbols[-1]} to "
+        "declare (with a guess charge: you claim its number is your last rune's)"
+    )
+    history = " ".join(_entry_text(player, e) for e in player.history) or "none yet"
+    lines = [
+        f"Send one of your runes {player.symbols[0]}–{player.symbols[-1]} or its number "
+        f"0–7{declare}. Your 0 is the stall: it does nothing and not twice in a row.",
+        f"Your map: {map_text(player)}. Your last casts: {history}.",
+        f"Garden: {garden_text(player)}.",
+        f"Spellbook, turn {turn} ({x_text(turn)}):",
+        *clip_lines(book_lines(state.config["spellbook"], seat), BOOK_CHARS),
+        RUNS_NOTE,
+        SABOTAGE_NOTE,
+        f"Guessing spell: with more blooms ({player.blooms}) than points ({player.points}) and "
+        f"no charge, {guess_cost(player, state.config['guess_cost_mode'])} different runes in "
+        "a row (0 counts) give a charge. A wrong guess lowers that by 1; a right one is a point.",
+    ]
+    return "\n".join(lines)
 
 
 def _entry_text(player: Player, entry: int | str | None) -> str:
@@ -350,7 +568,7 @@ def _private_turn(state: State, turn: int, seat: int, record: TurnRecord, report
     lines = [f"Turn {turn}: {how} {shown}."]
     if record.spells:
         lines.append("Spells: " + "; ".join(spell_text(s) for s in record.spells) + ".")
-    lines.append(f"Garden: {garden_text(player)}.")
+    lines.append(f"Garden: {garden_text(player, record.growth)}.")
     lines += [f"Pot {pot} bloomed, +1 access." for pot in bloomed]
     data: dict[str, Any] = {
         "turn": turn,
@@ -516,7 +734,7 @@ def describe(state: State, seat: int | None) -> str:
     elif state.phase == "plant":
         lines = [f"Planting before turn {state.turns_completed + 1}."]
     else:
-        lines = [f"Turn {state.turns_completed + 1} (X is {spell_x(state.turns_completed + 1)})."]
+        lines = [f"Turn {state.turns_completed + 1} ({x_text(state.turns_completed + 1)})."]
     points = [p.points for p in state.players]
     lines.append(f"Points: P1 {points[0]} – P2 {points[1]}.")
     for s, p in enumerate(state.players):
@@ -524,7 +742,8 @@ def describe(state: State, seat: int | None) -> str:
             found = " ".join(f"{sym}={ident}" for sym, ident in p.correct_pairs)
             lines.append(f"{SEAT_NAMES[s]} has found {found}.")
     if seat is None:
-        return "\n".join(lines)
+        book = clip_lines(book_lines(state.config["spellbook"]), BOOK_CHARS)
+        return "\n".join([*lines, "Spellbook:", *book])
     player = state.players[seat]
     lines += [
         f"You are {SEAT_NAMES[seat]}. Your rune map: {map_text(player)}.",
@@ -534,6 +753,8 @@ def describe(state: State, seat: int | None) -> str:
     ]
     if player.history:
         lines.append("Your last casts: " + " ".join(_entry_text(player, e) for e in player.history))
+    book = clip_lines(book_lines(state.config["spellbook"], seat), BOOK_CHARS)
+    lines += ["Your spellbook:", *book, SABOTAGE_NOTE]
     return "\n".join(lines)
 
 
@@ -562,3 +783,83 @@ def _rune_secret(symbol: str, identity: int) -> Secret:
         (*texts, f"{symbol} = {identity}"),
         ({symbol: identity}, {"cast": symbol, "identity": identity}),
     )
+
+
+# --- the match's reference (``/cards``) ----------------------------------------------------------
+
+
+def fixed_spells(config: dict[str, JSON]) -> str:
+    """The spells every book has: the stall, sabotage, the guessing spell, declarations."""
+    cost = (
+        "K is 6 minus your points minus your wrong guesses since your last right one, at least 1."
+        if config["guess_cost_mode"] == "formula"
+        else "K is 6 before your first point, 5 after, minus your wrong guesses since your "
+        "last right one, at least 1."
+    )
+    return (
+        "Stall: your 0. It does nothing, is skipped by the spells above and by sabotage, and "
+        "cannot be cast twice in a row.\n"
+        f"{SABOTAGE_NOTE} The pairs: 1+7, 2+6, 3+5, 4+4 (pot 1); 3+7, 4+6, 5+5 (pot 2); 5+7, "
+        "6+6 (pot 3). Your opponent is never told.\n"
+        "Guessing spell: while you have more blooms than points and hold no charge, K "
+        "different runes in a row (your 0 counts, a declaration breaks the run) give a guess "
+        f"charge. {cost}\n"
+        "Declaration: with the charge, cast one of your opponent's runes: you claim its "
+        "number is that of the rune you cast just before. Right: a point, and everyone sees "
+        "the pair. Wrong (a pair already found counts as wrong): K drops by 1. Four points win."
+    )
+
+
+WEATHER_TEXT = (
+    "The weather is shared by both gardens and never told: only what your flowers do shows "
+    "it. Only a Weather spell changes it, to the turn's X, and it holds until the next one.\n"
+    "Sunny (X is 1): nothing special; a Hyacinth grows +2.\n"
+    "Chilly (X is 2): Azalea and Wisteria do not grow, a Hyacinth loses 1.\n"
+    "Rainy (X is 3): every flower of both players is watered (not a sabotaged one); a Hyacinth "
+    "stays, and an Azalea watered two turns running stops growing."
+)
+
+
+def reference(state: State) -> list[Topic]:
+    """The match's content by name: its spellbook (each spell with its condition and effect),
+    the spells every book has, the flowers, the weather and the rules in force. Public."""
+    books = per_seat_books(state.config["spellbook"])
+    shared = books[0] is books[1]
+    topics = []
+    for seat, book in enumerate(books[:1] if shared else books):
+        title = "Spellbook" if shared else f"{SEAT_NAMES[seat]}'s spellbook"
+        lines = [
+            "X is each turn's place in 1, 2, 3, 1, 2, 3… (turn 4: X is 1 again).",
+            *spell_lines(book),
+            RUNS_NOTE,
+        ]
+        topics += topics_of(title, lines)
+    start = state.config["initial_weather"]
+    weather = WEATHER_TEXT + (
+        "\nThis match started with a random weather."
+        if start == "random"
+        else f"\nThis match started {start}."
+    )
+    flowers = [f"{FLOWER_NAMES[code]} ({code}): {FLOWER_NEEDS[code]}." for code in FLOWERS]
+    flowers.append("A bloom leaves its pot and gives one access to the guessing spell.")
+    return [
+        *topics,
+        Topic("Stall, sabotage and guessing", fixed_spells(state.config)),
+        Topic("Flowers", "\n".join(flowers)),
+        Topic("Weather", weather),
+        Topic("Rules in force", rules_text(state.config)),
+    ]
+
+
+def topics_of(title: str, lines: list[str]) -> list[Topic]:
+    """``lines`` as topics of at most TOPIC_CHARS characters, cut between lines."""
+    topics: list[Topic] = []
+    page: list[str] = []
+    for line in lines:
+        line = line[:TOPIC_CHARS]
+        if page and len("\n".join([*page, line])) > TOPIC_CHARS:
+            topics.append(Topic(title if not topics else f"{title} (more)", "\n".join(page)))
+            page = []
+        page.append(line)
+    topics.append(Topic(title if not topics else f"{title} (more)", "\n".join(page)))
+    return topics

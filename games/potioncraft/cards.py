@@ -175,6 +175,17 @@ POTIONS = {
     name: Potion(name, cat, tuple(recipe.split(", ")), perk)
     for name, cat, recipe, perk in (*_STANDARD, *_EXTRA)
 }
+DISPLAY_NAMES = {"Twist of Fate": "Wheel of Fortune"}
+"""Potions shown under another name so that every name in a match is unique: the rules page's
+potion Twist of Fate shares its name with a spell. Moves, scripts and exports keep the page's
+name (any implementation replays them); typed answers take either."""
+
+
+def potion_label(name: str) -> str:
+    """A potion as players see it (``DISPLAY_NAMES``)."""
+    return DISPLAY_NAMES.get(name, name)
+
+
 STANDARD_POTIONS = tuple(name for name, *_ in _STANDARD)
 ALL18_POTIONS = tuple(POTIONS)
 PERK_TEXT = {
@@ -187,6 +198,36 @@ PERK_TEXT = {
     "pairs_wild": "Pairs-wild",
     "foresight": "Foresight",
     "recycle": "Recycle",
+}
+PERK_GIST = {  # what a perk does, in a few words (prompts)
+    "reshuffle": "new potions on offer",
+    "hand_reset": "every hand dealt anew",
+    "chain": "a potion on offer then needs its 4 exact cards",
+    "request": "a player gives you an ingredient you name",
+    "ward": "stops the next spell aimed at you",
+    "mimic": "in a craft, copies an ingredient already used",
+    "pairs_wild": "in a craft, a pair counts as any ingredient",
+    "foresight": "reorder the deck's top cards",
+    "recycle": "all piles shuffled into the deck",
+}
+PERK_EFFECT = {  # the whole effect (the reference; potioncraft.md §9)
+    "reshuffle": "the 3 potions on offer go back into their decks, which are shuffled, and the"
+    " new tops are revealed.",
+    "hand_reset": "every other player may block it with a Benedicta spell; everybody else,"
+    " you included, puts their hand into the deck, shuffled, and is dealt as many cards.",
+    "chain": "`perk <potion> on <potion on offer>`: that potion can then be crafted only with"
+    " its 4 exact ingredient cards (no substitution, no wild), until it is crafted.",
+    "request": "`perk <potion> ask <ingredient>`: the first player after you holding it gives"
+    " you one, unless they block with a Fortuna spell (then the next holder is asked).",
+    "ward": "you gain a ward: the next Circle Breaker, Venom Brew or Thief's Gamble aimed at"
+    " you is cancelled.",
+    "mimic": "used inside a craft: `craft … using <potion> as <ingredient>`, the ingredient"
+    " (one already spent in a craft this game) counts as held.",
+    "pairs_wild": "used inside a craft: `craft … using <potion>`, two equal ingredient cards"
+    " count as any one recipe ingredient.",
+    "foresight": "you see the top 2 cards per player of the deck and put them back in the"
+    " order you choose.",
+    "recycle": "every pile and the deck are shuffled together into a new deck.",
 }
 CRAFT_PERKS = ("mimic", "pairs_wild")  # used only inside a craft
 SPENT = " (spent)"
@@ -222,13 +263,41 @@ def _lookup(names: Iterable[str]) -> dict[str, str]:
 CARD_LOOKUP = _lookup(CARDS)
 INGREDIENT_LOOKUP = _lookup(INGREDIENTS)
 SPELL_LOOKUP = _lookup(SPELLS)
-POTION_LOOKUP = _lookup(POTIONS) | {"twist of fate (potion)": "Twist of Fate"}
+POTION_LOOKUP = (
+    _lookup(POTIONS)
+    | {label.casefold(): name for name, label in DISPLAY_NAMES.items()}
+    | {"twist of fate (potion)": "Twist of Fate"}
+)
 CATEGORY_LOOKUP = _lookup(CATEGORY_NAMES) | {
     abbr.casefold(): name for name, abbr, _ in INGREDIENT_CATEGORIES
 }
 POTION_CATEGORY_LOOKUP = _lookup(POTION_CATEGORIES)
 
 
-def potion_label(name: str) -> str:
-    """A potion as humans see it: the potion Twist of Fate is marked so (§1.2)."""
-    return "Twist of Fate (potion)" if name == "Twist of Fate" else name
+SPELL_GIST = {  # what each spell type does, in a few words (prompts)
+    "Circle Breaker": "the next player loses their next turn",
+    "Twist of Fate": "the direction of play is reversed",
+    "Venom Brew": "a player you choose discards a random card",
+    "Astral Projection": "see the deck's top 3 cards and keep 1",
+    "Foul Elixir": "never played: when drawn, it and 2 random cards of the hand are discarded",
+    "Crackling Cauldron": "draw a card; your table limit is +1 until you next craft",
+    "Summon from Beyond": "take any card from any pile",
+    "Hex Seal": "seal an ingredient family: none of it counts in crafts",
+    "Thief's Gamble": "wager 4 cards to steal a potion: it works if they hold a pair, else you"
+    " lose a turn",
+}
+SPELL_EFFECT = {  # what each spell type does (potioncraft.md §8), for prompts and the reference
+    "Circle Breaker": "the next player loses their next turn",
+    "Twist of Fate": "the direction of play is reversed",
+    "Venom Brew": "a player you choose discards a random card",
+    "Astral Projection": "see the deck's top 3 cards, keep 1, put the others back in your order",
+    "Foul Elixir": "never played: when it reaches a hand, it and 2 random cards of that hand"
+    " go to that player's pile",
+    "Crackling Cauldron": "draw a card; your table limit is +1 until you next craft",
+    "Summon from Beyond": "take any card from any player's pile",
+    "Hex Seal": "seal an ingredient family: no card of it counts in any craft until the next"
+    " Hex Seal",
+    "Thief's Gamble": "wager 4 other cards to steal a player's potion: if they hold a pair of"
+    " equal ingredients they discard it and the potion is yours, else you lose your next turn;"
+    " the wager is discarded either way",
+}

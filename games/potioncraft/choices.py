@@ -12,6 +12,7 @@ from games.protocol import Choice
 
 from .cards import CATEGORY_NAMES, INGREDIENTS, POTIONS, SPELL_TYPE, WILD, potion_label
 from .crafting import from_hand, needs
+from .grammar import canonical, parse
 from .rules import eligible_blocks, name, order_from, ready
 from .state import State
 
@@ -102,20 +103,23 @@ def _crafts(
     return tuple(found)
 
 
+def shown(state: State, text: str) -> str:
+    """A canonical answer as buttons and menus send it: potions named as players see them."""
+    return canonical(parse(text, state.names), state.names, shown=True)
+
+
 def craft_label(text: str) -> str:
-    """``craft X with a, b, c`` as a menu option: ``X: a, b, c`` (a potion named like a spell
-    is marked as the potion)."""
+    """``craft X with a, b, c`` (as shown) as a menu option: ``X: a, b, c``."""
     potion, _, rest = text.removeprefix("craft ").partition(" with ")
-    if potion == "Twist of Fate":
-        potion = "Twist of Fate (potion)"
     return f"{potion}: {rest}"
 
 
 def main_choices(state: State, seat: int) -> list[Choice]:
     # two steps on Discord (§13.4): the potion, then the cards that pay for it
+    texts = [shown(state, text) for text in crafts(state, seat)]
     choices = [
         _choice(text, "craft", craft_label(text), craft_label(text).partition(": ")[0])
-        for text in crafts(state, seat)
+        for text in texts
     ]
     hand = state.hands[seat]
     others = order_from(state, seat)
@@ -149,7 +153,8 @@ def main_choices(state: State, seat: int) -> list[Choice]:
             wager = ", ".join(rest[-4:])
             for o in others:
                 for owned in state.potions[o]:
-                    value = f"{play} on {name(state, o)} steal {owned.name} wager {wager}"
+                    value = f"{play} on {name(state, o)} steal {potion_label(owned.name)}"
+                    value += f" wager {wager}"
                     text = f"{play} on {name(state, o)}: steal {potion_label(owned.name)}"
                     choices.append(_choice(value, "spell", text))
         else:
@@ -158,29 +163,30 @@ def main_choices(state: State, seat: int) -> list[Choice]:
         if not ready(state, owned):
             continue
         kind = POTIONS[owned.name].perk
-        perk = f"perk {owned.name}"
+        perk = f"perk {potion_label(owned.name)}"
         if kind in ("mimic", "pairs_wild"):
             continue
         if kind == "chain":
             choices += [
-                _choice(f"{perk} on {p}", "perk")
+                _choice(f"{perk} on {potion_label(p)}", "perk")
                 for p in state.revealed.values()
                 if p is not None and p not in state.chained
             ]
         elif kind == "request":
             choices += [_choice(f"{perk} ask {i}", "perk") for i in INGREDIENTS]
         else:
-            choices.append(_choice(perk, "perk", f"perk {potion_label(owned.name)}"))
+            choices.append(_choice(perk, "perk"))
     choices.append(_choice("end", "turn", "End turn"))
     return choices
 
 
-def draw_label(state: State, option: str) -> str:
+def draw_label(state: State, option: str, seat: int) -> str:
     """``deck`` or ``pile P2`` as a button: the pile's top card is public, so it is named."""
     if option == "deck":
         return "Draw from deck"
-    seat = state.names.index(option[5:])
-    return f"Take {state.piles[seat][-1]} from {option[5:]}'s pile"
+    owner = state.names.index(option[5:])
+    whose = "your pile" if owner == seat else f"{option[5:]}'s pile"
+    return f"Take {state.piles[owner][-1]} from {whose}"
 
 
 def window_choices(state: State, seat: int) -> list[Choice]:
@@ -188,7 +194,7 @@ def window_choices(state: State, seat: int) -> list[Choice]:
     assert pending is not None
     window = pending["window"]
     if window == "draw":
-        return [_choice(o, "draw", draw_label(state, o)) for o in pending["options"]]
+        return [_choice(o, "draw", draw_label(state, o, seat)) for o in pending["options"]]
     if window == "main":
         return main_choices(state, seat)
     if window == "astral":

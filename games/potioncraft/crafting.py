@@ -108,3 +108,65 @@ def from_hand(hand: Counter[str], need: Need, seal: str | None) -> list[str] | N
         name = max(names, key=lambda n: (left[n], -CATALOG[n]))
         cards += [name, name]
     return sorted(cards, key=CATALOG.__getitem__)
+
+
+# --- how near a hand is to a potion (prompts) ---------------------------------------------------
+
+CARD, SWAP, SEALED = "card", "swap", "sealed"  # how a hand covers one recipe ingredient
+DISTINCT_FAMILIES = frozenset(  # every recipe but two of potion_set all18
+    p for p in POTIONS if len({CATEGORY_OF[i] for i in POTIONS[p].recipe}) == 4
+)
+
+
+def fit_marks(potion: str, hand: Counter[str], seal: str | None, chained: bool) -> list[str]:
+    """Per recipe ingredient of ``potion``: ``CARD`` (the hand holds it), ``SWAP`` (the hand
+    holds the other two of its family, and the potion is not chained), ``SEALED``, or ``""``."""
+    marks = []
+    for ingredient in POTIONS[potion].recipe:
+        if CATEGORY_OF[ingredient] == seal:
+            marks.append(SEALED)
+        elif hand[ingredient]:
+            marks.append(CARD)
+        elif not chained and all(hand[s] for s in SIBLINGS[ingredient]):
+            marks.append(SWAP)
+        else:
+            marks.append("")
+    return marks
+
+
+def missing(
+    potion: str, hand: Counter[str], *, seal: str | None, chained: bool, chain_mode: str
+) -> tuple[int, bool]:
+    """How many recipe ingredients of ``potion`` the hand still lacks for a craft by cards alone
+    (no perk), and whether the best way found spends the Secret Ingredient: the most ingredients
+    the hand's cards cover at once, each card spent once (§7.1), at most one wild."""
+    recipe = POTIONS[potion].recipe
+    exact = chained and chain_mode == "exact4"
+    need = 4 if exact else 3
+    if potion in DISTINCT_FAMILIES:  # covers never share a card but the wild: count them
+        held = [
+            CATEGORY_OF[i] != seal
+            and (hand[i] > 0 or (not chained and all(hand[s] for s in SIBLINGS[i])))
+            for i in recipe
+        ]
+        gaps = any(not h and CATEGORY_OF[i] != seal for h, i in zip(held, recipe, strict=True))
+        wild = not chained and hand[WILD] > 0 and gaps and sum(held) < need
+        return max(0, need - min(sum(held) + wild, need)), wild
+    options: list[list[tuple[str, ...]]] = []
+    for ingredient in recipe:
+        ways: list[tuple[str, ...]] = []
+        if CATEGORY_OF[ingredient] != seal:
+            ways.append((ingredient,))
+            if not chained:
+                ways += [SIBLINGS[ingredient], (WILD,)]
+        options.append([w for w in ways if all(hand[c] for c in w)] + [()])
+    best, wild = 0, False
+    for combo in product(*options):
+        spent = Counter(card for way in combo for card in way)
+        if any(hand[card] < count for card, count in spent.items()):
+            continue
+        covered = sum(1 for way in combo if way)
+        uses_wild = WILD in spent
+        if covered > best or (covered == best and wild and not uses_wild):
+            best, wild = covered, uses_wild
+    return max(0, need - min(best, need)), wild

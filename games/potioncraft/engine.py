@@ -22,6 +22,7 @@ from games.protocol import (
     Verdict,
     derive_rng,
 )
+from games.text import names_text
 
 from . import render, rules
 from .cards import CARDS, COPIES, POTION_CATEGORIES, POTIONS, potions_of, sort_cards
@@ -60,6 +61,10 @@ class Potioncraft:
         reaction = window in REACTION_WINDOWS
         seconds = float(state.config["reaction_s" if reaction else "window_s"])
         wait_full = bool(state.config["reaction_wait_full"])
+        # a Hand reset's window never says who may block (§14); with nobody to, it is a pause
+        anonymous = pending.get("perk") == "hand_reset"
+        if window == "block" and not pending["seats"]:
+            return [pause(pending["user"], seconds)]
         result = []
         for seat in pending["seats"]:
             choices = tuple(window_choices(state, seat))
@@ -77,7 +82,9 @@ class Potioncraft:
                     max_choices=count,
                     presentation=MENUS if window == "main" else {},
                     timer="reaction" if reaction else "turn",
-                    close="ready" if window == "block" and wait_full else "all",
+                    close="deadline" if window == "block" and wait_full else "all",
+                    help=render.help_text(state, seat),
+                    anonymous=anonymous,
                 )
             )
         return result
@@ -87,7 +94,7 @@ class Potioncraft:
             act = read(state, seat, raw)
         except BadAnswer as error:
             return Refused(str(error))
-        return Accepted(canonical(act, state.names), canonical(act, state.names))
+        return Accepted(canonical(act, state.names), render.summary(state, seat, act))
 
     def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
         if state.over or state.pending is None:
@@ -101,13 +108,6 @@ class Potioncraft:
         table_event(new, events)
         events.append(rules.moderator_state(new))
         return new, events
-
-    def ready(self, state: State, moves: Mapping[int, Move]) -> bool:
-        """Asked only for block windows under ``reaction_wait_full`` (close rule "ready"): no
-        answer closes such a window early; the host still closes it once every seat asked has
-        answered (its rule for every window), which tells nobody who could block, since under
-        this option a Hand reset asks every other player (§14)."""
-        return False
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
         new = state.clone()
@@ -153,21 +153,33 @@ class Potioncraft:
         return State.load(data)
 
 
-HAND_PROMPTS = ("draw", "main", "discard")  # windows whose prompt shows the hand
+HAND_PROMPTS = (
+    "draw",
+    "main",
+    "discard",
+    "astral",
+    "foresight",
+    "block",
+)  # prompts that show the hand
 
 
 def hand_notices(old: State, new: State, events: list[Event]) -> None:
     """§14 (a player's own hand, always current): a seat whose hand changed in this step, and
     whose next prompt will not show it, is told its hand (a Venom Brew, a Request given, a Foul
     Elixir, a Hand reset, its own end-of-turn discard)."""
-    pending = new.pending
     for seat in range(new.seats):
         hand = new.hands[seat]
         if new.out[seat] or hand == old.hands[seat]:
             continue
-        if pending is not None and pending["window"] in HAND_PROMPTS and seat in pending["seats"]:
+        if shows_hand(new, seat):
             continue
         rules.private(events, seat, "hand", render.hand_text(hand), hand=list(hand))
+
+
+def shows_hand(state: State, seat: int) -> bool:
+    """Whether ``seat``'s next prompt, open now, shows its hand."""
+    pending = state.pending
+    return pending is not None and pending["window"] in HAND_PROMPTS and seat in pending["seats"]
 
 
 def table_event(state: State, events: list[Event]) -> None:
@@ -248,13 +260,15 @@ def start_match(
     if preset:
         state.chained = list(preset.get("chained", []))
     events: list[Event] = [
-        Event(PUBLIC, "start", {"players": list(names)}, f"Potioncraft begins: {', '.join(names)}.")
-    ]
-    for seat in range(seats):
-        rules.private(
-            events, seat, "hand", render.hand_text(state.hands[seat]), hand=list(state.hands[seat])
+        Event(
+            PUBLIC, "start", {"players": list(names)}, f"Potioncraft begins: {names_text(names)}."
         )
+    ]
     rules.begin_turn(state, start, events)
+    for seat in range(seats):  # the first prompt shows its seat's hand: no notice before it
+        if not shows_hand(state, seat):
+            hand = state.hands[seat]
+            rules.private(events, seat, "hand", render.hand_text(hand), hand=list(hand))
     table_event(state, events)
     events.append(rules.moderator_state(state))
     return state, events
@@ -299,6 +313,23 @@ def read(state: State, seat: int, raw: str) -> Act:
     if why is not None:
         raise BadAnswer(why)
     return act
+
+
+def pause(user: int, seconds: float) -> Request:
+    """A Hand reset's block window under ``reaction_wait_full`` with nobody able to block: it
+    runs its full time (§14), and nobody is prompted (a silent request held by the user)."""
+    return Request(
+        user,
+        "block",
+        "",
+        (),
+        "nobody blocks",
+        seconds,
+        timer="reaction",
+        close="deadline",
+        silent=True,
+        anonymous=True,
+    )
 
 
 def window_acts(state: State, moves: Mapping[int, Move | None]) -> tuple[dict[int, Act], list[int]]:

@@ -17,6 +17,7 @@ from .cards import (
     SPELL_LOOKUP,
     SPELL_TYPE,
     normal,
+    potion_label,
 )
 
 MAX_TEXT = 2000  # longer answers are refused unread
@@ -72,10 +73,19 @@ def parse(raw: str, names: Sequence[str]) -> Act:
 
 
 def _seat(text: str, names: Sequence[str]) -> int:
-    for index, name in enumerate(names):
-        if name.casefold() == text:
-            return index
-    raise BadAnswer(f"{excerpt(text)} is not a player; players: {', '.join(names)}")
+    """A player as typed: their name, their seat (``P2``), or the start of their name up to a
+    space when only one name starts so (``ai 2`` for ``AI 2 (easy)``); any case."""
+    folded = [name.casefold() for name in names]
+    if text in folded:
+        return folded.index(text)
+    seat = _SEAT.fullmatch(text)
+    if seat is not None and 1 <= int(seat[1]) <= len(names):
+        return int(seat[1]) - 1
+    starts = [i for i, name in enumerate(folded) if text and name.startswith(text + " ")]
+    if len(starts) == 1:
+        return starts[0]
+    seats = ", ".join(f"{name} (P{i + 1})" for i, name in enumerate(names))
+    raise BadAnswer(f"{excerpt(text)} is not a player; players: {seats}")
 
 
 def _card(text: str) -> str:
@@ -85,9 +95,21 @@ def _card(text: str) -> str:
 
 
 def _cards(text: str) -> tuple[str, ...]:
+    """A card list: names separated by commas; ``Bat Wing ×2`` (or ``x2``) is two copies, and a
+    menu's ``Bat Wing #2`` (the second copy) is one."""
     if not text:
         raise BadAnswer("list the cards, separated by commas")
-    return tuple(_card(_COPY.sub("", part.strip())) for part in text.split(","))
+    cards: list[str] = []
+    for part in text.split(","):
+        part = _COPY.sub("", part.strip())
+        times = _TIMES.search(part)
+        count = 1 if times is None else int(times[1])
+        if not 1 <= count <= MAX_COPIES:
+            raise BadAnswer(f"{excerpt(part)}: at most {MAX_COPIES} copies of a card")
+        cards += [_card(part[: times.start()] if times else part)] * count
+        if len(cards) > MAX_CARDS:
+            raise BadAnswer(f"list at most {MAX_CARDS} cards")
+    return tuple(cards)
 
 
 def _spell(text: str) -> str:
@@ -109,6 +131,10 @@ def _potion(text: str) -> str:
 
 
 _COPY = re.compile(r" #[0-9]{1,2}$")  # a menu's second copy of a card: "coffin nails #2"
+_TIMES = re.compile(r"(?: ?×| x)([0-9]{1,2})$")  # copies, as a hand shows them: "bat wing ×2"
+_SEAT = re.compile(r"p([0-9])")
+MAX_COPIES = 4  # of an ingredient (§1.1)
+MAX_CARDS = 200
 _ON = re.compile(r"on (.+?) steal (.+?) wager (.+)")
 _FROM = re.compile(r"from (.+?) take (.+)")
 
@@ -174,9 +200,15 @@ def _perk(rest: str) -> Act:
     return Act("perk", potion=_potion(rest.strip()))
 
 
-def canonical(act: Act, names: Sequence[str]) -> str:
-    """The canonical text of an act (§13.3): lower-case keywords, catalog names, ``, ``."""
+def canonical(act: Act, names: Sequence[str], shown: bool = False) -> str:
+    """The canonical text of an act (§13.3): lower-case keywords, catalog names, ``, ``; with
+    ``shown``, potions as players see them (``potion_label``: what buttons and menus send)."""
     listed = ", ".join(act.cards)
+
+    def label(potion: str | None) -> str:
+        assert potion is not None
+        return potion_label(potion) if shown else potion
+
     if act.kind in ("deck", "end", "pass"):
         return act.kind
     if act.kind == "pile":
@@ -189,18 +221,18 @@ def canonical(act: Act, names: Sequence[str]) -> str:
     if act.kind == "pair":
         return f"pair {act.card}"
     if act.kind == "craft":
-        text = f"craft {act.potion} with {listed}"
+        text = f"craft {label(act.potion)} with {listed}"
         if act.using is not None:
-            text += f" using {act.using}"
+            text += f" using {label(act.using)}"
             if act.name is not None:
                 text += f" as {act.name}"
         return text
     if act.kind == "perk":
         if act.using is not None:
-            return f"perk {act.potion} on {act.using}"
+            return f"perk {label(act.potion)} on {label(act.using)}"
         if act.name is not None:
-            return f"perk {act.potion} ask {act.name}"
-        return f"perk {act.potion}"
+            return f"perk {label(act.potion)} ask {act.name}"
+        return f"perk {label(act.potion)}"
     assert act.kind == "play" and act.card is not None
     kind = SPELL_TYPE[act.card]
     text = f"play {act.card}"
@@ -214,5 +246,5 @@ def canonical(act: Act, names: Sequence[str]) -> str:
         text += f" seal {act.name}"
     elif kind == "Thief's Gamble":
         assert act.seat is not None
-        text += f" on {names[act.seat]} steal {act.potion} wager {listed}"
+        text += f" on {names[act.seat]} steal {label(act.potion)} wager {listed}"
     return text

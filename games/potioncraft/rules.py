@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.protocol import MODERATORS, PUBLIC, Event, to_seat
+from games.text import names_text
 
 from . import chance
 from .cards import (
@@ -23,6 +24,7 @@ from .cards import (
     is_ingredient,
     sort_cards,
 )
+from .cards import potion_label as label
 from .crafting import matches, needs
 from .grammar import Act
 from .state import Owned, State
@@ -74,6 +76,11 @@ def categories(state: State, seat: int) -> int:
 
 def limit(state: State, seat: int) -> int:
     return int(state.config["table_limit"]) + (1 if state.cauldron[seat] else 0)
+
+
+def offer(state: State) -> str:
+    """The revealed row in words."""
+    return ", ".join(f"{c}: {label(p) if p else 'none left'}" for c, p in state.revealed.items())
 
 
 def public(events: Events, kind: str, text: str, **data: object) -> None:
@@ -280,7 +287,7 @@ def finish_by_ranking(state: State, reason: str, events: Events) -> None:
     best = max((categories(state, s), len(state.potions[s])) for s in seats)
     state.winners = [s for s in seats if (categories(state, s), len(state.potions[s])) == best]
     state.over, state.end_reason, state.pending = True, reason, None
-    names = ", ".join(name(state, s) for s in state.winners)
+    names = names_text([name(state, s) for s in state.winners])
     why = "The turn limit is reached" if reason == "turn_limit" else "The round is ended"
     public(
         events,
@@ -400,7 +407,7 @@ def _check_play(state: State, seat: int, act: Act) -> str | None:
             return why
         assert act.seat is not None and act.potion is not None
         if owned_potion(state, act.seat, act.potion) is None:
-            return f"{name(state, act.seat)} does not own {act.potion}"
+            return f"{name(state, act.seat)} does not own {label(act.potion)}"
         rest = list(state.hands[seat])
         rest.remove(spell)
         why = _missing(rest, act.cards)
@@ -413,7 +420,7 @@ def craft_error(state: State, seat: int, act: Act) -> str | None:
     assert potion is not None
     category = POTIONS[potion].category
     if state.revealed[category] != potion:
-        return f"{potion} is not in the revealed row"
+        return f"{label(potion)} is not on offer (on offer: {offer(state)})"
     if any(not is_ingredient(c) and c != WILD for c in act.cards):
         return "spells can never be part of a craft"
     why = _missing(state.hands[seat], act.cards)
@@ -423,16 +430,16 @@ def craft_error(state: State, seat: int, act: Act) -> str | None:
     if act.using is not None:
         owned = owned_potion(state, seat, act.using)
         if owned is None:
-            return f"you do not own {act.using}"
+            return f"you do not own {label(act.using)}"
         perk = POTIONS[act.using].perk
         if perk not in ("mimic", "pairs_wild"):
-            return f"{act.using}'s perk is not Mimic or Pairs-wild"
+            return f"{label(act.using)}'s perk is not Mimic or Pairs-wild"
         if not owned.up:
-            return f"{act.using} is face down (its perk is spent)"
+            return f"{label(act.using)} is face down (its perk is spent)"
         if not ready(state, owned):
-            return f"{act.using} is not ready until your next turn"
+            return f"{label(act.using)} is not ready until your next turn"
         if perk == "mimic" and act.name is None:
-            return f"name the ingredient {act.using} mimics: using {act.using} as <ingredient>"
+            return f"name the ingredient it mimics: using {label(act.using)} as <ingredient>"
         if perk == "pairs_wild" and act.name is not None:
             return "a Pairs-wild potion takes no `as`"
         if perk == "mimic" and act.name not in state.mimic_log:
@@ -452,8 +459,15 @@ def craft_error(state: State, seat: int, act: Act) -> str | None:
         if matches(listed, need, state.seal):
             return None
     return (
-        f"those cards do not craft {potion}"
-        + (" (it is chained)" if potion in state.chained else "")
+        f"those cards do not craft {label(potion)}: its recipe is"
+        f" {', '.join(POTIONS[potion].recipe)}"
+        + (
+            f"; it is chained: list its {'4' if state.config['chain_mode'] == 'exact4' else '3'}"
+            " exact cards"
+            if potion in state.chained
+            else "; list exactly the cards spent for 3 of them, each its card, or the other 2"
+            " of its family, or the Secret Ingredient"
+        )
         + (f" ({state.seal} is sealed)" if state.seal else "")
     )
 
@@ -466,28 +480,28 @@ def _check_perk(state: State, seat: int, act: Act) -> str | None:
     assert potion is not None
     owned = owned_potion(state, seat, potion)
     if owned is None:
-        return f"you do not own {potion}"
+        return f"you do not own {label(potion)}"
     if not owned.up:
-        return f"{potion} is face down: its perk is spent"
+        return f"{label(potion)} is face down: its perk is spent"
     if not ready(state, owned):
-        return f"{potion} is not ready until your next turn"
+        return f"{label(potion)} is not ready until your next turn"
     perk = POTIONS[potion].perk
     if perk in ("mimic", "pairs_wild"):
-        return f"{potion}'s perk is used inside a craft: craft … using {potion}"
+        return f"{label(potion)}'s perk is used inside a craft: craft … using {label(potion)}"
     if perk == "chain":
         if act.using is None:
-            return f"write perk {potion} on <revealed potion>"
+            return f"write perk {label(potion)} on <potion on offer>"
         if act.using not in state.revealed.values():
-            return f"{act.using} is not in the revealed row"
+            return f"{label(act.using)} is not on offer (on offer: {offer(state)})"
         if act.using in state.chained:
-            return f"{act.using} is already chained"
+            return f"{label(act.using)} is already chained"
         return None
     if act.using is not None:
-        return f"{potion}'s perk takes no `on`"
+        return f"{label(potion)}'s perk takes no `on`"
     if perk == "request":
-        return f"write perk {potion} ask <ingredient>" if act.name is None else None
+        return f"write perk {label(potion)} ask <ingredient>" if act.name is None else None
     if act.name is not None:
-        return f"{potion}'s perk takes no `ask`"
+        return f"{label(potion)}'s perk takes no `ask`"
     return None
 
 
@@ -635,12 +649,14 @@ def craft(state: State, seat: int, act: Act, events: Events) -> None:
         owned.up = False
     state.cauldron[seat] = False
     new = state.revealed[category]
-    using = f" using {act.using}" + (f" as {act.name}" if act.name else "") if act.using else ""
+    using = (
+        f" using {label(act.using)}" + (f" as {act.name}" if act.name else "") if act.using else ""
+    )
     public(
         events,
         "craft",
-        f"{name(state, seat)} crafts {potion} ({', '.join(act.cards)}){using}."
-        + (f" New {category} potion: {new}." if new else f" The {category} deck is empty."),
+        f"{name(state, seat)} crafts {label(potion)} ({', '.join(act.cards)}){using}."
+        + (f" New {category} potion: {label(new)}." if new else f" The {category} deck is empty."),
         seat=seat,
         potion=potion,
         cards=list(act.cards),
@@ -773,7 +789,7 @@ def gamble(state: State, seat: int, act: Act, events: Events) -> None:
     public(
         events,
         "play",
-        f"{who} plays {spell} on {name(state, target)} to steal {potion}.",
+        f"{who} plays {spell} on {name(state, target)} to steal {label(potion)}.",
         seat=seat,
         spell=spell,
         target=target,
@@ -826,7 +842,7 @@ def finish_gamble(state: State, pair: str | None, events: Events, late: str = ""
             events,
             "steal",
             f"{name(state, target)} reveals and discards {pair}, {pair}{late}."
-            f" {name(state, thief)} steals {owned.label()}.",
+            f" {name(state, thief)} steals {label(owned.name)}{'' if owned.up else ' (spent)'}.",
             seat=thief,
             target=target,
             potion=potion,
@@ -878,7 +894,13 @@ def perk(state: State, seat: int, act: Act, events: Events) -> None:
     kind = POTIONS[potion].perk
     who = name(state, seat)
     if kind == "reshuffle":
-        public(events, "perk", f"{who} uses {potion}: Potion reshuffle.", seat=seat, potion=potion)
+        public(
+            events,
+            "perk",
+            f"{who} uses {label(potion)}: Potion reshuffle.",
+            seat=seat,
+            potion=potion,
+        )
         potion_reshuffle(state, events)
     elif kind == "chain":
         assert act.using is not None
@@ -886,22 +908,28 @@ def perk(state: State, seat: int, act: Act, events: Events) -> None:
         public(
             events,
             "perk",
-            f"{who} uses {potion}: {act.using} is chained.",
+            f"{who} uses {label(potion)}: {label(act.using)} is chained.",
             seat=seat,
             potion=potion,
             chained=act.using,
         )
     elif kind == "ward":
         state.wards[seat] += 1
-        public(events, "perk", f"{who} uses {potion}: a ward.", seat=seat, potion=potion)
+        public(events, "perk", f"{who} uses {label(potion)}: a ward.", seat=seat, potion=potion)
     elif kind == "recycle":
-        public(events, "perk", f"{who} uses {potion}: Recycle.", seat=seat, potion=potion)
+        public(
+            events,
+            "perk",
+            f"{who} uses {label(potion)}: Recycle, every pile is shuffled into the deck.",
+            seat=seat,
+            potion=potion,
+        )
         cards = [card for pile in state.piles for card in pile] + state.deck
         for pile in state.piles:
             pile.clear()
         state.deck = chance.shuffle(state, cards) if cards else []
     elif kind == "foresight":
-        public(events, "perk", f"{who} uses {potion}: Foresight.", seat=seat, potion=potion)
+        public(events, "perk", f"{who} uses {label(potion)}: Foresight.", seat=seat, potion=potion)
         if not state.deck:
             rebuild(state, events)
         seen = state.deck[: 2 * len(state.in_play())]
@@ -921,7 +949,7 @@ def perk(state: State, seat: int, act: Act, events: Events) -> None:
         public(
             events,
             "perk",
-            f"{who} uses {potion}: Request, asking for {act.name}.",
+            f"{who} uses {label(potion)}: Request, asking for {act.name}.",
             seat=seat,
             potion=potion,
             ask=act.name,
@@ -942,27 +970,33 @@ def potion_reshuffle(state: State, events: Events) -> None:
     for category in POTION_CATEGORIES:
         deck = state.potion_decks[category]
         state.revealed[category] = deck.pop(0) if deck else None
-    row = ", ".join(f"{c}: {state.revealed[c] or 'empty'}" for c in POTION_CATEGORIES)
+    row = offer(state)
     public(events, "reshuffle", f"The revealed row is now {row}.", revealed=dict(state.revealed))
 
 
 def hand_reset_start(state: State, seat: int, potion: str, events: Events) -> None:
+    """§9.3 step 1: one simultaneous block window for the other players who hold an eligible
+    spell, and for them only (§13.2); the others are told they will be affected (§14). With
+    nobody eligible no window opens, unless ``reaction_wait_full``: then the window runs its
+    full time all the same, prompting nobody, so its length reveals nothing (§14)."""
     public(
-        events, "perk", f"{name(state, seat)} uses {potion}: Hand reset.", seat=seat, potion=potion
+        events,
+        "perk",
+        f"{name(state, seat)} uses {label(potion)}: Hand reset.",
+        seat=seat,
+        potion=potion,
     )
     targets = order_from(state, seat)
     eligible = [s for s in targets if eligible_blocks(state, s, potion)]
-    if state.config["reaction_wait_full"]:
-        eligible = targets  # §14: the window runs its full time, so it opens to every target
+    beater = BLOCKED_BY[POTIONS[potion].category]
     for other in targets:
         if other not in eligible:
-            beater = BLOCKED_BY[POTIONS[potion].category]
             private(
                 events,
                 other,
                 "no_block",
-                f"{name(state, seat)} uses {potion}: you hold no"
-                f" {beater} spell and will be affected.",
+                f"{name(state, seat)} uses {label(potion)}: you hold no {beater} spell to block"
+                " it, so your hand goes into the deck and you are dealt as many new cards.",
                 potion=potion,
             )
     state.pending = {
@@ -972,10 +1006,19 @@ def hand_reset_start(state: State, seat: int, potion: str, events: Events) -> No
         "perk": "hand_reset",
         "user": seat,
     }
-    if eligible:
+    if eligible or state.config["reaction_wait_full"]:
         public(events, "reaction", "Reaction window open.", potion=potion)
     else:
         hand_reset_blocks(state, {}, events)
+
+
+def hand_reset_text(names: Sequence[str], counts: Sequence[int]) -> str:
+    """``Ann folds their hand and is dealt 3 cards.`` / ``Ann, Ben and Cy fold their hands and
+    are dealt 3, 4 and 0 cards.``"""
+    if len(names) == 1:
+        return f"{names[0]} folds their hand and is dealt {counts[0]} card{'s' * (counts[0] != 1)}."
+    dealt = names_text([str(count) for count in counts])
+    return f"{names_text(names)} fold their hands and are dealt {dealt} cards."
 
 
 def hand_reset_blocks(state: State, acts: dict[int, Act], events: Events) -> None:
@@ -1024,8 +1067,7 @@ def hand_reset_blocks(state: State, acts: dict[int, Act], events: Events) -> Non
     public(
         events,
         "hand_reset",
-        ", ".join(name(state, s) for s in affected) + " fold and are"
-        " dealt " + ", ".join(str(len(dealt[s])) for s in affected) + " cards.",
+        hand_reset_text([name(state, s) for s in affected], [len(dealt[s]) for s in affected]),
         affected=affected,
         dealt={str(s): len(dealt[s]) for s in affected},
     )

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from games.moves import play_window
+from games.moves import SeatPlay, play_window
 from games.protocol import JSON, ConfigError, Event
 from games.scripts import (
     Attempt,
@@ -456,16 +456,34 @@ def export_script(
             continue
         assert state.pending is not None
         attempts = {int(seat): list(raws) for seat, raws in window.items()}
+        judged = play_window(_GAME.requests(state), attempts, partial(_GAME.submit, state))
         step: dict[str, JSON] = {
             "window": state.pending["window"],
-            "attempts": {players[seat]: raws for seat, raws in attempts.items()},
+            "attempts": {
+                players[seat]: as_commands(raws, judged.seats[seat])
+                for seat, raws in attempts.items()
+            },
         }
-        judged = play_window(_GAME.requests(state), attempts, partial(_GAME.submit, state))
         state, _ = _GAME.resolve(state, judged.moves)
         step["random"] = list(state.drawn)
         steps.append(step)
     script["steps"] = steps
     return script
+
+
+def as_commands(raws: Sequence[Attempt], play: SeatPlay) -> list[Attempt]:
+    """A seat's attempts as the export writes them: an accepted one as its move, the rules
+    page's own command (a menu's bare discard list gets its keyword, a potion its page name),
+    so the script replays on any implementation of the page (§13.3); the others as sent."""
+    judged = iter(play.judged)
+    written: list[Attempt] = []
+    for raw in raws:
+        if raw is None:
+            written.append(raw)
+            continue
+        this = next(judged)
+        written.append(str(this.move) if this.accepted else raw)
+    return written
 
 
 def events_of(steps: Sequence[ScriptStep]) -> list[Event]:

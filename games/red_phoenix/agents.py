@@ -1,272 +1,636 @@
-"""Computer players. They see what their seat sees: their own view and the requests' choices,
-and they answer only with offered choices (so every answer is legal).
+"""Computer players by level: random, easy, normal, hard (``docs/ai/red-phoenix.md``).
+They see what their seat sees: their own view (their hand, the public table, the card set) and
+their request, and answer with the page's commands: an offered choice, or a purchase or an
+experiment they build and check against the rules themselves.
 
-``alchemist``: climbs the ladder towards Gold (buys four different Level I cards, experiments
-with the best method it can afford, reproduces formulas, boosts before a Gold attempt), keeps
-its Health up, wards, kills its own monsters and spends damage items on the leader or on a rival
-it can finish. ``random``: any offered choice.
-"""
+``normal`` plays for Gold as the rules page's §15.2 bot does: it climbs the ladder (Level I
+formulas with different products, Level II experiments for a Level III card, a Gold attempt at
+value 9 or more with the boosts it holds, 8 when nothing better is left), reproduces or
+dissolves formulas when that brings its hand closer to Gold, picks each experiment's method by
+the cards left in the deck (the chance of a met success against the coins, Health and harm),
+heals when low, kills the monsters that will hit it, finishes a rival it can and throws a spare
+damage item at the weakest rival now and then. It never pays Health to become the weakest
+seat (the one damage is thrown at), and in a duel it answers thrown damage with an Acid Flask a
+turn. ``hard`` is the same planner, bolder: the Acid Flask a turn in every duel, every spare
+damage item thrown, earlier heals, a missed success kept for the consolation card. ``easy`` is
+``normal`` with about one answer in three at random. ``random`` answers uniformly among the
+offered choices."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
 
 from games import protocol
 from games.protocol import JSON, Agent, Event, Request
 
-from .cards import CardSet, house
+from .cards import CardSet, Ingredient, Method, Result, card_set_of
+from .words import roman
 
-DEFAULT_AGENT = "alchemist"
-METHOD_RANK = {
-    "magnum_opus": 5,
-    "gold_standard": 4,
-    "blood_distillation": 3,
-    "hasty_fusion": 1,
-    "simple_decoction": 2,
-}
+DEFAULT_AGENT = "normal"
+LOSS = re.compile(r"would cost you ([0-9]+)")  # the ward prompt's loss
+THROWN = re.compile(r" uses .+ on (.+) \([0-9]+ damage\)\.$")  # a damage item thrown at a seat
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a planner plays: its taste for risk and for hurting rivals."""
+
+    aggression: float = 0.5  # the chance to throw a spare damage item at the weakest rival
+    pressure: float = 0.0  # the chance to buy a damage item to throw with an AP to spare
+    # against one rival, buy a damage item at the start of each turn: "always", once that
+    # rival has thrown one at it ("retaliate"), or "never"
+    duel: str = "never"
+    gold_value: int = 9  # the least value of a Gold attempt
+    level2_value: int = 6  # the least value of a Level II experiment
+    safety: int = 4  # the Health a Health cost must leave
+    heal_at: int = 5  # heal at this Health or less
+    consolation: bool = False  # keep a missed success over a simple failure for the consolation
+    ward_from: int = 1  # ward a loss of at least this much (or a lethal one)
+    noise: float = 0.0  # the share of answers picked at random among the offered choices
+    spare_health: int = 3  # the Health beyond ``safety`` a Health cost must leave but for Gold
+    worth: tuple[float, float, float] = (6.0, 12.0, 100.0)  # a met success, by level
+    harm_weight: float = 1.0  # how much it fears the harm of drawn cards that must play
+    stay_ahead: bool = False  # never pay Health to become the weakest; heal when it is
+
+
+NORMAL = Style(duel="retaliate", harm_weight=4.0, stay_ahead=True)
+HARD = Style(
+    aggression=1.0,
+    duel="always",
+    heal_at=7,
+    safety=5,
+    consolation=True,
+    ward_from=2,
+    harm_weight=4.0,
+    stay_ahead=True,
+)
+EASY = Style(aggression=0.3, noise=0.35, harm_weight=4.0, stay_ahead=True)
 
 
 class RandomAgent(protocol.RandomAgent):
-    """Any offered choice; it ends a turn now and then rather than wander the whole menu."""
-
-    def act(self, request: Request, view: JSON) -> str:
-        if request.kind == "action" and self.rng.random() < 0.25:
-            return "end"
-        return super().act(request, view)
+    """Any offered choice, uniformly: the baseline."""
 
 
-class AlchemistAgent:
-    def __init__(self, seat: int, rng: random.Random, cards: CardSet | None = None) -> None:
-        self.seat = seat
-        self.rng = rng
-        self.cards = cards or house()
+@dataclass
+class Plan:
+    """An experiment the planner could declare: its cards from the hand, the Level I cards to
+    buy to fill it, the boost items to use first, its level and value."""
 
-    def observe(self, event: Event) -> None:
-        pass
+    cards: tuple[str, ...]
+    buy: tuple[str, ...]
+    boosts: tuple[str, ...]
+    level: int
+    value: int
+
+    def rank(self) -> tuple[int, int, int]:
+        return self.level, self.value, -len(self.buy)
+
+
+class Seat:
+    """What the planner reads from its view, with the card set's data."""
+
+    def __init__(self, view: Mapping[str, JSON], cs: CardSet) -> None:
+        self.view = view
+        self.cs = cs
+        self.name: str = view["you"]["seat"]
+        self.me: Mapping[str, JSON] = view["players"][self.name]
+        self.hand: Counter[str] = Counter(view["you"]["hand"])
+        self.ap: int = view["ap"]
+        self.boost: int = view["boost"]
+        self.coins: int = self.me["coins"]
+        self.health: int = self.me["health"]
+        self.used: set[str] = set(self.me["used"])
+        names = list(view["players"])
+        own = view["you"]["handle"] == self.name
+        self.handles = {n: (n if own else f"P{i + 1}") for i, n in enumerate(names)}
+
+    def ing(self, card: str) -> Ingredient:
+        return self.cs.ingredients[card]
 
     def level(self, card: str) -> int:
-        ing = self.cards.ingredients.get(card)
-        return ing.level if ing is not None else 1
+        return self.ing(card).level
+
+    def usable(self) -> list[str]:
+        """Cards that can be ingredients, highest level first."""
+        return sorted(
+            (c for c in self.hand if 1 <= self.level(c) <= 3),
+            key=lambda c: (-self.level(c), self.ing(c).order),
+        )
+
+    def items(self, effect: str) -> list[str]:
+        """Held item types with ``effect`` not used this turn."""
+        return [c for c in self.hand if self.ing(c).effect == effect and c not in self.used]
+
+    def rivals(self) -> list[tuple[str, Mapping[str, JSON]]]:
+        return [(n, p) for n, p in self.view["players"].items() if n != self.name and p["alive"]]
+
+    def monster_damage(self, m: Mapping[str, JSON]) -> int:
+        """A monster in play's Damage, from its card."""
+        for level in self.cs.results.values():
+            if m["card"] in level:
+                return level[m["card"]].damage
+        return 0
+
+    def my_formulas(self) -> list[Mapping[str, JSON]]:
+        return [f for f in self.view["formulas"] if self.name in f["knowers"]]
+
+    def markers_free(self) -> int:
+        free: int = self.me["markers_free"]
+        return free
+
+
+class Planner:
+    """The ``normal`` and ``hard`` players (and ``easy``, with noise)."""
+
+    def __init__(self, seat: int, rng: random.Random, style: Style = NORMAL) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.style = style
+        self.name = ""  # its seat's name, once a view has told it
+        self.hurt = False  # a rival has thrown a damage item at it
+
+    def observe(self, event: Event) -> None:
+        if event.audience.kind != "public" or not self.name:
+            return
+        for line in event.data.get("lines", ()):
+            hit = THROWN.search(str(line))
+            if hit is not None and hit.group(1) == self.name:
+                self.hurt = True
 
     def act(self, request: Request, view: JSON) -> str:
-        values = [c.value for c in request.choices]
-        kind = request.kind
-        if kind == "ward":
-            return "ward"
-        if kind == "trade_response":
+        if self.style.noise and self.rng.random() < self.style.noise:
+            return protocol.RandomAgent(self.seat, self.rng).act(request, view)
+        t = Seat(view, card_set_of(view.get("card_set_data", "house")))
+        self.name = t.name
+        if request.kind == "ward":
+            return self.ward(t, request)
+        if request.kind == "trade_response":
             return "decline"
-        if kind == "keep":
-            return self.keep(request)
-        if kind == "discard":
-            return self.discard(request, view)
-        if kind == "confirm":
-            return "confirm"
-        best = max(values, key=lambda v: self.score(v, view))
-        return best
+        if request.kind == "keep":
+            return self.keep(t, request)
+        if request.kind == "discard":
+            return self.discard(t, request)
+        return self.action(t, {c.value for c in request.choices})
 
-    def keep(self, request: Request) -> str:
-        def rank(label: str) -> int:
-            if "met)" in label and "not met" not in label:
-                return 0
-            if "not met" in label:
-                return 1
-            if "simple" in label:
-                return 2
-            return 3 if "catastrophe" in label else 4
+    # --- reactions and choices -------------------------------------------------------------
 
-        ordered = sorted(request.choices, key=lambda c: rank(c.label))
-        count = max(1, request.min_choices)
+    def ward(self, t: Seat, request: Request) -> str:
+        """Ward a loss worth a card, or any lethal one (the prompt says how much)."""
+        found = LOSS.search(request.prompt)
+        loss = int(found.group(1)) if found else t.health
+        if loss >= self.style.ward_from or loss >= t.health:
+            return "ward"
+        return "pass"
+
+    def keep(self, t: Seat, request: Request) -> str:
+        drawing = t.view["keep"]
+        level, value, drawn = drawing["level"], drawing["value"], drawing["drawn"]
+        lo, hi = drawing["keep"]
+        results = t.cs.results[level]
+        consolation = t.cs.consolation
+
+        def rank(card: str) -> tuple[int, int]:
+            r = results[card]
+            if r.kind == "success":
+                if value < r.score:
+                    return (2 if self.style.consolation and consolation else 3), 0
+                product = t.cs.ingredients[r.product or ""]
+                return (0 if product.wins else 1), -int(r.product in t.hand)
+            if r.kind == "simple":
+                return 3 if self.style.consolation and consolation else 2, 0
+            if r.kind == "catastrophe":
+                return 4, r.self_damage + r.discard_random
+            return 5, r.damage
+
+        order = sorted(range(len(drawn)), key=lambda i: (rank(drawn[i]), i))
+        good = [i for i in order if rank(drawn[i])[0] <= 1][:hi]
+        picks = good if len(good) >= lo else order[:lo]
+        numbers = sorted(i + 1 for i in picks)
         if request.max_choices > 1:
-            good = [c for c in ordered if rank(c.label) == 0][: request.max_choices]
-            picked = good if len(good) >= count else ordered[:count]
-            return request.join_answer([c.value for c in picked])
-        return ordered[0].value
+            return request.join_answer([str(n) for n in numbers])
+        return f"keep {numbers[0]}"
 
-    def discard(self, request: Request, view: JSON) -> str:
-        def worth(value: str) -> tuple[int, int]:
+    def discard(self, t: Seat, request: Request) -> str:
+        """The least useful cards: Level I cards no formula of its needs, then by level."""
+        needed = {c for f in t.my_formulas() for c in f["ingredients"]}
+
+        def worth(value: str) -> tuple[int, int, int]:
             card = value.split("#")[0]
-            ing = self.cards.ingredients.get(card)
-            item = 1 if ing is not None and ing.effect is not None else 0
-            return self.level(card), item
+            return (t.level(card), int(card in needed), int(t.ing(card).effect is not None))
 
         ordered = sorted(request.choices, key=lambda c: worth(c.value))
         return request.join_answer([c.value for c in ordered[: request.min_choices]])
 
-    def score(self, value: str, view: Mapping[str, Any]) -> float:
-        words = value.split()
-        verb = words[0]
-        me = view["players"][view["you"]["seat"]]
-        hand: list[str] = view["you"]["hand"]
-        health, coins, ap = me["health"], me["coins"], view["ap"]
-        if verb == "end":
-            return 0.0
-        flask_ready = "acid_flask" not in hand and "acid_flask" not in me["used"]
-        if verb == "take":
-            if coins < 2 and flask_ready and int(words[1]) == 1:
-                return 77.0
-            return 5.0 + int(words[1])
-        if verb == "use":
-            return self.score_use(words, view, hand, health, coins)
-        if verb in ("fast", "slow"):
-            return self.score_experiment(words, view, hand, health, coins, ap)
-        if verb == "experiment":  # the guided experiment: its best method decides
-            speeds = ("slow", "fast") if ap >= 2 else ("slow",)
-            return max(
-                self.score_experiment([speed, method, *words[1:]], view, hand, health, coins, ap)
-                for method in self.cards.methods
-                for speed in speeds
-            )
-        if verb == "back":
-            return -10.0
-        if verb == "reproduce":
-            formula = next(f for f in view["formulas"] if f["id"] == words[1])
-            lvl = formula["level"]
-            have_higher = sum(1 for c in hand if self.level(c) == lvl + 1)
-            return 60.0 + 10.0 * int(lvl) - 8.0 * have_higher
-        if verb == "buy":
-            cards = words[1:]
-            types = {
-                c for c in hand if self.level(c) == 1 and self.cards.ingredients[c].effect is None
-            }
-            if len(cards) > 1:
-                if ap >= 2 and self.formula_set(view, hand, cards):
-                    return 74.0
-                return 45.0 if len(types) < 3 else 20.0
-            card = cards[0]
-            ing = self.cards.ingredients.get(card)
-            if ing is not None and ing.effect == "damage":
-                return 76.0 if flask_ready and self.weakest(view) is not None else -1.0
-            if card in hand:
-                return -1.0
-            return 30.0 if len(types) < 4 else 2.0
-        return -5.0  # dissolve, license, trade: never
+    # --- the action window ---------------------------------------------------------------------
 
-    def score_use(
-        self, words: list[str], view: Mapping[str, Any], hand: list[str], health: int, coins: int
-    ) -> float:
-        card = words[1]
-        ing = self.cards.ingredients.get(card)
-        if ing is None or ing.effect is None:
-            return -5.0
-        effect = ing.effect
-        if effect == "heal":
-            return 95.0 if health <= 10 - ing.amount or health <= 4 else -1.0
-        if effect == "coins":
-            return 55.0 if coins < 8 else -1.0
-        if effect == "boost":
-            top = max((self.level(c) for c in hand if c != card), default=0)
-            return 80.0 if top >= 3 and view["ap"] >= 1 else -1.0
-        if effect == "steal":
-            target = words[2]
-            size = (
-                view["players"].get(target, {}).get("hand_size", 0)
-                if target in view["players"]
-                else 0
-            )
-            return 35.0 + size
-        target = words[2]
-        for m in view["monsters"]:
-            if m["id"] == target:
-                if m["owner"] == view["you"]["seat"] and m["hp"] <= ing.amount:
-                    return 88.0
-                return -1.0
-        rival = self.rival(view, target)
-        if rival is None:
-            return -1.0
-        if rival["health"] <= ing.amount:
-            return 87.0
-        return 85.0 if target == self.weakest(view) else 15.0
+    def action(self, t: Seat, offered: set[str]) -> str:
+        rules: Sequence[Callable[[Seat, set[str]], str | None]] = (
+            self.survive,
+            self.finish_rival,
+            self.kill_monster,
+            self.harass,
+            self.opening,
+            self.experiment,
+            self.ladder,
+            self.level_one,
+            self.fallback,
+            self.harass,
+            self.pressure,
+            self.economy,
+        )
+        for rule in rules:
+            move = rule(t, offered)
+            if move is not None:
+                return move
+        return "end"
 
-    def rival(self, view: Mapping[str, Any], handle: str) -> dict[str, Any] | None:
-        names = list(view["players"])
-        handles = [n for n in names]
-        if handle in handles:
-            entry: dict[str, Any] = view["players"][handle]
-            return entry
-        if handle.startswith("P") and handle[1:].isdigit():
-            index = int(handle[1:]) - 1
-            if 0 <= index < len(names):
-                entry = view["players"][names[index]]
-                return entry
+    def survive(self, t: Seat, offered: set[str]) -> str | None:
+        """Heal when low: the smallest heal first (an Elixir only when very low: it is a
+        Level III card, worth more in a Gold attempt)."""
+        weakest = self.style.stay_ahead and all(t.health < p["health"] for _, p in t.rivals())
+        if t.health > self.style.heal_at and not (weakest and t.health < 10):
+            return None
+        for card in sorted(t.items("heal"), key=lambda c: (t.level(c), t.ing(c).amount)):
+            if (t.level(card) < 3 or t.health <= 3) and f"use {card}" in offered:
+                return f"use {card}"
         return None
 
-    def formula_set(self, view: Mapping[str, Any], hand: list[str], cards: list[str]) -> bool:
-        """Whether ``cards`` are the missing ingredients of a formula it may reproduce."""
-        me = view["you"]["seat"]
-        for f in view["formulas"]:
-            if me not in f["knowers"] and f["license"] is None:
-                continue
-            missing = sorted(c for c in f["ingredients"] if c not in hand)
-            if missing == sorted(cards):
-                return True
-        return False
+    def finish_rival(self, t: Seat, offered: set[str]) -> str | None:
+        damage = sorted(t.items("damage"), key=lambda c: -t.ing(c).amount)
+        total = sum(t.ing(c).amount for c in damage)
+        for name, p in sorted(t.rivals(), key=lambda r: r[1]["health"]):
+            if p["health"] <= total:
+                for card in damage:
+                    move = f"use {card} {t.handles[name]}"
+                    if move in offered:
+                        return move
+        return None
 
-    def weakest(self, view: Mapping[str, Any]) -> str | None:
-        """The handle of the living rival with the least Health (the most cards on a tie)."""
-        me = view["you"]["seat"]
-        best, key = None, (99, 0)
-        for index, (name, p) in enumerate(view["players"].items()):
-            if name == me or not p["alive"]:
+    def kill_monster(self, t: Seat, offered: set[str]) -> str | None:
+        """Damage a monster that will hit it (its own, or any with two seats left) when its
+        damage items this turn add up to the monster's Health, the biggest first; an Acid
+        Flask bought to make up the last point."""
+        damage = sorted(t.items("damage"), key=lambda c: -t.ing(c).amount)
+        total = sum(t.ing(c).amount for c in damage)
+        for m in sorted(t.view["monsters"], key=lambda m: -t.monster_damage(m)):
+            if m["owner"] != t.name and len(t.rivals()) > 1:
                 continue
-            this = (p["health"], -p["hand_size"])
-            if this < key:
-                handle = name if view["you"]["handle"] == me else f"P{index + 1}"
-                best, key = handle, this
-        return best
+            for card in damage:
+                move = f"use {card} {m['id']}"
+                if total >= m["hp"] and move in offered:
+                    return move
+            flask = self.flask(t, damage)
+            if flask is not None and total + t.ing(flask).amount >= m["hp"] and t.ap >= 1:
+                return f"buy {flask}" if f"buy {flask}" in offered else None
+        return None
 
-    def leader(self, view: Mapping[str, Any]) -> str | None:
-        me = view["you"]["seat"]
-        best, best_score = None, -1
-        for index, (name, p) in enumerate(view["players"].items()):
-            if name == me or not p["alive"]:
+    def flask(self, t: Seat, held: list[str]) -> str | None:
+        """A damage item sold in the market that it neither holds nor used this turn."""
+        for card in t.cs.market_types():
+            ing = t.ing(card)
+            fresh = card not in held and card not in t.used and t.view["market"][card] > 0
+            if ing.effect == "damage" and fresh and (ing.cost or 0) <= t.coins:
+                return card
+        return None
+
+    def experiment(self, t: Seat, offered: set[str], gold: int = 0, two: int = 0) -> str | None:
+        """A Gold attempt at the Gold value or more, else (without a Level III card, kept for
+        Gold) a Level II experiment for one, buying Level I cards to fill it and using boosts
+        first."""
+        if t.markers_free() < 1 or t.ap < 1:
+            return None
+        goals = ((3, gold or self.style.gold_value), (2, two or self.style.level2_value))
+        for top, least in goals:
+            if top == 2 and any(t.level(c) == 3 for c in t.usable()):
                 continue
-            levels = [f["level"] for f in view["formulas"] if name in f["knowers"]]
-            score = sum(levels) * 3 + p["hand_size"] + (10 - p["health"]) // 2
-            if score > best_score:
-                handle = name if view["you"]["handle"] == me else f"P{index + 1}"
-                best, best_score = handle, score
-        return best
+            plan = self.best_plan(t, top, t.hand)
+            if plan is not None and plan.level == top and plan.value >= least:
+                return self.run_plan(t, plan, offered, fast=top == 3)
+        return None
 
-    def score_experiment(
-        self,
-        words: list[str],
-        view: Mapping[str, Any],
-        hand: list[str],
-        health: int,
-        coins: int,
-        ap: int,
-    ) -> float:
-        speed, method, cards = words[0], words[1], words[2:]
-        levels = [self.level(c) for c in cards]
-        lvl, value = max(levels), sum(levels) + view["boost"]
-        if lvl == 3 and value < 8:
-            return -1.0
-        if lvl >= 2 and health <= 4:
-            return -1.0
-        base: float = 50.0 + 12 * lvl + 2 * value
-        m = self.cards.methods.get(method)
-        if m is None:
-            return -5.0
-        cost_h = m.health * lvl
-        if cost_h and health - cost_h < 5:
-            return -1.0
-        base += 2 * METHOD_RANK.get(method, 0)
-        if m.coins * lvl > 0 and coins - m.coins * lvl < 0:
-            return -1.0
-        if speed == "fast":
-            base += 3
-        # an item worth more as an item stays out of low experiments
-        items = sum(
-            1 for c in cards if self.cards.ingredients[c].effect in ("heal", "ward", "damage")
+    def fallback(self, t: Seat, offered: set[str]) -> str | None:
+        """Nothing better to do this turn: a Gold attempt one short of the Gold value, or a
+        Level II experiment one short."""
+        return self.experiment(t, offered, self.style.gold_value - 1, self.style.level2_value - 1)
+
+    def potential(self, t: Seat, hand: Counter[str]) -> tuple[int, int]:
+        """How close a hand is to Gold: the best Gold attempt's value, then the best Level II
+        experiment's (for a Level III card)."""
+        three = self.best_plan(t, 3, hand, fill=False)
+        two = self.best_plan(t, 2, hand, fill=False)
+        return (
+            three.value if three is not None and three.level == 3 else 0,
+            two.value if two is not None and two.level == 2 else 0,
         )
-        if lvl < 3:
-            base -= 6 * items
-        return base
+
+    def ladder(self, t: Seat, offered: set[str]) -> str | None:
+        """A formula whose products bring the hand closer to Gold (``potential``), the
+        highest level first: reproduce it, or buy what it needs."""
+        now = self.potential(t, t.hand)
+        for f in sorted(t.my_formulas(), key=lambda f: -int(f["level"])):
+            after = t.hand - Counter(f["ingredients"]) + Counter(f["products"])
+            if all(p in t.hand for p in f["products"]) or self.potential(t, after) <= now:
+                continue
+            if f"reproduce {f['id']}" in offered:
+                return f"reproduce {f['id']}"
+            missing = sorted(c for c in f["ingredients"] if c not in t.hand)
+            buy = "buy " + " ".join(missing)
+            if t.ap >= 2 and buy in offered:
+                return buy
+        return self.unlock(t, offered, now)
+
+    def unlock(self, t: Seat, offered: set[str], now: tuple[int, int]) -> str | None:
+        """Dissolve one of its formulas into its hand when the cards it locks bring the hand
+        closer to Gold than the formula does (a Level II formula's Level II cards)."""
+        for f in t.my_formulas():
+            move = f"dissolve {f['id']} keep"
+            if f["creator"] != t.name or move not in offered:
+                continue
+            if self.potential(t, t.hand + Counter(f["ingredients"]))[0] > now[0] + 1:
+                return move
+        return None
+
+    def level_one(self, t: Seat, offered: set[str]) -> str | None:
+        """Level I formulas until two give different products: four different Level I cards,
+        then a slow experiment."""
+        mine = [f for f in t.my_formulas() if f["level"] == 1]
+        products = {p for f in mine for p in f["products"]}
+        if len(mine) >= 4 or len(products) >= 3:
+            return None
+        if t.markers_free() < 1 or t.ap < 1:
+            return None
+        plain = [c for c in t.usable() if t.level(c) == 1 and t.ing(c).effect is None]
+        if len(plain) >= 4 or (len(plain) >= 3 and t.ap == 1):
+            plan = Plan(tuple(sorted(plain[:4])), (), (), 1, len(plain[:4]) + t.boost)
+            return self.run_plan(t, plan, offered, fast=False)
+        return self.shop(t, plain)
+
+    def shop(self, t: Seat, plain: list[str]) -> str | None:
+        """Buy the plain Level I cards that make four different ones, taking coins first when
+        short (it keeps 1 AP for the experiment)."""
+        wanted = fillers(t, 4 - len(plain), set(plain))
+        if not wanted or t.ap < 2:
+            return None
+        cost = sum(t.ing(c).cost or 0 for c in wanted)
+        if cost + 1 > t.coins:  # a coin for the method when it costs one
+            if t.ap >= 3:
+                return "take 1"
+            wanted = wanted[: max(0, t.coins)]
+        return "buy " + " ".join(sorted(wanted)) if wanted else None
+
+    def harass(self, t: Seat, offered: set[str]) -> str | None:
+        """A spare damage item (a Level I one, or a second copy) at the weakest rival, now
+        and then."""
+        rivals = sorted(t.rivals(), key=lambda r: (r[1]["health"], -r[1]["hand_size"]))
+        if not rivals:
+            return None
+        for card in t.items("damage"):
+            spare = t.level(card) == 1 or t.hand[card] > 1
+            if spare and self.rng.random() < self.style.aggression:
+                move = f"use {card} {t.handles[rivals[0][0]]}"
+                if move in offered:
+                    return move
+        return None
+
+    def opening(self, t: Seat, offered: set[str]) -> str | None:
+        """Against a single rival, a damage item bought at the start of each turn
+        (``Style.duel``: in a duel, the last alive wins as surely as Gold)."""
+        if len(t.rivals()) != 1 or t.used or t.ap < 2:
+            return None
+        if self.style.duel == "never" or (self.style.duel == "retaliate" and not self.hurt):
+            return None
+        flask = self.flask(t, t.items("damage"))
+        return f"buy {flask}" if flask is not None and f"buy {flask}" in offered else None
+
+    def pressure(self, t: Seat, offered: set[str]) -> str | None:
+        """With an AP to spare, now and then, a damage item from the market to throw at the
+        weakest rival (a point of Health for an AP and two coins)."""
+        if t.ap < 1 or not t.rivals() or self.rng.random() >= self.style.pressure:
+            return None
+        flask = self.flask(t, t.items("damage"))
+        return f"buy {flask}" if flask is not None and f"buy {flask}" in offered else None
+
+    def economy(self, t: Seat, offered: set[str]) -> str | None:
+        """The AP left, taken as coins."""
+        return f"take {t.ap}" if t.ap >= 1 and f"take {t.ap}" in offered else None
+
+    # --- experiments --------------------------------------------------------------------------
+
+    def best_plan(self, t: Seat, top: int, hand: Counter[str], fill: bool = True) -> Plan | None:
+        """The highest-value experiment of level ``top`` at most from ``hand``, with the boost
+        items to use first (each type once a turn), filled up to four cards with Level I cards
+        to buy when it has the AP to buy and declare (``fill``; without it, the value a
+        filled plan would have, for comparing hands)."""
+        usable = sorted(
+            (c for c in hand if 1 <= t.level(c) <= top),
+            key=lambda c: (-t.level(c), t.ing(c).order),
+        )[:6]
+        boosts = {c: t.ing(c).amount for c in t.items("boost") if hand[c] > 0}
+        best: Plan | None = None
+        for size in range(min(4, len(usable)), 0, -1):
+            for cards in combinations(usable, size):
+                buy = tuple(fillers(t, 4 - size, set(cards))) if fill and t.ap >= 2 else ()
+                filled = len(buy) if fill else 4 - size
+                if size + filled < 3:
+                    continue
+                spare = tuple(c for c in boosts if c not in cards)
+                level = max(t.level(c) for c in cards)
+                value = sum(t.level(c) for c in cards) + filled + t.boost
+                value += sum(boosts[c] for c in spare)
+                plan = Plan(tuple(sorted(cards)), buy, spare, level, value)
+                if best is None or plan.rank() > best.rank():
+                    best = plan
+        return best
+
+    def run_plan(self, t: Seat, plan: Plan, offered: set[str], fast: bool) -> str | None:
+        """The plan's next step: coins for the method it prefers (when it has the AP to
+        spare), the Level I cards to fill it, a boost item, then the experiment with the best
+        method its coins allow."""
+        level = t.cs.ingredients
+        buy_cost = sum(level[c].cost or 0 for c in plan.buy)
+        methods = self.methods(t, plan)
+        need_ap = (2 if fast else 1) + (1 if plan.buy else 0)
+        if methods:
+            wanted = buy_cost + t.cs.methods[methods[0]].coins * plan.level
+            if wanted > t.coins and t.ap > need_ap:
+                return "take 1"
+        if plan.buy:
+            return "buy " + " ".join(sorted(plan.buy)) if buy_cost <= t.coins else None
+        for card in plan.boosts:
+            if f"use {card}" in offered:
+                return f"use {card}"
+        affordable = [m for m in methods if t.cs.methods[m].coins * plan.level <= t.coins]
+        if not affordable:
+            return None
+        speed = "fast" if fast and t.ap >= 2 else "slow"
+        return f"{speed} {affordable[0]} {' '.join(plan.cards)}"
+
+    def methods(self, t: Seat, plan: Plan) -> list[str]:
+        """The methods it would use for ``plan``, best first by worth: the chance of a met
+        success (from the cards left in the deck) times what one is worth, less what the
+        method costs (coins, Health: dearer the lower it is) and the harm of drawn cards that
+        must play. A Health cost must leave ``safety`` Health (more but for a Gold attempt)."""
+        gold = plan.level == 3
+        floor = self.style.safety + (0 if gold else self.style.spare_health)
+        if self.style.stay_ahead and not gold and t.rivals():
+            # paying Health must not make it the weakest, the one every thrower aims at
+            floor = max(floor, min(p["health"] for _, p in t.rivals()) + 1)
+        deck = deck_left(t, roman(plan.level))
+        worth = self.style.worth[min(plan.level, 3) - 1]
+        ranked = []
+        for m in t.cs.methods.values():
+            health = m.health * plan.level
+            if health and t.health - health < floor:
+                continue
+            left = max(1, t.health - health)
+            odds = draw_odds(t.cs, roman(plan.level), deck, plan.value, m, left)
+            harm = health + odds.harm * self.style.harm_weight
+            cost = m.coins * plan.level * COIN + harm * (1 + 6 / left)
+            ranked.append((odds.success * worth - odds.death * DEATH - cost, m.id))
+        return [m for _, m in sorted(ranked, reverse=True)]
+
+
+COIN = 0.3  # a coin's worth in Health points (3 coins an AP)
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    success: float  # the chance to keep (and live to play) a met success
+    harm: float  # the Health expected lost to kept cards
+    death: float  # the chance that a kept card eliminates the experimenter
+
+
+DEATH = 100.0  # being eliminated, in the planner's units (a Gold win is worth as much)
+ENUMERATE = 3  # a method drawing more cards that all play is judged card by card
+
+
+def deck_left(t: Seat, level: str) -> Counter[str]:
+    """The cards left in a result deck, from what is public: every card of the level but
+    those discarded, in formulas, in play as monsters or waiting to be kept (a deck too
+    small for a draw is reshuffled with its discards)."""
+    results = t.cs.results[level]
+    left = Counter(dict(t.cs.copies[level]))
+    gone = Counter(t.view["discards"][level])
+    for f in t.view["formulas"]:
+        if roman(f["level"]) == level:
+            gone.update(f["results"])
+    gone.update(m["card"] for m in t.view["monsters"] if m["card"] in results)
+    keeping = t.view.get("keep")
+    if keeping and keeping["level"] == level:
+        gone.update(keeping["drawn"])
+    if t.view["decks"][level] < 3:
+        gone -= Counter(t.view["discards"][level])
+    return +(left - gone)
+
+
+def harm_of(result: Result) -> tuple[float, int]:
+    """A kept card's harm to its experimenter: the Health it costs in all, and at once."""
+    if result.kind == "catastrophe":
+        return result.self_damage + result.discard_random / 2, result.self_damage
+    if result.kind == "monster":
+        return 3.0 * result.damage, result.damage  # it attacks twice more, unless killed
+    return 0.0, 0
+
+
+def draw_odds(
+    cs: CardSet, level: str, deck: Counter[str], value: int, method: Method, health: int
+) -> Odds:
+    """The odds of an experiment of ``value`` drawing from ``deck`` with ``method`` by an
+    experimenter left with ``health``: a met success, the harm and death of the cards kept
+    (every card drawn, in order, when the method keeps them all; else the least harmful when
+    every card drawn is harmful)."""
+    results = cs.results[level]
+    n = sum(deck.values())
+    draw = min(method.draw, n)
+    if draw == 0:
+        return Odds(0.0, 0.0, 0.0)
+    if method.keep_max >= draw:
+        wins = frozenset(c for c, ing in cs.ingredients.items() if ing.wins)
+        cards = [(results[c], k) for c, k in deck.items()]
+        return played_odds(cards, [k for _, k in cards], value, min(draw, ENUMERATE), health, wins)
+    met = sum(k for c, k in deck.items() if is_met(results[c], value))
+    bad = sum(k for c, k in deck.items() if harm_of(results[c])[0] > 0)
+    lethal = sum(k for c, k in deck.items() if harm_of(results[c])[1] >= health)
+    mean = sum(harm_of(results[c])[0] * k for c, k in deck.items()) / bad if bad else 0.0
+    all_bad = comb(bad, draw) / comb(n, draw)
+    return Odds(
+        1 - comb(n - met, draw) / comb(n, draw),
+        all_bad * mean,
+        comb(lethal, draw) / comb(n, draw),
+    )
+
+
+def is_met(result: Result, value: int) -> bool:
+    return result.kind == "success" and result.score <= value
+
+
+def played_odds(
+    cards: list[tuple[Result, int]],
+    counts: list[int],
+    value: int,
+    draw: int,
+    health: int,
+    wins: frozenset[str],
+) -> Odds:
+    """Every card drawn plays in draw order: the odds over each order of ``draw`` cards from
+    ``counts`` copies of ``cards`` (a met win card ends it won; Health at 0 ends it lost; a
+    met success counts if the experimenter lives through the rest)."""
+    n = sum(counts)
+    success = harm = death = 0.0
+    for i, (result, _) in enumerate(cards):
+        if not counts[i]:
+            continue
+        p = counts[i] / n
+        lost, now = harm_of(result)
+        met = is_met(result, value)
+        if now >= health:
+            death += p
+            continue
+        if met and result.product in wins:
+            success += p
+            continue
+        harm += p * lost
+        if draw == 1:
+            success += p * met
+            continue
+        counts[i] -= 1
+        rest = played_odds(cards, counts, value, draw - 1, health - now, wins)
+        counts[i] += 1
+        success += p * ((1.0 - rest.death) if met else rest.success)
+        harm += p * rest.harm
+        death += p * rest.death
+    return Odds(success, harm, death)
+
+
+def fillers(t: Seat, count: int, taken: set[str]) -> list[str]:
+    """Up to ``count`` plain Level I market cards it lacks, the most plentiful first."""
+    if count <= 0:
+        return []
+    market = t.view["market"]
+    plain = [
+        c
+        for c in t.cs.market_types()
+        if c not in t.hand and c not in taken and market[c] > 0 and t.ing(c).effect is None
+    ]
+    return sorted(plain, key=lambda c: -market[c])[:count]  # the fullest stacks: none runs dry
+
+
+def planner(style: Style) -> Callable[[int, random.Random], Agent]:
+    def make(seat: int, rng: random.Random) -> Agent:
+        return Planner(seat, rng, style)
+
+    return make
 
 
 AGENTS: Mapping[str, Callable[[int, random.Random], Agent]] = {
     "random": RandomAgent,
-    "alchemist": AlchemistAgent,
+    "easy": planner(EASY),
+    "normal": planner(NORMAL),
+    "hard": planner(HARD),
 }

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from games.protocol import JSON, ConfigError
 from games.text import excerpt, field_name
@@ -21,6 +21,10 @@ LEVEL_OF = {"I": 1, "II": 2, "III": 3}
 EFFECTS = ("damage", "steal", "heal", "coins", "boost", "ward")
 KINDS = ("success", "simple", "catastrophe", "monster")
 RESERVED = frozenset({"give", "get", "note", "keep", "off"})
+# words that join or end the parts of an answer, never a whole name (``use Greek Fire on Bob``,
+# ``buy Salt and Lead``, ``trade Bob give 3 coins``)
+GRAMMAR_WORDS = RESERVED | {"and", "on", "coin", "coins"}
+WORD = re.compile(r"[a-z0-9#×]+")
 ID_RE = re.compile(r"[a-z][a-z0-9_]*")
 RESULT_ID_RE = re.compile(r"[a-z][a-z0-9_:@]*")
 FORMULA_OR_MONSTER = re.compile(r"[fm][0-9]+")
@@ -32,6 +36,79 @@ MAX_TYPES = 40
 MAX_METHODS = 10
 MAX_RESULTS = 200
 
+Origin = Literal["market", "supply"]
+Effect = Literal["damage", "steal", "heal", "coins", "boost", "ward"]
+Kind = Literal["success", "simple", "catastrophe", "monster"]
+
+
+# --- the card-set JSON (rules page Appendix A), as ``read_card_set`` accepts it ------------------
+
+
+class MarketJSON(TypedDict):
+    cost: int
+    stack: dict[str, int]  # "2".."5" seats -> the market stack
+
+
+class ItemJSON(TypedDict):
+    effect: Effect
+    amount: NotRequired[int]  # none for a ward
+
+
+class IngredientJSON(TypedDict):
+    id: str
+    name: str
+    level: int
+    copies: int
+    market: NotRequired[MarketJSON]
+    item: NotRequired[ItemJSON]
+    wins: NotRequired[bool]
+
+
+class MethodJSON(TypedDict):
+    id: str
+    name: str
+    draw: int
+    keep_min: int
+    keep_max: int
+    coins: int  # per level
+    health: int  # per level
+
+
+class DamageJSON(TypedDict, total=False):
+    self: int
+    others: int
+    most_cards: int
+
+
+class ResultJSON(TypedDict):
+    """One result card; the keys after ``kind`` depend on it (success: product, score; simple:
+    gain; catastrophe: damage, discard_random; monster: hp, damage)."""
+
+    id: str
+    kind: Kind
+    name: NotRequired[str]
+    copies: NotRequired[int]
+    product: NotRequired[str]
+    score: NotRequired[int]
+    gain: NotRequired[str | None]
+    damage: NotRequired[DamageJSON | int]
+    discard_random: NotRequired[int]
+    hp: NotRequired[int]
+
+
+class ResultsJSON(TypedDict):
+    I: list[ResultJSON]  # noqa: E741 (the level's name)
+    II: list[ResultJSON]
+    III: list[ResultJSON]
+
+
+class CardSetJSON(TypedDict):
+    name: str
+    consolation: str | None
+    ingredients: list[IngredientJSON]
+    methods: list[MethodJSON]
+    results: ResultsJSON
+
 
 @dataclass(frozen=True, slots=True)
 class Ingredient:
@@ -41,7 +118,7 @@ class Ingredient:
     copies: int
     cost: int | None  # None: not a market type
     stack: Mapping[int, int]  # seats -> market stack
-    effect: str | None
+    effect: Effect | None
     amount: int
     wins: bool
     order: int  # listing order (§11's default)
@@ -62,7 +139,7 @@ class Method:
 class Result:
     id: str
     name: str
-    kind: str
+    kind: Kind
     level: str
     product: str | None = None
     score: int = 0
@@ -83,7 +160,11 @@ class CardSet:
     methods: Mapping[str, Method]
     results: Mapping[str, Mapping[str, Result]]  # level -> id -> card
     copies: Mapping[str, Mapping[str, int]]  # level -> id -> copies
-    raw: JSON
+    raw: CardSetJSON
+    # how answers name things (``words``): an ingredient or a method by its id or its name
+    card_words: Mapping[tuple[str, ...], str]
+    method_words: Mapping[tuple[str, ...], str]
+    name_words: int  # the most words of any of these names
 
     def deck(self, level: str) -> list[str]:
         """Every card of a level (each copy), in listing order."""
@@ -92,13 +173,80 @@ class CardSet:
     def market_types(self) -> list[str]:
         return [i.id for i in self.ingredients.values() if i.cost is not None]
 
-    def origin(self, card: str) -> str:
+    def origin(self, card: str) -> Origin:
         return "market" if self.ingredients[card].cost is not None else "supply"
 
     def rank(self, card: str) -> tuple[int, int]:
         """§11: lowest level first, then listing order."""
         ing = self.ingredients[card]
         return ing.level, ing.order
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The words an answer or a name is read as: lower case, apostrophes dropped, ``_`` and
+    every other sign a space, so ``Fool's Gold``, ``fools_gold`` and ``FOOLS GOLD`` read alike
+    (rules page §12.2 matches ids case-insensitively; names are read the same way)."""
+    text = text.lower().replace("’", "").replace("'", "").replace("_", " ")
+    return tuple(WORD.findall(text))
+
+
+class Names:
+    """The names of one card set as answers read them, each checked unique: an ingredient, a
+    method or a named result card never reads as another's name or id."""
+
+    def __init__(self) -> None:
+        self.owner: dict[tuple[str, ...], str] = {}  # words -> the field that claimed them
+        self.cards: dict[tuple[str, ...], str] = {}
+        self.methods: dict[tuple[str, ...], str] = {}
+
+    def claim(self, text: str, field: str, thing: str) -> tuple[str, ...]:
+        """``text`` as the name of ``thing`` (a field path: the same thing may claim a name
+        and its id); ConfigError naming ``field`` when it reads as another's or as a word of
+        the answer grammar."""
+        key = words(text)
+        if not key:
+            raise ConfigError(field, f"{excerpt(text)} has no letter or digit to type")
+        if len(key) == 1 and (
+            key[0] in GRAMMAR_WORDS or FORMULA_OR_MONSTER.fullmatch(key[0]) or key[0].isdigit()
+        ):
+            raise ConfigError(field, f"{excerpt(text)} reads as a word of the answer grammar")
+        other = self.owner.setdefault(key, thing)
+        if other != thing:
+            raise ConfigError(field, f"{excerpt(text)} reads as the same name as {other}")
+        return key
+
+    def alias(self, key: tuple[str, ...], thing: str, table: dict[tuple[str, ...], str]) -> None:
+        """``The Gold Standard`` also answers to ``gold standard`` when nothing else does."""
+        if len(key) > 1 and key[0] == "the" and self.owner.setdefault(key[1:], thing) == thing:
+            table[key[1:]] = table[key]
+
+
+def _names(
+    where: str,
+    ingredients: Mapping[str, Ingredient],
+    methods: Mapping[str, Method],
+    results: Mapping[str, Mapping[str, Result]],
+    named: Mapping[str, Mapping[str, bool]],
+) -> Names:
+    names = Names()
+    for i, ing in enumerate(ingredients.values()):
+        at = f"{where}.ingredients[{i}]"
+        for text, field in ((ing.id, f"{at}.id"), (ing.name, f"{at}.name")):
+            names.cards[names.claim(text, field, at)] = ing.id
+    for i, method in enumerate(methods.values()):
+        at = f"{where}.methods[{i}]"
+        for text, field in ((method.id, f"{at}.id"), (method.name, f"{at}.name")):
+            names.methods[names.claim(text, field, at)] = method.id
+    for key, thing in list(names.owner.items()):
+        table = names.cards if key in names.cards else names.methods
+        names.alias(key, thing, table)
+    for level in LEVELS:
+        for i, (rid, card) in enumerate(results[level].items()):
+            # a success or a simple failure shows by what it makes (``Success: Gold (8)``)
+            if named[level][rid] and card.kind in ("catastrophe", "monster"):
+                at = f"{where}.results.{level}[{i}]"
+                names.claim(card.name, f"{at}.name", f"the result card {rid}")
+    return names
 
 
 def _obj(value: JSON, where: str) -> Mapping[str, JSON]:
@@ -180,8 +328,9 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
     _keys(results_raw, f"{where}.results", set(LEVELS), set())
     results: dict[str, dict[str, Result]] = {}
     copies: dict[str, dict[str, int]] = {}
+    named: dict[str, dict[str, bool]] = {}
     for level in LEVELS:
-        results[level], copies[level] = {}, {}
+        results[level], copies[level], named[level] = {}, {}, {}
         for i, item in enumerate(
             _list(results_raw[level], f"{where}.results.{level}", MAX_RESULTS)
         ):
@@ -190,6 +339,7 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
             if card.id in results[level]:
                 raise ConfigError(f"{at}.id", f"{card.id} is listed twice in level {level}")
             results[level][card.id], copies[level][card.id] = card, n
+            named[level][card.id] = isinstance(item, Mapping) and "name" in item
     winners = [
         card.id
         for level in LEVELS
@@ -200,7 +350,19 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
         raise ConfigError(
             f"{where}.results", "no success card produces a win card: the game could not end"
         )
-    return CardSet(name, consolation, ingredients, methods, results, copies, raw)
+    names = _names(where, ingredients, methods, results, named)
+    return CardSet(
+        name,
+        consolation,
+        ingredients,
+        methods,
+        results,
+        copies,
+        cast(CardSetJSON, raw),
+        names.cards,
+        names.methods,
+        max(map(len, [*names.cards, *names.methods])),
+    )
 
 
 def _ingredient(item: Mapping[str, JSON], at: str, order: int) -> Ingredient:
@@ -221,13 +383,14 @@ def _ingredient(item: Mapping[str, JSON], at: str, order: int) -> Ingredient:
         _keys(stacks, f"{at}.market.stack", {"2", "3", "4", "5"}, set())
         for seats in ("2", "3", "4", "5"):
             stack[int(seats)] = _int(stacks[seats], f"{at}.market.stack.{seats}", 0, count)
-    effect, amount = None, 0
+    effect: Effect | None = None
+    amount = 0
     if "item" in item:
         spec = _obj(item["item"], f"{at}.item")
         effect_raw = spec.get("effect")
         if effect_raw not in EFFECTS:
             raise ConfigError(f"{at}.item.effect", f"must be one of {', '.join(EFFECTS)}")
-        effect = str(effect_raw)
+        effect = cast(Effect, effect_raw)
         if effect == "ward":
             _keys(spec, f"{at}.item", {"effect"}, set())
         else:

@@ -8,9 +8,7 @@ own deadline (AMBIGUITY 5: no turn clock); the ward, trade answer and a trade's 
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from games.protocol import (
     JSON,
@@ -29,30 +27,42 @@ from games.protocol import (
 )
 
 from . import render
-from .actions import apply, check
+from .actions import apply
+from .answers import check
 from .cards import LEVELS, CardSet, card_set_of
 from .config import MAX_SEATS, MIN_SEATS, check_seats, match_seed, parse_config
 from .machine import Run
-from .state import Game, State, add, hand_list
+from .prompts import requests
+from .state import (
+    Chance,
+    Config,
+    Game,
+    Player,
+    State,
+    add,
+    as_config,
+    copy_game,
+    hand_list,
+)
 
 NAME = "red-phoenix"
 TITLE = "Red Phoenix of the Alchemists"
 
 
 def setup_game(
-    config: Mapping[str, JSON],
+    config: Config,
     seats: int,
     first: int,
     decks: Mapping[str, Sequence[str]],
-    chance: dict[str, Any],
+    chance: Chance,
 ) -> Game:
     """The game dict before the first turn (§2)."""
     cs: CardSet = card_set_of(config["card_set"])
-    players = [
+    players: list[Player] = [
         {
             "alive": True,
-            "health": int(config["starting_health"]),
-            "coins": int(config["starting_coins"]),
+            "health": config["starting_health"],
+            "coins": config["starting_coins"],
             "hand": {},
             "knows": [],
             "used": [],
@@ -91,7 +101,7 @@ def setup_game(
     }
 
 
-def live_chance(seed: int) -> dict[str, Any]:
+def live_chance(seed: int) -> Chance:
     return {
         "seed": seed,
         "n": 0,
@@ -102,9 +112,7 @@ def live_chance(seed: int) -> dict[str, Any]:
     }
 
 
-def seeded_setup(
-    config: Mapping[str, JSON], seats: int, seed: int
-) -> tuple[int, dict[str, list[str]]]:
+def seeded_setup(config: Config, seats: int, seed: int) -> tuple[int, dict[str, list[str]]]:
     """The first seat and the shuffled decks a seed gives."""
     cs = card_set_of(config["card_set"])
     first = derive_rng(seed, "first").randrange(seats)
@@ -116,7 +124,7 @@ def seeded_setup(
     return first, decks
 
 
-def apply_preset(state: State, seat: int, preset: Mapping[str, Any]) -> None:
+def apply_preset(state: State, seat: int, preset: Mapping[str, JSON]) -> None:
     """Script ``preset`` values for one seat (already checked)."""
     player = state.g["players"][seat]
     if "health" in preset:
@@ -124,7 +132,7 @@ def apply_preset(state: State, seat: int, preset: Mapping[str, Any]) -> None:
     if "coins" in preset:
         player["coins"] = preset["coins"]
     for card in preset.get("hand", []):
-        pile = state.g[state.cards.origin(card)]
+        pile = state.pile(card)
         if pile[card] <= 0:
             raise ConfigError(
                 f"preset.players.{state.names[seat]}.hand", f"no {card} is left at its origin"
@@ -157,11 +165,21 @@ def events_of(run: Run, before: Sequence[str]) -> list[Event]:
         events.append(
             Event(to_seat(seat), "private", {"lines": texts}, render.cut("\n".join(texts)))
         )
-    for seat in sorted(run.hands):
-        hand = hand_list(state.g["players"][seat]["hand"])
-        events.append(Event(to_seat(seat), "hand", {"hand": hand}, render.hand_text(hand)))
+    for seat in sorted(run.hands - prompted_with_hand(state)):
+        hand = state.g["players"][seat]["hand"]
+        text = render.hand_text(state.cards, hand)
+        events.append(Event(to_seat(seat), "hand", {"hand": hand_list(hand)}, text))
     events.append(Event.lazy(MODERATORS, "hands", render.moderator_event, state))
     return events
+
+
+def prompted_with_hand(state: State) -> set[int]:
+    """The seat whose next prompt shows its hand (an action or discard window): its hand
+    is said there, once, not in a message of its own too."""
+    pending = state.g["pending"]
+    if pending is None or pending["kind"] not in ("action", "discard"):
+        return set()
+    return {pending["seat"]}
 
 
 class RedPhoenix:
@@ -175,7 +193,7 @@ class RedPhoenix:
 
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         check_seats(setup.seats)
-        config = parse_config(setup.config, setup.seats)
+        config = as_config(parse_config(setup.config, setup.seats))
         names = list(setup.names) or [f"P{i + 1}" for i in range(setup.seats)]
         if len(names) != setup.seats:
             raise ConfigError("names", f"expected {setup.seats} names")
@@ -187,7 +205,7 @@ class RedPhoenix:
         return state, start(state)
 
     def requests(self, state: State) -> list[Request]:
-        return render.requests(state)
+        return requests(state)
 
     def submit(self, state: State, seat: int, raw: str) -> Verdict:
         return check(state, seat, raw)
@@ -237,7 +255,6 @@ class RedPhoenix:
         run.eliminate([seat], left=True)
         if not g["over"] and g["active"] == seat:
             g["stack"], g["pending"] = [], None
-            g.pop("guide", None)
         run.run()
         return new, events_of(run, [])
 
@@ -254,10 +271,13 @@ class RedPhoenix:
         return render.describe(state, seat)
 
     def secrets(self, state: State, seat: int) -> list[Secret]:
-        hand = hand_list(state.g["players"][seat]["hand"])
-        secrets = [Secret(texts=(line,)) for owner, line in state.g["private"] if owner == seat]
+        hand = state.g["players"][seat]["hand"]
+        secrets = [
+            Secret(texts=(str(line),)) for owner, line in state.g["private"] if owner == seat
+        ]
         if hand:
-            secrets.append(Secret(texts=(render.hand_text(hand),), data=({"hand": hand},)))
+            text = render.hand_text(state.cards, hand)
+            secrets.append(Secret(texts=(text,), data=({"hand": hand_list(hand)},)))
         return secrets
 
     def dump(self, state: State) -> JSON:
@@ -266,8 +286,4 @@ class RedPhoenix:
     def load(self, data: JSON) -> State:
         if not isinstance(data, Mapping) or set(data) != {"config", "names", "game"}:
             raise ValueError("not a Red Phoenix state")
-        return State(data["config"], data["names"], _copy(data["game"]))
-
-
-def _copy(value: Any) -> Any:
-    return marshal.loads(marshal.dumps(value))
+        return State(data["config"], data["names"], copy_game(data["game"]))

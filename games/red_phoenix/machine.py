@@ -14,15 +14,35 @@ script's outcomes in order.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Any
 
 from games.protocol import ConfigError, derive_rng
+from games.text import names_text
 
-from .cards import CardSet
-from .state import Game, State, add, hand_list, remove
+from .cards import CardSet, Result
+from .state import (
+    DamageFrame,
+    EndReason,
+    Experiment,
+    Formula,
+    Frame,
+    Game,
+    Level,
+    Monster,
+    Player,
+    State,
+    Timer,
+    TurnFrame,
+    WindowKind,
+    add,
+    damage_frame,
+    hand_list,
+    remove,
+)
+from .words import card_name, cards_text, result_name
 
-ROMAN = {1: "I", 2: "II", 3: "III"}
+ROMAN: dict[int, Level] = {1: "I", 2: "II", 3: "III"}
 
 
 class ScriptShort(ConfigError):
@@ -49,9 +69,8 @@ class Run:
     def name(self, seat: int) -> str:
         return self.names[seat]
 
-    def p(self, seat: int) -> dict[str, Any]:
-        player: dict[str, Any] = self.g["players"][seat]
-        return player
+    def p(self, seat: int) -> Player:
+        return self.g["players"][seat]
 
     def say(self, line: str) -> None:
         self.log.append(line)
@@ -75,18 +94,18 @@ class Run:
         return seat
 
     def to_origin(self, card: str, n: int = 1) -> None:
-        self.g[self.cs.origin(card)][card] += n
+        self.state.pile(card)[card] += n
 
     def from_origin(self, card: str) -> bool:
         """Take one card from its origin; False when none is left."""
-        pile = self.g[self.cs.origin(card)]
+        pile = self.state.pile(card)
         if pile.get(card, 0) <= 0:
             return False
         pile[card] -= 1
         return True
 
-    def give(self, seat: int, card: str) -> None:
-        add(self.p(seat)["hand"], card)
+    def give(self, seat: int, card: str, n: int = 1) -> None:
+        add(self.p(seat)["hand"], card, n)
         self.hands.add(seat)
 
     def take(self, seat: int, card: str, n: int = 1) -> None:
@@ -100,36 +119,28 @@ class Run:
         p = self.p(seat)
         if not p["alive"]:
             return 0
-        return int(self.cfg["formula_markers"]) - len(p["knows"]) - len(p["lab"])
+        return self.cfg["formula_markers"] - len(p["knows"]) - len(p["lab"])
 
-    def formula(self, fid: str) -> dict[str, Any] | None:
-        for f in self.g["formulas"]:
-            if f["id"] == fid:
-                found: dict[str, Any] = f
-                return found
-        return None
+    def formula(self, fid: str) -> Formula | None:
+        return next((f for f in self.g["formulas"] if f["id"] == fid), None)
 
-    def monster(self, mid: str) -> dict[str, Any] | None:
-        for m in self.g["monsters"]:
-            if m["id"] == mid:
-                found: dict[str, Any] = m
-                return found
-        return None
+    def monster(self, mid: str) -> Monster | None:
+        return next((m for m in self.g["monsters"] if m["id"] == mid), None)
 
     def discard_result(self, level: str, card: str) -> None:
         self.g["discards"][level].append(card)
 
-    def push(self, frame: dict[str, Any]) -> None:
+    def push(self, frame: Frame) -> None:
         self.g["stack"].append(frame)
 
-    def open(self, seat: int, kind: str, timer: str = "turn") -> None:
+    def open(self, seat: int, kind: WindowKind, timer: Timer = "turn") -> None:
         self.g["pending"] = {"seat": seat, "kind": kind, "timer": timer}
 
     # --- chance -------------------------------------------------------------------------------
 
-    def _rng_next(self) -> Any:
+    def _rng_next(self, seed: int) -> random.Random:
         chance = self.g["chance"]
-        rng = derive_rng(chance["seed"], "chance", chance["n"])
+        rng = derive_rng(seed, "chance", chance["n"])
         chance["n"] += 1
         return rng
 
@@ -138,7 +149,7 @@ class Run:
         chance = self.g["chance"]
         if chance["seed"] is not None:
             order = sorted(pile)
-            self._rng_next().shuffle(order)
+            self._rng_next(chance["seed"]).shuffle(order)
             chance["reshuffles"][level].append(order)
             return list(order)
         index = chance["ri"][level]
@@ -163,7 +174,7 @@ class Run:
         hand = self.p(seat)["hand"]
         chance = self.g["chance"]
         if chance["seed"] is not None:
-            card: str = self._rng_next().choice(hand_list(hand))
+            card = self._rng_next(chance["seed"]).choice(hand_list(hand))
             chance["picks"].append(card)
             return card
         index = chance["pi"]
@@ -191,14 +202,13 @@ class Run:
                 self.start_turn()
                 continue
             frame = stack[-1]
-            kind = frame["f"]
-            if kind == "turn":
+            if frame["f"] == "turn":
                 self.step_turn(frame)
-            elif kind == "exp":
-                self.step_exp(frame)
-            elif kind == "dmg":
+            elif frame["f"] == "exp":
+                self.step_exp(frame["seat"], frame["uid"])
+            elif frame["f"] == "dmg":
                 self.step_dmg(frame)
-            elif kind == "trade":
+            elif frame["f"] == "trade":
                 self.open(frame["to"], "trade_response", "reaction")
             else:  # discard
                 self.open(frame["seat"], "discard", frame["timer"])
@@ -207,14 +217,14 @@ class Run:
         g = self.g
         seat = g["first"] if g["turn"] == 0 else self.next_living(g["active"])
         player = self.p(seat)
-        if player["turns"] >= int(self.cfg["max_rounds"]):
+        if player["turns"] >= self.cfg["max_rounds"]:
             self.finish(self.alive(), "round_limit")
             self.say(f"The round limit ({self.cfg['max_rounds']} turns each) ends the game.")
             return
         g["turn"] += 1
         g["active"] = seat
         player["turns"] += 1
-        g["ap"] = int(self.cfg["ap_per_turn"])
+        g["ap"] = self.cfg["ap_per_turn"]
         g["boost"] = 0
         for p in g["players"]:
             p["used"] = []
@@ -223,7 +233,7 @@ class Run:
         self.turn_started = True
         self.push({"f": "turn", "seat": seat, "phase": "slow"})
 
-    def step_turn(self, frame: dict[str, Any]) -> None:
+    def step_turn(self, frame: TurnFrame) -> None:
         seat = frame["seat"]
         phase = frame["phase"]
         if phase == "slow":
@@ -239,21 +249,22 @@ class Run:
             self.step_monsters(frame, seat)
         elif phase == "limit":
             frame["phase"] = "done"
-            excess = self.hand_size(seat) - int(self.cfg["hand_limit"])
+            excess = self.hand_size(seat) - self.cfg["hand_limit"]
             if excess > 0:
                 self.push({"f": "discard", "seat": seat, "timer": "turn", "n": excess})
         else:
             self.g["stack"].pop()
 
-    def step_monsters(self, frame: dict[str, Any], seat: int) -> None:
+    def step_monsters(self, frame: TurnFrame, seat: int) -> None:
         g = self.g
         if "todo" not in frame:
             frame["todo"] = [
                 m["id"] for m in g["monsters"] if m["owner"] == seat and m["arrived"] != g["turn"]
             ]
             frame["cur"] = None
-        if frame["cur"] is not None:
-            m = self.monster(frame["cur"])
+        current = frame.get("cur")
+        if current is not None:
+            m = self.monster(current)
             frame["cur"] = None
             if m is not None:
                 m["attacks_left"] -= 1
@@ -271,12 +282,12 @@ class Run:
         del frame["todo"], frame["cur"]
         frame["phase"] = "limit"
 
-    def drop_monster(self, m: dict[str, Any], why: str) -> None:
+    def drop_monster(self, m: Monster, why: str) -> None:
         self.g["monsters"].remove(m)
         self.discard_result(m["level"], m["card"])
         self.say(f"{m['id']} is discarded ({why}).")
 
-    def monster_attack(self, m: dict[str, Any]) -> None:
+    def monster_attack(self, m: Monster) -> None:
         owner = m["owner"]
         amounts = [0] * len(self.g["players"])
         amounts[owner] += m["damage"]
@@ -294,16 +305,14 @@ class Run:
 
     # --- experiments -------------------------------------------------------------------------
 
-    def lab_entry(self, seat: int, uid: int) -> dict[str, Any]:
+    def lab_entry(self, seat: int, uid: int) -> Experiment:
         for exp in self.p(seat)["lab"]:
             if exp["uid"] == uid:
-                entry: dict[str, Any] = exp
-                return entry
+                return exp
         raise ValueError(f"no experiment {uid}")
 
-    def step_exp(self, frame: dict[str, Any]) -> None:
-        seat = frame["seat"]
-        exp = self.lab_entry(seat, frame["uid"])
+    def step_exp(self, seat: int, uid: int) -> None:
+        exp = self.lab_entry(seat, uid)
         status = exp["status"]
         if status == "draw":
             self.draw(exp)
@@ -322,7 +331,7 @@ class Run:
             self.finish_exp(seat, exp)
             self.g["stack"].pop()
 
-    def draw(self, exp: dict[str, Any]) -> None:
+    def draw(self, exp: Experiment) -> None:
         level = ROMAN[exp["level"]]
         deck = self.g["decks"][level]
         count = self.cs.methods[exp["method"]].draw
@@ -342,10 +351,10 @@ class Run:
             drawn.append(deck.pop(0))
         exp["drawn"] = drawn
         self.g["drawn"].extend([level, card] for card in drawn)
-        shown = ", ".join(drawn) if drawn else "nothing"
+        shown = names_text([self.result_name(level, card) for card in drawn]) or "nothing"
         self.say(f"{self.name(self.g['active'])} draws {shown} (level {level}).")
 
-    def keep(self, seat: int, exp: dict[str, Any], positions: Sequence[int]) -> None:
+    def keep(self, seat: int, exp: Experiment, positions: Sequence[int]) -> None:
         level = ROMAN[exp["level"]]
         kept = []
         for i, card in enumerate(exp["drawn"]):
@@ -355,100 +364,128 @@ class Run:
                 self.discard_result(level, card)
         exp["kept"], exp["status"] = kept, "play"
         del exp["keep"]
-        self.say(f"{self.name(seat)} keeps {', '.join(kept)}.")
+        shown = names_text([self.result_name(level, card) for card in kept])
+        self.say(f"{self.name(seat)} keeps {shown}.")
 
-    def play_next(self, seat: int, exp: dict[str, Any]) -> None:
+    def play_next(self, seat: int, exp: Experiment) -> None:
+        """Finish what the card played last left pending, then play the next kept card
+        (§5.6), or mark the experiment done."""
         post = exp.pop("post", None)
         if post is not None:
-            if post[0] == "discard":
-                for _ in range(post[1]):
-                    if not self.p(seat)["hand"]:
-                        break
-                    card = self.pick(seat)
-                    self.take(seat, card)
-                    self.to_origin(card)
-                    self.say(f"{self.name(seat)} discards {card} at random.")
-            else:
-                m = self.monster(post[1])
-                if m is not None and m["attacks_left"] <= 0:
-                    self.drop_monster(m, "no attacks left")
+            self.after_card(seat, post)
         if exp["pos"] >= len(exp["kept"]):
             exp["status"] = "done"
             return
         card = exp["kept"][exp["pos"]]
         exp["pos"] += 1
-        level = ROMAN[exp["level"]]
-        result = self.cs.results[level][card]
-        who = self.name(seat)
+        result = self.cs.results[ROMAN[exp["level"]]][card]
         if result.kind == "success":
-            assert result.product is not None
-            if exp["value"] < result.score:
-                self.discard_result(level, card)
-                self.say(f"{card}: not met (value {exp['value']} < {result.score}); discarded.")
-                return
-            taken = self.from_origin(result.product)
-            if taken:
-                self.give(seat, result.product)
-                exp["gained"] = True
-            self.say(
-                f"{card}: success! {who} takes {result.product}."
-                if taken
-                else f"{card}: success, but no {result.product} is left."
-            )
-            exp["met"].append(card)
-            if self.cs.ingredients[result.product].wins:
-                self.say(f"{who} has made {self.cs.ingredients[result.product].name} and wins!")
-                self.finish([seat], "gold")
+            self.play_success(seat, exp, result)
         elif result.kind == "simple":
-            self.discard_result(level, card)
-            gain = result.gain
-            if (
-                self.cfg["simple_failure"] == "market"
-                and gain is not None
-                and self.from_origin(gain)
-            ):
-                self.give(seat, gain)
-                exp["gained"] = True
-                self.say(f"{card}: simple failure; {who} takes {gain} from the market.")
-            else:
-                self.say(f"{card}: simple failure.")
+            self.play_simple(seat, exp, result)
         elif result.kind == "catastrophe":
-            self.discard_result(level, card)
-            amounts = [0] * len(self.g["players"])
-            amounts[seat] += result.self_damage
-            if result.others_damage:
-                for s in self.alive():
-                    if s != seat:
-                        amounts[s] += result.others_damage
-            if result.most_damage:
-                for s in self.most_cards(seat):
-                    amounts[s] += result.most_damage
-            self.say(f"{card}: catastrophe ({result.name}).")
-            if result.discard_random:
-                exp["post"] = ["discard", result.discard_random]
-            self.damage(seat, amounts, result.name)
+            self.play_catastrophe(seat, exp, result)
         else:
-            mid = f"M{self.g['nm']}"
-            self.g["nm"] += 1
-            m = {
-                "id": mid,
-                "card": card,
-                "level": level,
-                "owner": seat,
-                "hp": result.hp,
-                "attacks_left": int(self.cfg["monster_attacks"]),
-                "arrived": self.g["turn"],
-                "damage": result.damage,
-            }
-            self.g["monsters"].append(m)
-            self.say(
-                f"{card}: a monster! {mid} ({result.name}, Health {result.hp}) "
-                f"arrives before {who}."
-            )
-            exp["post"] = ["monster", mid]
-            self.monster_attack(m)
+            self.play_monster(seat, exp, result)
 
-    def finish_exp(self, seat: int, exp: dict[str, Any]) -> None:
+    def after_card(self, seat: int, post: list[str | int]) -> None:
+        """A catastrophe's random discards, once its damage is done; a monster without
+        attacks left goes after its arrival attack."""
+        if post[0] == "discard":
+            for _ in range(int(post[1])):
+                if not self.p(seat)["hand"]:
+                    break
+                card = self.pick(seat)
+                self.take(seat, card)
+                self.to_origin(card)
+                self.say(f"{self.name(seat)} discards {card_name(self.cs, card)} at random.")
+            return
+        m = self.monster(str(post[1]))
+        if m is not None and m["attacks_left"] <= 0:
+            self.drop_monster(m, "no attacks left")
+
+    def play_success(self, seat: int, exp: Experiment, result: Result) -> None:
+        card, level, who = result.id, result.level, self.name(seat)
+        product = self.product(level, card)
+        shown, made = result_name(self.cs, result), card_name(self.cs, product)
+        if exp["value"] < result.score:
+            self.discard_result(level, card)
+            self.say(f"{shown}: not met (value {exp['value']} < {result.score}); discarded.")
+            return
+        taken = self.from_origin(product)
+        if taken:
+            self.give(seat, product)
+            exp["gained"] = True
+        self.say(
+            f"{shown}: met! {who} takes {made}."
+            if taken
+            else f"{shown}: met, but no {made} is left."
+        )
+        exp["met"].append(card)
+        if self.cs.ingredients[product].wins:
+            self.say(f"{who} has made {self.cs.ingredients[product].name} and wins!")
+            self.finish([seat], "gold")
+
+    def play_simple(self, seat: int, exp: Experiment, result: Result) -> None:
+        card, gain = result.id, result.gain
+        self.discard_result(result.level, card)
+        if self.cfg["simple_failure"] == "market" and gain is not None and self.from_origin(gain):
+            self.give(seat, gain)
+            exp["gained"] = True
+            self.say(
+                f"{result_name(self.cs, result)}: {self.name(seat)} takes"
+                f" {card_name(self.cs, gain)} from the market."
+            )
+        else:
+            self.say(f"{result_name(self.cs, result)}: no effect.")
+
+    def play_catastrophe(self, seat: int, exp: Experiment, result: Result) -> None:
+        self.discard_result(result.level, result.id)
+        amounts = [0] * len(self.g["players"])
+        amounts[seat] += result.self_damage
+        if result.others_damage:
+            for s in self.alive():
+                if s != seat:
+                    amounts[s] += result.others_damage
+        if result.most_damage:
+            for s in self.most_cards(seat):
+                amounts[s] += result.most_damage
+        self.say(f"{result.name}: a catastrophe.")
+        if result.discard_random:
+            exp["post"] = ["discard", result.discard_random]
+        self.damage(seat, amounts, result.name)
+
+    def play_monster(self, seat: int, exp: Experiment, result: Result) -> None:
+        mid = f"M{self.g['nm']}"
+        self.g["nm"] += 1
+        m: Monster = {
+            "id": mid,
+            "card": result.id,
+            "level": ROMAN[exp["level"]],
+            "owner": seat,
+            "hp": result.hp,
+            "attacks_left": self.cfg["monster_attacks"],
+            "arrived": self.g["turn"],
+            "damage": result.damage,
+        }
+        self.g["monsters"].append(m)
+        self.say(
+            f"{result.name}: a monster! {mid} {result.name} (Health {result.hp},"
+            f" attacks for {result.damage}) arrives before {self.name(seat)}."
+        )
+        exp["post"] = ["monster", mid]
+        self.monster_attack(m)
+
+    def result_name(self, level: str, card: str) -> str:
+        return result_name(self.cs, self.cs.results[level][card])
+
+    def product(self, level: str, card: str) -> str:
+        """The product of a success card."""
+        product = self.cs.results[level][card].product
+        assert product is not None, card
+        return product
+
+    def finish_exp(self, seat: int, exp: Experiment) -> None:
         player = self.p(seat)
         player["lab"].remove(exp)
         who = self.name(seat)
@@ -464,14 +501,18 @@ class Run:
                     "value": exp["value"],
                     "ingredients": list(exp["cards"]),
                     "results": list(exp["met"]),
-                    "products": [self.cs.results[level][c].product for c in exp["met"]],
+                    "products": [self.product(level, c) for c in exp["met"]],
                     "knowers": [seat],
                     "license": None,
                     "created": self.g["turn"],
                 }
             )
             player["knows"].append(fid)
-            self.say(f"{who} creates formula {fid}.")
+            made = self.g["formulas"][-1]
+            self.say(
+                f"{who} creates formula {fid}: {cards_text(self.cs, made['ingredients'])}"
+                f" → {cards_text(self.cs, made['products'])}."
+            )
         else:
             for card in exp["cards"]:
                 self.to_origin(card)
@@ -480,7 +521,7 @@ class Run:
         consolation = self.cs.consolation
         if due and consolation is not None and self.from_origin(consolation):
             self.give(seat, consolation)
-            self.say(f"{who} takes {consolation} as consolation.")
+            self.say(f"{who} takes {card_name(self.cs, consolation)} as consolation.")
 
     # --- damage and elimination ----------------------------------------------------------------
 
@@ -506,7 +547,7 @@ class Run:
                 return card
         return None
 
-    def step_dmg(self, frame: dict[str, Any]) -> None:
+    def step_dmg(self, frame: DamageFrame) -> None:
         order = frame["order"]
         while frame["i"] < len(order):
             seat = order[frame["i"]]
@@ -531,7 +572,7 @@ class Run:
             self.eliminate(dead)
 
     def answer_ward(self, seat: int, ward: bool) -> None:
-        frame = self.g["stack"][-1]
+        frame = damage_frame(self.g)
         if ward:
             card = self.ward_card(seat)
             assert card is not None
@@ -539,7 +580,7 @@ class Run:
             self.to_origin(card)
             self.p(seat)["used"].append(card)
             frame["warded"].append(seat)
-            self.say(f"{self.name(seat)} wards with {card} and loses nothing.")
+            self.say(f"{self.name(seat)} wards with {card_name(self.cs, card)} and loses nothing.")
         else:
             self.say(f"{self.name(seat)} does not ward.")
         frame["i"] += 1
@@ -588,7 +629,7 @@ class Run:
             g["stack"] = []
             g["pending"] = None
 
-    def remove_formula(self, f: dict[str, Any], keep_for: int | None) -> None:
+    def remove_formula(self, f: Formula, keep_for: int | None) -> None:
         g = self.g
         g["formulas"].remove(f)
         level = ROMAN[f["level"]]
@@ -603,7 +644,7 @@ class Run:
             self.p(seat)["knows"].remove(f["id"])
         f["knowers"] = []
 
-    def finish(self, winners: Sequence[int], reason: str) -> None:
+    def finish(self, winners: Sequence[int], reason: EndReason) -> None:
         g = self.g
         g["over"], g["winners"], g["end_reason"] = True, sorted(winners), reason
         g["pending"] = None

@@ -6,7 +6,9 @@ format: version 2 (``red-phoenix-script/2``, what ``export`` writes) marks a clo
 ``null``; a step ``{"leave": NAME}`` is a player who left (``games/scripts.py``); an exported
 script also carries the match's ``seed``: when the seed's setup is the script's, the replay
 draws from the seed exactly as the live match did (and checks that every outcome it draws is
-the script's), so its states are the live match's, snapshot for snapshot.
+the script's), so its states are the live match's, snapshot for snapshot. An export writes
+each accepted attempt as the page's own command (``page_commands``), whatever was typed or
+clicked, so it replays on any implementation of the page.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from games.moves import play_window
+from games.moves import SeatPlay, play_window
 from games.protocol import JSON, Accepted, ConfigError, Setup
 from games.scripts import (
     CLOSED,
@@ -36,7 +38,7 @@ from .config import CHOICE_OPTIONS, INT_OPTIONS, SEED_BITS, match_seed, parse_co
 from .engine import RedPhoenix, apply_preset, live_chance, seeded_setup, setup_game, start
 from .machine import ScriptShort
 from .render import table
-from .state import State, hand_list
+from .state import Chance, Pending, State, as_config, hand_list
 
 NAME = "red-phoenix"
 SCRIPT_FORMATS = formats(NAME)
@@ -89,7 +91,7 @@ def replay_script(script: JSON) -> Iterator[ScriptStep]:
             )
             continue
         attempts = _attempts(state, step, where, players, version)
-        pending = state.g["pending"]
+        pending = open_window(state)
         requests = _GAME.requests(state)
         window = play_window(requests, {pending["seat"]: attempts}, partial(_GAME.submit, state))
         move = window.moves[pending["seat"]]
@@ -120,7 +122,7 @@ def _attempts(
     for key in step:
         if key not in ("seat", "attempts", "comment"):
             raise ConfigError(f"{where}.{field_name(key)}", "unknown key")
-    pending = state.g["pending"]
+    pending = open_window(state)
     seat = step.get("seat")
     if seat not in players:
         raise ConfigError(f"{where}.seat", f"must name a player, got {excerpt(seat)}")
@@ -144,6 +146,13 @@ def _attempts(
         verdict = _GAME.submit(state, pending["seat"], attempt)
         accepted = isinstance(verdict, Accepted)
     return attempts
+
+
+def open_window(state: State) -> Pending:
+    """The window a step answers (one is open while the game runs)."""
+    pending = state.g["pending"]
+    assert pending is not None, "the game is over"
+    return pending
 
 
 def _players(value: JSON) -> list[str]:
@@ -204,11 +213,11 @@ def _decks(script: Mapping[str, JSON], config: Mapping[str, JSON]) -> dict[str, 
     return decks
 
 
-def _chance(script: Mapping[str, JSON]) -> dict[str, Any]:
+def _chance(script: Mapping[str, JSON]) -> Chance:
     reshuffles = script.get("reshuffles", {})
     if not isinstance(reshuffles, Mapping):
         raise ConfigError("reshuffles", 'must be {"I": [ORDER, ...], ...}')
-    orders: dict[str, list[Any]] = {}
+    orders: dict[str, list[list[str]]] = {}
     for key in reshuffles:
         if key not in LEVELS:
             raise ConfigError(f"reshuffles.{field_name(key)}", "unknown level")
@@ -253,10 +262,11 @@ def _start(script: Mapping[str, JSON], config: dict[str, JSON], players: list[st
     if (
         seed is not None
         and preset is None
-        and seeded_setup(config, len(players), seed) == (first, decks)
+        and seeded_setup(as_config(config), len(players), seed) == (first, decks)
     ):
         chance = live_chance(seed)
-    state = State(config, players, setup_game(config, len(players), first, decks, chance))
+    game = setup_game(as_config(config), len(players), first, decks, chance)
+    state = State(config, players, game)
     if preset is not None:
         _preset(state, preset)
     try:
@@ -348,6 +358,22 @@ def _checkpoint(
     return checkpoint
 
 
+def page_commands(raws: Sequence[Attempt], played: SeatPlay) -> list[Attempt]:
+    """A window's attempts as the export writes them: each accepted one as its move, the
+    page's own command with ids (``keep 1``, ``discard salt``), so the script replays on any
+    implementation of the page, whatever the buttons or the player sent (``1``, ``Salt``,
+    ``fast Blood Distillation ...``); refused ones as sent; the window's end where it was."""
+    judged = iter(played.judged)
+    out: list[Attempt] = []
+    for raw in raws:
+        if raw is CLOSED:
+            out.append(raw)
+            continue
+        this = next(judged)
+        out.append(str(this.move) if this.accepted else raw)
+    return out
+
+
 def export_script(
     config: Mapping[str, JSON],
     seed: int,
@@ -360,22 +386,21 @@ def export_script(
     parsed = _GAME.parse_config(config, len(players))
     seed = match_seed(parsed, seed)  # a moderator's chosen deal is the match's seed
     state, _ = _GAME.new_match(Setup(parsed, len(players), seed, players))
-    first, decks = seeded_setup(parsed, len(players), seed)
+    first, decks = seeded_setup(as_config(parsed), len(players), seed)
     steps: list[JSON] = []
     for window in windows:
         if isinstance(window, Leave):
             steps.append({"leave": players[window.seat]})
             state, _ = _GAME.leave(state, window.seat)
             continue
-        pending = state.g["pending"]
-        seat = pending["seat"]
+        seat = open_window(state)["seat"]
         raws: list[Attempt] = []
         for key, values in window.items():
             if int(key) == seat:
                 raws = [None if v is None else str(v) for v in values]
-        steps.append({"seat": players[seat], "attempts": raws})
-        moves = play_window(_GAME.requests(state), {seat: raws}, partial(_GAME.submit, state)).moves
-        state, _ = _GAME.resolve(state, moves)
+        played = play_window(_GAME.requests(state), {seat: raws}, partial(_GAME.submit, state))
+        steps.append({"seat": players[seat], "attempts": page_commands(raws, played.seats[seat])})
+        state, _ = _GAME.resolve(state, played.moves)
     defaults = parse_config({}, len(players))
     chance = state.g["chance"]
     script: dict[str, JSON] = {

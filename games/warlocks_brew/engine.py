@@ -171,22 +171,47 @@ def open_requests(state: State) -> list[Request]:
 def _bid_request(state: State, seat: int, window: float) -> Request:
     hand = state.seats[seat].hand
     choices = [Choice(str(coin), f"{coin} coin", "coins") for coin in sorted(set(hand))]
-    coins = render.coins_text(hand)
-    prompt = f"Auction {state.auction}: {state.card}. Bid a coin from your hand ({coins})."
+    lines = [f"Auction {state.auction}: {state.card}."]
     if state.round > 1:
-        prompt += " Rebid: no bid was unique, so bid again with the coins left in hand."
+        lines[0] += " Rebid: no bid was unique, so bid again with the coins left in hand."
+    lines.append(render.holders_line(state, seat))
+    lines.append(render.rival_coins(state, seat, bidding_seats(state)))
+    lines.append(f"Your hand: {render.coins_text(hand)}. Bid one coin.")
     if state.config["utter_darkness"]:
         choices.append(Choice(DECLARE, "Declare a win", "declare"))
-        prompt += " Or declare a win: three of one ingredient wins, anything else eliminates you."
+        lines.append(
+            "Or declare a win: three of one ingredient wins, anything else eliminates you."
+        )
     return Request(
-        seat, "bid", prompt, tuple(choices), "lowest coin", window, presentation=QUIET_DECLARE
+        seat,
+        "bid",
+        "\n".join(lines),
+        tuple(choices),
+        "lowest coin",
+        window,
+        presentation=QUIET_DECLARE,
+        help=render.bid_help(state, seat),
     )
 
 
 def _last_call_request(state: State, seat: int, window: float) -> Request:
     choices = (Choice(DECLARE, "Declare a win", "declare"), Choice(PASS, "Pass", "declare"))
     prompt = "The deck is empty. Declare a win now, or pass and let the count decide."
-    return Request(seat, "declare", prompt, choices, PASS, window, presentation=QUIET_DECLARE)
+    help_text = (
+        "Send 'declare' to reveal your brew: three of one ingredient wins, anything else "
+        "eliminates you. Send 'pass' to let the count decide among those still in: the most "
+        "ingredients, then the most pairs.\n" + render.describe(state, seat)
+    )
+    return Request(
+        seat,
+        "declare",
+        prompt,
+        choices,
+        PASS,
+        window,
+        presentation=QUIET_DECLARE,
+        help=help_text,
+    )
 
 
 def asked_seats(state: State) -> list[int]:

@@ -7,9 +7,11 @@ Bids are never in the state before the reveal, so no view can leak one.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
-from games.protocol import JSON, MODERATORS, PUBLIC, Event, Secret, to_seat
+from games.protocol import JSON, MODERATORS, PUBLIC, TOPIC_CHARS, Event, Secret, Topic, to_seat
+from games.text import names_text
 
 from .state import Seat, State
 
@@ -95,7 +97,7 @@ def auction_post(state: State) -> Event:
             line += f"; on the table {coins_text(seat.table)}"
         lines.append(line)
     if state.round > 1:
-        lines.append("Rebid: " + ", ".join(names(state, state.rebidders)) + " bid again.")
+        lines.append(f"Rebid: {names_text(names(state, state.rebidders))} bid again.")
     data = {
         "auction": state.auction,
         "round": state.round,
@@ -108,18 +110,92 @@ def auction_post(state: State) -> Event:
 
 
 def seat_notes(state: State) -> list[Event]:
-    """Each seat's private note: its hand and, when it may peek, its face-down brew."""
+    """Under Vision of Blindness, each seat's private peek at its face-down brew (its hand is
+    in its prompt)."""
+    if not (brews_face_down(state) and owner_may_peek(state)):
+        return []
     events = []
     for i in state.active():
         seat = state.seats[i]
-        text = f"Your hand: {coins_text(seat.hand)}."
-        brew: JSON = None
-        if brews_face_down(state) and owner_may_peek(state):
-            brew = seat.brew_counts()
-            text += f" Your brew (peek): {brew_text(seat)}."
-        data = {"hand": sorted(seat.hand), "brew": brew}
+        data = {"hand": sorted(seat.hand), "brew": seat.brew_counts()}
+        text = f"Your brew (peek): {brew_text(seat)}."
         events.append(Event(to_seat(i), "hand", data, text))
     return events
+
+
+# --- what a bidder needs -------------------------------------------------------------------------
+
+
+def still_unseen(state: State, card: str) -> int:
+    """Copies of ``card`` nobody has seen yet: in the deck or set aside face down."""
+    return state.deck.count(card) + state.snakeoil.count(card)
+
+
+def holders_line(state: State, seat: int) -> str:
+    """Who holds the card on offer, as far as this seat may see, and how many copies may
+    still come."""
+    card = state.card
+    assert card is not None
+    face_down = brews_face_down(state)
+    held = []
+    for i in state.active():
+        if face_down and (i != seat or not owner_may_peek(state)):
+            continue
+        count = state.seats[i].brew.count(card)
+        if count:
+            name = "you" if i == seat else state.seats[i].name
+            held.append(f"{name} {count}" + (" (one more wins)" if count >= 2 else ""))
+    unseen = still_unseen(state, card)
+    more = f"at most {unseen}" if state.snakeoil else str(unseen)
+    holds = "; ".join(held) if held else ("nobody you can see" if face_down else "nobody")
+    return f"{card} held: {holds}. Copies still to come: {more}."
+
+
+def rival_coins(state: State, seat: int, bidders: list[int]) -> str:
+    """What each rival bidding now can bid: their hand (their dealt coins less those in front
+    and on the table; under the two-player rule what is left of both sets)."""
+    parts = []
+    for i in bidders:
+        if i == seat:
+            continue
+        other = state.seats[i]
+        if state.config["two_players"]:
+            parts.append(f"{other.name} holds {len(other.hand)} coins")
+        else:
+            parts.append(f"{other.name} {coins_text(other.hand)}")
+    return "Rivals can bid: " + "; ".join(parts) + "." if parts else "Nobody else can bid."
+
+
+def bid_help(state: State, seat: int) -> str:
+    """The grammar of a bid and the whole table."""
+    values = coin_values_text(state)
+    declare = " or 'declare'" if state.config["utter_darkness"] else ""
+    lines = [
+        f"Send a coin value you hold ({values}){declare}. "
+        + BIDDING_RULES[state.config["no_unique"]],
+        describe(state, seat),
+    ]
+    if state.config["two_players"]:
+        lines.append("Two-player rule: the winner's coin goes to the other player's hand.")
+    return "\n".join(lines)
+
+
+BIDDING_RULES = {
+    mode: "The highest bid that nobody else made wins the card; "
+    + (
+        "if no bid is unique the card leaves the game and every bid coin stays in front. "
+        if mode == "remove"
+        else "if no bid is unique (and not all are equal) the tied bidders bid again with "
+        "the coins left; all equal: the card leaves and every bid coin stays in front. "
+    )
+    + "The winner's coin stays in front; three coins in front all go back to hand. Three of "
+    "one ingredient wins; at an empty deck the most ingredients win, then the most pairs."
+    for mode in ("remove", "rebid")
+}
+
+
+def coin_values_text(state: State) -> str:
+    return "1-4" if state.config["broke_buyers"] else "1-5"
 
 
 def hidden_state(state: State) -> Event:
@@ -141,7 +217,7 @@ def hidden_state(state: State) -> Event:
 def start_post(state: State) -> Event:
     variants = [key for key in VARIANT_NAMES if state.config[key]]
     lines = [
-        "Warlock's Brew: " + ", ".join(s.name for s in state.seats) + ".",
+        f"Warlock's Brew: {names_text([s.name for s in state.seats])}.",
         f"Deck: {len(state.deck)} cards. Each player holds coins "
         f"{coins_text(state.seats[0].dealt)}. Three of one ingredient wins.",
     ]
@@ -223,7 +299,7 @@ def _result_lines(state: State, result: dict[str, JSON]) -> list[str]:
         else:
             lines.append(f"Nobody bid: {card} leaves the game.")
     elif result["rebid"]:
-        lines.append("No unique bid: " + ", ".join(names(state, state.rebidders)) + " bid again.")
+        lines.append(f"No unique bid: {names_text(names(state, state.rebidders))} bid again.")
     lines += [
         f"{state.seats[seat].name} has three coins in front: they all go back to hand."
         for seat in result["returned"]
@@ -238,7 +314,7 @@ def game_over_post(state: State) -> Event:
     elif len(winners) == 1:
         headline = f"Game over: {winners[0]} wins."
     else:
-        headline = f"Game over: shared victory for {', '.join(winners)}."
+        headline = f"Game over: shared victory for {names_text(winners)}."
     lines = [f"{headline} {state.end_detail}".strip()]
     # The match is over, so every brew is shown, face-down variants included.
     lines += [f"{s.name}: {brew_text(s)}" for s in state.seats if not s.eliminated]
@@ -314,3 +390,65 @@ def secrets(state: State, seat: int) -> list[Secret]:
             )
         )
     return found
+
+
+# --- the match's reference (``/cards``) ----------------------------------------------------------
+
+
+VARIANT_RULES = {
+    "two_players": "the auction winner's coin goes to the other player's hand.",
+    "broke_buyers": "nobody gets the 5 coin.",
+    "limited_supply": "{n} copies of every ingredient are left out.",
+    "small_selection": "these ingredients are left out: {types}.",
+    "impotent_ingredient": "three copies each are left out of: {types}.",
+    "storefront_disaster": "{n} random cards are set aside, face up: anyone may look.",
+    "snakeoil_salesman": "{n} random cards are set aside, face down: nobody may look.",
+    "vision_of_blindness": "brews lie face down (counts only); their owners may peek.",
+    "utter_darkness": "brews lie face down and nobody may peek; declare a win at any bid: "
+    "three of one ingredient wins, anything else eliminates you.",
+}
+
+
+def reference(state: State) -> list[Topic]:
+    """The match's content: its ingredients (names, copies), what has gone and what may still
+    come, the coins and the variants in force. Public."""
+    from .config import type_counts
+
+    dealt = type_counts(state.config)
+    shown = Counter(card for seat in state.seats for card in seat.brew)
+    gone = shown + Counter(state.discarded) + Counter(state.storefront)
+    if state.card is not None:
+        gone[state.card] += 1
+    lines = [
+        f"{name}: {count} copies"
+        + (f", {count - gone[name]} not seen yet" if count - gone[name] < count else "")
+        for name, count in dealt.items()
+    ]
+    deck = (
+        f"{sum(dealt.values())} cards in all. Each player holds coins "
+        f"{coins_text(state.seats[0].dealt)}."
+    )
+    if state.snakeoil:
+        deck += f" {len(state.snakeoil)} of the unseen cards are set aside face down."
+    if state.storefront:
+        deck += f" Set aside face up: {', '.join(sorted(state.storefront))}."
+    return [
+        Topic("Ingredients", "\n".join([*lines, deck])[:TOPIC_CHARS]),
+        Topic("Variants", variants_text(state)),
+        Topic("Bidding", BIDDING_RULES[state.config["no_unique"]]),
+    ]
+
+
+def variants_text(state: State) -> str:
+    config = state.config
+    active = [key for key in VARIANT_NAMES if config[key]]
+    if not active:
+        return "None: the standard game."
+    lines = []
+    for key in active:
+        value = config[key]
+        detail = VARIANT_RULES[key].format(
+            n=value, types=", ".join(value) if isinstance(value, list) else ""
+        )
+        lines.append(f"{VARIANT_NAMES[key]}: {detail}")
+    return "\n".join(lines)[:TOPIC_CHARS]

@@ -73,8 +73,8 @@ def test_help_lists_the_ai_levels_and_exit_codes(capsys: pytest.CaptureFixture[s
         with pytest.raises(SystemExit):
             build_parser().parse_args([command, "--help"])
         out = capsys.readouterr().out
-        assert "floral-extract: random, gardener (default)" in out
-        assert "warlocks-brew: random, bidder (default)" in out
+        assert "floral-extract: random, easy, normal (default), hard" in out
+        assert "warlocks-brew: random, easy, normal (default), hard" in out
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--help"])
     assert "130 or 143 stopped by Ctrl-C or SIGTERM" in capsys.readouterr().out

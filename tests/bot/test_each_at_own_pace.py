@@ -139,3 +139,37 @@ def test_random_matches_at_each_pace_end_and_replay() -> None:
         assert GAME.outcome(final) is not None
     script = export_script(GAME.parse_config(EACH, 2), 1, ["a", "b"], [{0: ["3"]}, {1: ["4"]}])
     assert run_script(script)["winners"] is None  # two of six actions: the round goes on
+
+
+async def test_flaky_flasks_work_goes_at_each_seats_own_pace(manual_env: HostEnv) -> None:
+    """Flaky Flasks §6.3: the work steps are asynchronous per player and involve no other
+    player. A seat that plays a card is asked its next command at once, on the window's one
+    deadline, while the other seat has not answered; the other's prompt still stands."""
+    env = manual_env
+    record = await env.host.create_match(
+        "flaky-flasks", guild_id=1, channel_id=2, players=PLAYERS, seed=5
+    )
+    await env.host.start_match(record.id)
+    for _ in range(60):  # setup, hex and counter windows: everyone takes the default answer
+        await env.host.wait_idle()
+        asked = {p.request.seat: p for u in PLAYERS for p in env.host.prompts_for(u)}
+        if asked and all(p.request.kind == "work" for p in asked.values()):
+            break
+        for user in PLAYERS:
+            for prompt in env.host.prompts_for(user):
+                if not prompt.answered:
+                    await env.host.submit(record.id, user, prompt.request.choices[-1].value)
+    else:
+        raise AssertionError("no work window opened")
+    (mine,) = env.host.prompts_for(PLAYERS[0])
+    (theirs,) = env.host.prompts_for(PLAYERS[1])
+    play = next(c.value for c in mine.request.choices if c.value.startswith("play "))
+    assert (await env.host.submit(record.id, PLAYERS[0], play)).accepted
+    await env.host.wait_idle()
+    (next_one,) = env.host.prompts_for(PLAYERS[0])
+    assert next_one.request.kind == "work" and next_one.request != mine.request
+    assert not next_one.answered and next_one.deadline == mine.deadline  # the one deadline
+    (still,) = env.host.prompts_for(PLAYERS[1])
+    assert still.request == theirs.request and not still.answered  # untouched, still valid
+    again = await env.host.submit(record.id, PLAYERS[1], "done", step=theirs.prompted)
+    assert again.accepted, again.text

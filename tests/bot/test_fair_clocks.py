@@ -14,7 +14,7 @@ import pytest
 
 from bot.outbox import clock_text
 from bot.store import MatchRecord
-from bot.transport import TransientError
+from bot.transport import PermanentError, TransientError
 from tests.bot.conftest import PLAYERS, HostEnv, eventually
 
 WINDOW_S = 60.0
@@ -54,13 +54,10 @@ async def deadline(env: HostEnv, match_id: int) -> float:
     return window.deadline
 
 
-async def deadline_reaches(env: HostEnv, match_id: int, expected: float) -> None:
-    """The deadline once the late prompt's report (which follows its delivery) moved it."""
-    for _ in range(2000):
-        if await deadline(env, match_id) == expected:
-            return
-        await asyncio.sleep(0.005)
-    assert await deadline(env, match_id) == expected
+def open_deadline(env: HostEnv, match_id: int) -> float | None:
+    """The open window's deadline as the host holds it now (no await: for ``eventually``)."""
+    window = env.host._matches.live[match_id].window
+    return None if window is None else window.deadline
 
 
 def late_notices(env: HostEnv, audience: str) -> list[str]:
@@ -138,7 +135,7 @@ async def test_two_late_seats_move_the_one_deadline_once_by_the_longer_delay(
     record = await start_with_late_prompts(env, {"seat0": 12.0, "seat1": 6.0})
     original = env.clock() + WINDOW_S
     await deliver_after(env, 6.0, until=lambda: bool(late_notices(env, "seat1")))
-    await deadline_reaches(env, record.id, original + 6.0)
+    await eventually(lambda: open_deadline(env, record.id) == original + 6.0)
     await deliver_after(env, 6.0)
     assert await deadline(env, record.id) == original + 12.0  # not 18: each from its prompt
     assert len(late_notices(env, "seat0")) == len(late_notices(env, "seat1")) == 1
@@ -209,3 +206,92 @@ async def test_a_prompt_is_retried_within_seconds_however_often_it_failed(
     await env.host.wait_idle()
     delay = env.clock() - (original - WINDOW_S)
     assert await deadline(env, record.id) == pytest.approx(original + delay, abs=0.3)
+
+
+BURST_WINDOW_S = 40.0  # long enough for a reminder (10 s before the deadline)
+
+
+async def burst(env: HostEnv, seconds: float) -> MatchRecord:
+    """A started match whose first prompt to P1 waits out a ``seconds`` rate-limit burst (a 429
+    with that retry_after); P2's goes out at once."""
+    record = await env.new_match(start=False, window_s=BURST_WINDOW_S)
+    await env.host.wait_idle()
+    env.transport.failures["seat0"] = [TransientError("429", retry_after=seconds)]
+    await env.host.start_match(record.id)
+    await eventually(lambda: any("request" in d.payload for d in env.transport.to("seat1")))
+    return record
+
+
+async def steps_resolved(env: HostEnv, match_id: int) -> int:
+    return len(await env.host.store.steps(match_id)) - 1
+
+
+async def past_the_deadline_held(env: HostEnv, match_id: int) -> None:
+    """The deadline comes on time, with P1's prompt still held: nothing closes or reopens."""
+    assert env.timers is not None
+    await env.timers.advance(BURST_WINDOW_S)  # the deadline's timer fires on time
+    env.host.worker.wake()
+    await env.timers.advance(1.0)
+    assert await steps_resolved(env, match_id) == 0
+    assert not any("request" in d.payload for d in env.transport.to("seat0", match_id))
+
+
+def reopenings(env: HostEnv) -> list[str]:
+    return [d.text for d in env.transport.sent if d.payload.get("kind") == "reopened"]
+
+
+async def test_a_deadline_waits_for_a_prompt_held_up_past_it_then_the_seat_gets_its_time(
+    manual_env: HostEnv,
+) -> None:
+    """A 45 s burst holds P1's prompt past the 40 s deadline: the window is not closed over a
+    prompt P1 never saw; once it arrives its deadline moves by the delay (30 s at most), and
+    the reminder queued behind it, stale by then, is never sent."""
+    env = manual_env
+    assert env.timers is not None
+    record = await burst(env, 45.0)
+    original = env.clock() + BURST_WINDOW_S
+    await past_the_deadline_held(env, record.id)
+    await env.timers.advance(45.0 - BURST_WINDOW_S - 1.0)
+    env.host.worker.wake()
+    await eventually(lambda: open_deadline(env, record.id) == original + 30.0)
+    assert "reached you 45 s late" in late_notices(env, "seat0")[0]
+    assert (await env.host.submit(record.id, PLAYERS[0], "4")).accepted  # not defaulted
+    await env.host.wait_idle()
+    assert await steps_resolved(env, record.id) == 0  # P2 may still answer too
+    reminders = [d for d in env.transport.to("seat0") if d.payload.get("kind") == "reminder"]
+    assert reminders == [] and reopenings(env) == []  # "10 s left" past it would mislead
+
+
+async def test_a_prompt_later_than_the_cap_reopens_the_window_for_the_grace_period(
+    manual_env: HostEnv,
+) -> None:
+    env = manual_env
+    assert env.timers is not None
+    record = await burst(env, 75.0)
+    await past_the_deadline_held(env, record.id)
+    await env.timers.advance(75.0 - BURST_WINDOW_S - 1.0)
+    env.host.worker.wake()
+    # moved by the 30 s cap the deadline would be 5 s ago: the window reopens for 15 s instead
+    await eventually(lambda: open_deadline(env, record.id) == env.clock() + 15.0)
+    assert await steps_resolved(env, record.id) == 0 and reopenings(env) == []
+    await env.host.wait_idle()
+    told = [d.text for d in env.transport.to("seat0") if d.payload.get("kind") == "late_prompt"]
+    assert told and "75 s late" in told[0]
+    assert (await env.host.submit(record.id, PLAYERS[0], "4")).accepted
+
+
+async def test_a_prompt_that_can_never_be_delivered_does_not_hold_the_window(
+    manual_env: HostEnv,
+) -> None:
+    """Closed DMs: the seat is reported unreachable (it may use /submit) and the deadline
+    applies as before."""
+    env = manual_env
+    assert env.timers is not None
+    record = await env.new_match(start=False, window_s=BURST_WINDOW_S)
+    await env.host.wait_idle()
+    env.transport.failures["seat0"] = [PermanentError("DMs closed")]
+    await env.host.start_match(record.id)
+    await env.host.wait_idle()
+    await env.timers.advance(BURST_WINDOW_S)
+    await env.host.wait_idle()
+    assert await steps_resolved(env, record.id) == 1

@@ -74,6 +74,8 @@ async def test_a_lock_held_across_the_deadline_delays_the_resolution_only(
     await short_busy_timeout(host)
     record = await env.new_match(window_s=0.3, config={"rounds": 2})
     assert (await host.submit(record.id, PLAYERS[0], "3")).accepted
+    # P2 has its prompt (a deadline never passes over a prompt still on its way)
+    await eventually(lambda: any("request" in d.payload for d in env.transport.to("seat1")))
     with locked(env.path):
         refused = await host.submit(record.id, PLAYERS[1], "4")
         assert not refused.accepted and "could not be saved" in refused.text
@@ -103,6 +105,8 @@ async def test_the_sweep_closes_a_window_whose_resolution_gave_up(
     await short_busy_timeout(host)
     record = await env.new_match(window_s=0.2, config={"rounds": 1})
     assert (await host.submit(record.id, PLAYERS[1], "8")).accepted
+    # P1 has its prompt (a deadline never passes over a prompt still on its way)
+    await eventually(lambda: any("request" in d.payload for d in env.transport.to("seat0")))
     with locked(env.path):
         await eventually(lambda: "step 1 resolution failed 1 times, giving up" in caplog.text)
     await host.wait_over(record.id)

@@ -57,7 +57,8 @@ def test_a_second_simulate_on_a_held_database_is_refused_naming_the_holder(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "host.db"
-    first = floral("simulate", "floral-extract", "--window", "30", "--db", str(db), "--quiet")
+    many = ("--matches", "500", "--window", "30")  # busy for far longer than the test
+    first = floral("simulate", "floral-extract", *many, "--db", str(db), "--quiet")
     try:
         deadline = time.monotonic() + 60
         while not (db.exists() and owner_path(db).read_text()):

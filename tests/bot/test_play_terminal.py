@@ -223,11 +223,13 @@ def test_the_end_of_a_match_in_words() -> None:
 def test_ctrl_d_leaves_and_ctrl_c_stops() -> None:
     with terminal("tests.bot.toy_game", "--seed", "3") as term:
         term.expect("Your move")
+        term.expect("answer › ")  # the input line reads keys now (before, the tty ate them)
         term.type("\x04")
         term.expect("You left (the input ended): the match is aborted, with no result.")
         assert term.wait() == 0
     with terminal("tests.bot.toy_game", "--seed", "3") as term:
         term.expect("Your move")
+        term.expect("answer › ")
         term.type("4")  # half a line: Ctrl-C stops anyway
         term.type("\x03")
         assert term.wait() == 130

@@ -95,7 +95,8 @@ def test_the_choices_are_listed_by_number_under_their_groups() -> None:
         60.0,
     )
     shown = plain(render.question(request, "red-phoenix", 42.0))
-    assert "1 take 1  Take 3 coins" in shown and "2 End the turn" in shown
+    assert "1 Take 3 coins" in shown and "2 End the turn" in shown
+    assert "take 1" not in shown  # a numbered choice shows its label, never its raw value
     lines = [line.strip("│ ") for line in shown.splitlines()]
     assert lines.index("Take") < lines.index("End")  # a heading per group
     assert "⏳ 42 s · if you don't answer: end" in shown

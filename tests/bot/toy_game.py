@@ -11,7 +11,8 @@ Discord). With ``reactions`` (opt-in) every second round is a ``reaction`` timer
 request's ``clock``: ``round:<n>``); only the last action's guesses score. With ``close`` set to
 ``"each"`` every seat makes its ``actions`` guesses at its own pace on the round's one clock
 (each answer resolves alone); its last guess scores, and a seat the deadline finds still
-guessing plays its secret. With ``blocks``
+guessing plays its secret. With ``pauses`` (opt-in) every second round is a pause: seat 0 holds
+a silent request nobody is prompted for, and the window waits out its deadline. With ``blocks``
 (opt-in, turn-based) the other seats may block each guess in a ``reaction`` window that closes
 at the first block (``close="ready"``; or once everyone passed): a blocked guess scores nothing,
 and the first blocker to arrive is named. The
@@ -69,6 +70,7 @@ DEFAULTS: dict[str, JSON] = {
     "actions": 1,
     "blocks": False,
     "help": False,  # opt-in: the guess requests carry a reference behind a typed ``help``
+    "pauses": False,  # opt-in: every second round a silent pause (see the module's docstring)
 }
 BLOCK, PASS = "block", "pass"
 GUESS_HELP = (
@@ -114,14 +116,14 @@ class ToyGame:
             and 1 <= pick[1] <= max(1, hand)
         ):
             raise ConfigError("pick", "must be [min, max] with 0 <= min <= max <= hand")
-        for flag in ("reactions", "blocks", "revisable", "turn_based", "help"):
+        for flag in ("reactions", "blocks", "revisable", "turn_based", "help", "pauses"):
             if not isinstance(config[flag], bool):
                 raise ConfigError(flag, "must be true or false")
         actions = config["actions"]
         if not isinstance(actions, int) or isinstance(actions, bool) or not 1 <= actions <= 9:
             raise ConfigError("actions", "must be 1..9")
-        if config["close"] not in ("all", "first", "ready", "each"):
-            raise ConfigError("close", "must be all, first, ready or each")
+        if config["close"] not in ("all", "first", "ready", "each", "deadline"):
+            raise ConfigError("close", "must be all, first, ready, each or deadline")
         ready_at = config["ready_at"]
         if not isinstance(ready_at, int) or isinstance(ready_at, bool) or ready_at < 0:
             raise ConfigError("ready_at", "must be a whole number 0 or more")
@@ -162,15 +164,17 @@ class ToyGame:
         if state["over"]:
             return []
         config, round_ = state["config"], state["round"]
-        active = _active(state)
         if state.get("pending") is not None:
             return self._block_requests(state)
-        turn_based = config["turn_based"] or config.get("blocks")
-        seats = [active[round_ % len(active)]] if turn_based else active
+        seats = _round_seats(state)
         each = config.get("close") == "each"
         if each:  # a seat that made its last guess of the round waits for the others
             seats = [seat for seat in seats if str(seat) not in state.get("final", {})]
         clock = f"round:{round_}" if config.get("actions", 1) > 1 or each else None
+        if config.get("pauses") and round_ % 2 == 1:  # a pause: nobody is prompted
+            return [
+                Request(0, "pause", "", (), "the round passes", config["timeout_s"], silent=True)
+            ]
         if config.get("hand"):
             return [self._hand_request(config, round_, seat, clock) for seat in seats]
         choices = tuple(Choice(str(n), str(n)) for n in range(config["max"] + 1))
@@ -305,10 +309,11 @@ class ToyGame:
             else:
                 text = f"Action {acted[str(seat)]} of {actions} done."
                 events.append(Event(to_seat(seat), "action", {"action": acted[str(seat)]}, text))
-        if any(str(seat) not in final for seat in _active(state)):
+        playing = _round_seats(state)
+        if any(str(seat) not in final for seat in playing):
             return state, events
-        guesses = {seat: final[str(seat)][0] for seat in _active(state)}
-        timeouts = {seat for seat in _active(state) if final[str(seat)][1]}
+        guesses = {seat: final[str(seat)][0] for seat in playing}
+        timeouts = {seat for seat in playing if final[str(seat)][1]}
         state["acted"], state["final"] = {}, {}
         return self._score(state, guesses, timeouts)
 
@@ -390,7 +395,7 @@ class ToyGame:
         if len(_active(state)) == 1:
             state["over"], state["reason"] = True, "opponent left"
             events.append(Event(PUBLIC, "over", {}, f"Game over: {self._winner_text(state)}."))
-        elif state.get("final") and all(str(s) in state["final"] for s in _active(state)):
+        elif state.get("final") and all(str(s) in state["final"] for s in _round_seats(state)):
             return self._resolve_each(state, {})  # the others had all made their last guess
         elif state.get("pending") is not None and state["pending"]["seat"] == seat:
             state["pending"] = None  # the guess of a seat that left lapses
@@ -447,6 +452,14 @@ def _action_text(state: State, seat: int) -> str:
         return ""
     done = state.get("acted", {}).get(str(seat), 0) if state["config"].get("close") == "each" else 0
     return f" (action {state.get('action', 0) + done + 1} of {actions})"
+
+
+def _round_seats(state: State) -> list[int]:
+    """The seats asked this round: one in turn (round-robin) when turn-based, else all."""
+    active = _active(state)
+    if state["config"]["turn_based"] or state["config"].get("blocks"):
+        return [active[state["round"] % len(active)]]
+    return active
 
 
 def _active(state: State) -> list[int]:

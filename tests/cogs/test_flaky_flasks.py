@@ -222,13 +222,13 @@ def test_every_prompt_of_a_played_match_fits_and_offers_every_choice(seed: int) 
     config = GAME.parse_config({"rounds": 6}, seats)
     state, events = GAME.new_match(Setup(config, seats, seed))
     agents: list[Agent] = [
-        AGENTS["brewer" if s % 2 == 0 else "random"](s, derive_rng(seed, "cog", s))
+        AGENTS["normal" if s % 2 == 0 else "random"](s, derive_rng(seed, "cog", s))
         for s in range(seats)
     ]
     kinds: set[str] = set()
 
     class Checking:
-        """The brewer or random agent, checking each prompt it is shown."""
+        """The normal (brewer) or random agent, checking each prompt it is shown."""
 
         def __init__(self, agent: Agent) -> None:
             self.agent = agent

@@ -127,10 +127,10 @@ def test_setup_text_names_the_changed_options_and_the_timers() -> None:
 
 
 def requests_of_a_match(seed: int, windows: int = 400) -> list[dict[str, JSON]]:
-    """Every request of an alchemists' match, as the host sends them to the prompts cog."""
+    """Every request of a match of normal AIs, as the host sends them to the prompts cog."""
     config = GAME.parse_config({"seed": seed, "max_turns": 60}, 4)
     state, _ = GAME.new_match(Setup(config, 4, 0, NAMES))
-    agents = {s: AGENTS["alchemist"](s, derive_rng(seed, "cog", s)) for s in range(4)}
+    agents = {s: AGENTS["normal"](s, derive_rng(seed, "cog", s)) for s in range(4)}
     found: list[dict[str, JSON]] = []
     while not state.over and len(found) < windows:
         requests = GAME.requests(state)

@@ -22,10 +22,11 @@ from cogs.red_phoenix import (
     setup_text,
 )
 from games.play import play_match
-from games.protocol import Agent, ConfigError, Setup, derive_rng
+from games.protocol import HELP_CHARS, Agent, ConfigError, Setup, derive_rng
 from games.red_phoenix import AGENTS, GAME
 from games.red_phoenix.cards import card_set_of, house_raw
-from games.red_phoenix.render import card_set_text
+from games.red_phoenix.prompts import PROMPT_CHARS
+from games.red_phoenix.reference import reference_text
 
 NAMES = ["Ann", "Ben", "Cy"]
 
@@ -190,13 +191,13 @@ def test_s12_3_every_prompt_of_a_played_match_fits_and_offers_every_choice(seed:
     config = GAME.parse_config({"max_rounds": 12}, seats)
     state, events = GAME.new_match(Setup(config, seats, seed))
     agents: list[Agent] = [
-        AGENTS["alchemist" if s == 0 else "random"](s, derive_rng(seed, "cog", s))
+        AGENTS["normal" if s == 0 else "random"](s, derive_rng(seed, "cog", s))
         for s in range(seats)
     ]
     kinds: set[str] = set()
 
     class Checking:
-        """The alchemist or random agent, checking each prompt it is shown."""
+        """The normal or random agent, checking each prompt it is shown."""
 
         def __init__(self, agent: Agent) -> None:
             self.agent = agent
@@ -207,7 +208,7 @@ def test_s12_3_every_prompt_of_a_played_match_fits_and_offers_every_choice(seed:
         def act(self, request: Any, view: Any) -> str:
             kinds.add(request.kind)
             payload = request_to_json(request, match_id=1, step=1, deadline=2e9)
-            assert len(request.prompt) <= 1500
+            assert len(request.prompt) <= PROMPT_CHARS and len(request.help) <= HELP_CHARS
             assert all(len(c.label) <= 80 for c in request.choices)
             offered: set[str] = set()
             for view_ in every_page(payload):
@@ -221,20 +222,18 @@ def test_s12_3_every_prompt_of_a_played_match_fits_and_offers_every_choice(seed:
         GAME, state, events, [Checking(a) for a in agents], derive_rng(seed, "order")
     )
     assert GAME.outcome(final) is not None
-    assert {"action", "method", "confirm"} <= kinds
+    assert {"action", "keep"} <= kinds
 
 
-def test_s12_3_card_set_text_lists_every_card() -> None:
+def test_s12_3_phoenix_cards_lists_every_card_by_name_with_what_it_does() -> None:
     cards = card_set_of("house")
-    text = card_set_text(cards)
-    assert text.startswith("House set 1\n")
-    for ingredient in cards.ingredients:
-        assert f"\n{ingredient}: " in text
-    for level, results in cards.results.items():
-        assert f"Results {level} ({len(cards.deck(level))} cards):" in text
-        for rid in results:
-            assert f"\n{rid}" in text
-    assert "acid_flask: Acid Flask, level 1, 6 copies, market 2 coins, item: damage 1" in text
-    assert "aether: Luminiferous Aether, level 3, 5 copies, supply, item: ward\n" in text
-    assert "magnum_opus: Magnum Opus, draw 3, keep 1, 1 coins, 1 Health" in text
-    assert "singed_fingers ×2: catastrophe" in text
+    text = reference_text({})
+    assert text.startswith("How an experiment works\n")
+    for ingredient in cards.ingredients.values():
+        assert f"\n{ingredient.name} (" in text
+    for level in cards.results:
+        assert f"Level {level} results ({len(cards.deck(level))} cards)" in text
+    assert "Acid Flask (Level I; 2 coins in the market; item: 1 damage to a rival or a" in text
+    assert "Magnum Opus: 1 coin and 1 Health a level, draw 3, keep 1" in text
+    assert "Singed Fingers ×2 (catastrophe): you lose 1." in text
+    assert "_" not in text and "@" not in text  # names, never ids

@@ -24,8 +24,8 @@ async def test_the_start_and_end_posts_carry_the_seats_card_and_a_prompt_none(
     names = [f["name"] for f in embed["fields"]]
     assert names == ["Alice", "Bob", "⏳ Closes"] and embed["fields"][2]["value"].startswith("<t:")
     assert embed["fields"][0]["value"] == "P1 · 5 coins · brew 0"  # Warlock's Brew's public line
-    prompt = await fake.wait_for_message(lambda m: "Bid a coin" in m.content, to=world.alice)
-    assert "Bid a coin" in prompt.content  # the text is unchanged beside the card
+    prompt = await fake.wait_for_message(lambda m: "Bid one coin" in m.content, to=world.alice)
+    assert "Bid one coin" in prompt.content  # the text is unchanged beside the card
     assert not prompt.embeds  # its deadline is in its text, once
 
     assert "ended" in (await moderator(fake, world, "match end", match="m1")).lower()

@@ -272,6 +272,7 @@ async def test_closed_dms_fall_back_to_submit(
         assert (await click_value(fake, world.alice, alice)).startswith("✅")
         garden = await (await fake.slash(world.bob, "garden", {}, channel=world.channel)).reply()
         assert "Your rune map" in garden.content
+        assert "Your spellbook:\n• Water (waters your pots 1 to X) when " in garden.content
         (picture,) = garden.attachments  # the garden, drawn, beside the text it illustrates
         assert picture.filename.endswith(".png") and "garden" in (picture.description or "")
         answer = await slash_submit(fake, world.bob, world, "A" if step == 0 else "7")

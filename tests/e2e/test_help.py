@@ -35,6 +35,6 @@ async def test_rules_pages_through_a_games_rules_page(
     assert overview.ephemeral and overview.content.startswith("📖 **Warlock's Brew: Overview**")
     options = {"game": "floral-extract", "section": "Spells", "page": 2}
     page = await (await fake.slash(world.bob, "rules", options)).reply()  # in DMs too
-    assert page.content.startswith("📖 **Floral Extract: Spells** (page 2 of"), page.content
+    assert page.content.startswith("📖 **Floral Extract: Spells** (Reference) (page 2 of")
     wrong = await (await fake.slash(world.bob, "rules", {"game": "chess"})).reply()
     assert wrong.content.startswith("✖ There is no game 'chess'")

@@ -56,9 +56,14 @@ def coin_buttons(message: Message) -> list[str]:
 
 
 async def auction_prompt(fake: FakeDiscord, user: User, auction: int) -> Message:
-    """The DM that opens ``auction`` for ``user``: their hand and the coin buttons."""
+    """The DM that opens ``auction`` for ``user``: their hand and the coin buttons (not a
+    reminder, which repeats it)."""
     return await fake.wait_for_message(
-        lambda m: "\nYour hand:" in f"\n{m.content}" and f"\nAuction {auction}: " in m.content,
+        lambda m: (
+            "\nYour hand:" in m.content
+            and f"\nAuction {auction}: " in f"\n{m.content}"
+            and not m.content.startswith("⏰")
+        ),
         to=user,
         timeout=10,
     )
@@ -134,7 +139,7 @@ async def test_whole_three_player_match(
     bob = await auction_prompt(fake, world.bob, 1)
     await auction_prompt(fake, world.carol, 1)
     assert alice.content.startswith("🃏 **How to play match 1.**")  # the first message only
-    assert "\nYour hand: 1, 2, 3, 4, 5." in alice.content
+    assert "\nYour hand: 1, 2, 3, 4, 5. Bid one coin." in alice.content
     assert coin_buttons(alice) == coin_buttons(bob) == ["1", "2", "3", "4", "5"]
     assert "<t:" in alice.content
     assert (await click_coin(fake, world.alice, alice, 3)).startswith("✅ You bid your 3 coin")
@@ -154,7 +159,8 @@ async def test_whole_three_player_match(
     alice = await auction_prompt(fake, world.alice, 2)
     bob = await auction_prompt(fake, world.bob, 2)
     carol = await auction_prompt(fake, world.carol, 2)
-    assert alice.content.startswith("Your hand: 1, 2, 4, 5.")
+    assert alice.content.startswith("Auction 2: Eye of Newt.\nEye of Newt held: nobody.")
+    assert "\nYour hand: 1, 2, 4, 5. Bid one coin." in alice.content
     assert coin_buttons(alice) == ["1", "2", "4", "5"]
     refused = await type_text(fake, world.alice, "3")
     assert refused == "✖ You don't hold a 3 coin. Your hand: 1, 2, 4, 5.", refused
@@ -178,7 +184,9 @@ async def test_whole_three_player_match(
     alice = await auction_prompt(fake, world.alice, 3)
     bob = await auction_prompt(fake, world.bob, 3)
     carol = await auction_prompt(fake, world.carol, 3)
-    assert carol.content.startswith("Your hand: 1, 2, 4, 5.")
+    assert carol.content.startswith("Auction 3: Eye of Newt.\nEye of Newt held: Alice 1.")
+    assert "\nRivals can bid: Alice 1, 2, 4; Bob 1, 2" in carol.content
+    assert "\nYour hand: 1, 2, 4, 5. Bid one coin." in carol.content
     assert coin_buttons(carol) == ["1", "2", "4", "5"] and coin_buttons(alice) == ["1", "2", "4"]
     assert (await click_coin(fake, world.alice, alice, 4)).startswith("✅")
     assert (await click_coin(fake, world.bob, bob, 4)).startswith("✅")
@@ -187,7 +195,7 @@ async def test_whole_three_player_match(
     last = await reveal_post(fake, world, 3)
     assert "Bids: Alice 4; Bob 4; Carol 2." in last.content
     assert "Carol wins Eye of Newt with the 2 coin." in last.content
-    assert "Game over: shared victory for Alice, Carol. The deck ran out." in last.content
+    assert "Game over: shared victory for Alice and Carol. The deck ran out." in last.content
 
     # One public post per auction (the start, then each reveal with the next card), one DM
     # prompt per player per auction, and every bid shown only after the auction's last answer.
@@ -201,7 +209,11 @@ async def test_whole_three_player_match(
         world.carol: ["1, 2, 3, 4, 5", "1, 2, 4, 5", "1, 2, 4, 5"],
     }
     for user, expected in hands.items():
-        prompts = [m.content for m in fake.dms_to(user) if "\nYour hand:" in f"\n{m.content}"]
+        prompts = [
+            m.content
+            for m in fake.dms_to(user)
+            if "\nYour hand:" in f"\n{m.content}" and not m.content.startswith("⏰")
+        ]
         hands_shown = [re.findall(r"^Your hand: ([\d, ]+)\.", p, re.MULTILINE)[0] for p in prompts]
         assert hands_shown == expected
     assert_reveals_come_last(fake, world, answered)

@@ -131,7 +131,8 @@ def toy_configs(draw: st.DrawFn) -> dict[str, JSON]:
                 "turn_based": st.booleans(),
                 # protocol v2: reaction timers, close rules, turns of several actions
                 "reactions": st.booleans(),
-                "close": st.sampled_from(["all", "first", "ready", "each"]),
+                "close": st.sampled_from(["all", "first", "ready", "each", "deadline"]),
+                "pauses": st.booleans(),  # silent windows nobody is prompted for
                 "ready_at": st.integers(0, 12),
                 "actions": st.integers(1, 3),
                 "blocks": st.booleans(),  # a reaction window after each guess
@@ -158,7 +159,7 @@ def _cases() -> dict[str, GameCase]:
     known: dict[str, tuple[Any, ...]] = {
         "floral-extract": (
             st.fixed_dictionaries(
-                # long enough, now and then, for the gardeners to find runes and win on points
+                # long enough, now and then, for the AI players to find runes and win on points
                 {"max_turns": st.integers(1, 12) | st.integers(40, 100)},
                 optional=FLORAL_RULES,
             ),

@@ -19,7 +19,8 @@ from bot.games import load_game_info
 from bot.replay import game_of
 from bot.simulate import simulate
 from games import registry
-from games.floral_extract import FloralExtract, Gardener
+from games.floral_extract import FloralExtract
+from games.floral_extract.agents import EasyAgent, Gardener, NormalGardener
 from games.protocol import RandomAgent
 from games.warlocks_brew import WarlocksBrew
 from games.warlocks_brew import agents as brew_agents
@@ -46,13 +47,23 @@ def test_both_games_declare_their_fields() -> None:
     assert {"floral-extract", "warlocks-brew"} <= set(registry.names())
     floral, brew = registry.get("floral-extract"), registry.get("warlocks-brew")
     assert isinstance(floral.game, FloralExtract) and floral.title == "Floral Extract"
-    assert floral.agents == {"random": RandomAgent, "gardener": Gardener}
-    assert floral.default_agent == "gardener"
+    assert floral.agents == {
+        "random": RandomAgent,
+        "easy": EasyAgent,
+        "normal": NormalGardener,
+        "hard": Gardener,
+    }
+    assert floral.default_agent == "normal"
     assert floral.script_formats == ("floral-extract-script/1", "floral-extract-script/2")
     assert (floral.cog, floral.timers) == ("cogs.floral_extract", {"turn": 60.0})
     assert isinstance(brew.game, WarlocksBrew) and brew.title == "Warlock's Brew"
-    assert brew.agents == {"random": brew_agents.RandomAgent, "bidder": brew_agents.BidderAgent}
-    assert brew.default_agent == "bidder"
+    assert brew.agents == {
+        "random": brew_agents.RandomAgent,
+        "easy": brew_agents.EasyAgent,
+        "normal": brew_agents.NormalBidder,
+        "hard": brew_agents.BidderAgent,
+    }
+    assert brew.default_agent == "normal"
     assert (brew.cog, brew.timers) == ("cogs.warlocks_brew", {"turn": 45.0})
     cogs = [info.cog for info in map(registry.get, registry.names()) if info.cog is not None]
     assert registry.cogs() == cogs and {"cogs.floral_extract", "cogs.warlocks_brew"} <= set(cogs)

@@ -37,7 +37,7 @@ def _states() -> list[Any]:
     from games.flaky_flasks.agents import AGENTS
     from games.protocol import derive_rng
 
-    agents = [AGENTS["brewer"](s, derive_rng(1, s)) for s in range(3)]
+    agents = [AGENTS["normal"](s, derive_rng(1, s)) for s in range(3)]
     while GAME.requests(state) and len(kinds) < 7 and state["g"]["round"] < 4:
         moves = {}
         for request in GAME.requests(state):

@@ -22,7 +22,7 @@ def _match(
     parsed = GAME.parse_config(config or {}, seats)
     state, events = GAME.new_match(Setup(parsed, seats, seed))
     agents = [
-        AGENTS["brewer" if s == strong else "random"](s, derive_rng(seed, "agent", s))
+        AGENTS["normal" if s == strong else "random"](s, derive_rng(seed, "agent", s))
         for s in range(seats)
     ]
     return play_match(GAME, state, events, agents, derive_rng(seed, "order"))
@@ -54,7 +54,7 @@ def _record(
     parsed = GAME.parse_config(config, seats)
     state, _ = GAME.new_match(Setup(parsed, seats, seed))
     agents = [
-        AGENTS["brewer" if s % 2 == 0 else "random"](s, derive_rng(seed, s)) for s in range(seats)
+        AGENTS["normal" if s % 2 == 0 else "random"](s, derive_rng(seed, s)) for s in range(seats)
     ]
     windows: list[Any] = []
     states = []
@@ -169,7 +169,7 @@ def test_every_offered_choice_is_accepted_over_a_match() -> None:
     state, _ = GAME.new_match(
         Setup(GAME.parse_config({"rounds": 6, "prompt_mode": "all"}, 3), 3, 9)
     )
-    agents = [AGENTS["brewer"](s, derive_rng(9, s)) for s in range(3)]
+    agents = [AGENTS["normal"](s, derive_rng(9, s)) for s in range(3)]
     seen = set()
     while GAME.requests(state):
         moves = {}
@@ -196,7 +196,7 @@ def test_coins_never_go_below_zero_and_cards_are_conserved(seed: int) -> None:
     decks hold the starter decks and every market copy, less the trashed cards."""
     seats = 2 + seed % 3
     state, _ = GAME.new_match(Setup(GAME.parse_config({"rounds": 6}, seats), seats, seed))
-    agents = [AGENTS["brewer" if s % 2 else "random"](s, derive_rng(seed, s)) for s in range(seats)]
+    agents = [AGENTS["normal" if s % 2 else "random"](s, derive_rng(seed, s)) for s in range(seats)]
     trashed = 0
     while GAME.requests(state):
         moves = {}

@@ -12,15 +12,16 @@ import pytest
 
 from games.flaky_flasks import AGENTS, GAME, export_script, replay_script
 from games.flaky_flasks.engine import PHASES, content_of, phase_of
+from games.flaky_flasks.rules import owned_tiles
 from games.moves import play_window
 from games.protocol import PUBLIC, Accepted, ConfigError, Event, Setup, derive_rng
 
 
 def _play(seed: int, seats: int, config: dict[str, Any]) -> tuple[list[Any], list[Any], Any]:
-    """A brewer match: the states before each window, each window's events, its attempts."""
+    """A normal-level match: the states before each window, each window's events, its attempts."""
     parsed = GAME.parse_config(config, seats)
     state, events = GAME.new_match(Setup(parsed, seats, 999, [f"N{s}" for s in range(seats)]))
-    agents = [AGENTS["brewer"](s, derive_rng(seed, s)) for s in range(seats)]
+    agents = [AGENTS["normal"](s, derive_rng(seed, s)) for s in range(seats)]
     befores: list[Any] = [None]
     all_events, windows = [events], []
     while GAME.requests(state):
@@ -95,8 +96,8 @@ def test_the_table_is_posted_once_at_the_start_of_every_phase(seed: int, seats: 
                 # one line per channel, numbered
                 for k in range(len(p["channels"])):
                     assert f"\n  {k + 1}: " in table.text
-            assert "River T1:" in table.text and "Panels:" in table.text
-            assert f"fumes light {g['fumes'][0]}, dark {g['fumes'][1]}" in table.text
+            assert "Cards tier 1:" in table.text and "Panels:" in table.text
+            assert f"Fumes: light {g['fumes'][0]}, dark {g['fumes'][1]}" in table.text
     # every round shows its work phase of both turns and its Market
     for r in range(1, 7):
         assert (r, 1, "work") in phases and (r, 2, "work") in phases
@@ -142,7 +143,8 @@ def test_s9_offer_menu_lists_complete_offers_at_market_price_within_the_coins() 
                 kind, item = words[5].split(":")
                 items = content.cards if kind == "card" else content.tiles
                 assert price == max(1, items[item].cost)  # the market price
-                assert choice.label.endswith(f" {price} coins for their {items[item].name}")
+                amount = f"{price} coin" if price == 1 else f"{price} coins"
+                assert choice.label.endswith(f" {amount} for their {items[item].name}")
                 verdict = GAME.submit(state, request.seat, choice.value)
                 assert isinstance(verdict, Accepted) and verdict.move == choice.value
                 checked += 1
@@ -159,7 +161,13 @@ def test_s4_setup_menu_offers_complete_layouts_and_the_prompt_shows_the_board() 
     for state in setups:
         for request in GAME.requests(state):
             p = state["g"]["players"][request.seat]
-            assert "\n1 ▸ " in request.prompt and "Spare: " in request.prompt  # the board
+            # the board: each channel, the spare tiles, every tile by name with what it does
+            assert "\nChannel 1: " in request.prompt and "\nSpare tiles: " in request.prompt
+            content = content_of(state)
+            for tile in owned_tiles(p):
+                named = content.tiles[tile]
+                shown = f"{named.name} (" if named.op != "none" else named.name
+                assert shown in request.prompt and tile not in request.prompt
             assert request.choices[0].value == "keep"
             assert request.presentation.get("layout") == "menu"
             tiles = sorted([*(s.split("@")[0] for ch in p["channels"] for s in ch), *p["spare"]])

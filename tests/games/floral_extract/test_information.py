@@ -70,8 +70,8 @@ def test_a_player_learns_own_identity_spells_and_stages_never_the_weather() -> N
     theirs = next(e for e in events if e.kind == "turn_private" and e.audience.seat == 1)
     assert mine.text == (
         "Turn 3: You cast A (3). Spells: Water pots 1–3; Weather → Rainy. "
-        "Garden: pot 1: Chrysanthemum 5/30 · pot 2: empty · pot 3: empty."
-    )
+        "Garden: pot 1: Chrysanthemum 5/30 (+3) · pot 2: empty · pot 3: empty."
+    )  # +1, +2 watered by the rain
     assert "weather" not in theirs.data and not re.search("(?i)rain|sun|chill", theirs.text)
     assert "Hyacinth 4/15" in theirs.text  # stopped by the rain it was never told about
 
@@ -148,9 +148,13 @@ def test_describe_shows_the_public_side_and_only_the_askers_secrets() -> None:
     state, _ = GAME.resolve(state, {0: "C", 1: "H"})
     state, _ = GAME.resolve(state, {0: "D", 1: "X"})
     public = GAME.describe(state, None)
-    assert public.startswith("Turn 2 (X is 2).\nPoints: P1 0 – P2 0.")
+    assert public.startswith(
+        "Turn 2 (X is 2: Water reaches pots 1–2, Fertilize pot 2, Weather makes it chilly).\n"
+        "Points: P1 0 – P2 0.\nSpellbook:\n• Water (waters your pots 1 to X) when set 3 {1,2,3}"
+    )
     assert not MAP_PAIR.search(public) and "Chrysanthemum" not in public
     mine = GAME.describe(state, 0)
     assert "Your rune map: A=3 B=0" in mine and "S=6" not in mine
     assert "pot 1: Chrysanthemum 1/30" in mine and "Hyacinth" not in mine
     assert "Your last casts: D = 1" in mine
+    assert "Your spellbook:\n• Water (waters your pots 1 to X) when set 3 {1,2,3}" in mine

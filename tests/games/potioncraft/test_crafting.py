@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
+import pytest
+
+from games.potioncraft import crafting
+from games.potioncraft.cards import CARDS, CATEGORY_NAMES, COPIES
+
 from .helpers import DRAW, accepted, last, refused, state_after, step
 
 HAND = [
@@ -53,7 +61,8 @@ def test_s7_1_spells_are_never_part_of_a_craft() -> None:
 
 def test_s7_1_only_a_revealed_potion_with_cards_in_hand() -> None:
     state = main_state()
-    assert "revealed" in refused(state, 0, "craft Witch's Chain with Coffin Nails, Bat Wing")
+    reason = refused(state, 0, "craft Witch's Chain with Coffin Nails, Bat Wing")
+    assert reason.startswith("Witch's Chain is not on offer (on offer: Maleficia: Severance")
     assert "not in your hand" in refused(state, 0, f"{SD} Coffin Nails, Nightshade, Clear Quartz")
 
 
@@ -148,3 +157,22 @@ def test_ambiguity_19_a_craft_perk_is_not_ready_on_the_turn_it_was_claimed() -> 
         state, 0, f"{SD} Coffin Nails, Whispering Bark using Mirror Dew as Ghost Pepper Essence"
     )
     assert "not ready" in reason
+
+
+def test_s7_1_how_many_ingredients_a_hand_lacks_fast_path_equals_the_full_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The prompts' "N missing": recipes of four families are counted directly; the count
+    equals the search over every way to cover them (which all18's two other recipes use)."""
+    deck = [card for card in CARDS for _ in range(COPIES[card])]
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = Counter(rng.sample(deck, rng.randint(0, 12)))
+        seal = rng.choice([None, None, *CATEGORY_NAMES])
+        chained, mode = rng.random() < 0.2, rng.choice(["exact4", "no_substitution"])
+        potion = rng.choice(sorted(crafting.DISTINCT_FAMILIES))
+        fast = crafting.missing(potion, hand, seal=seal, chained=chained, chain_mode=mode)
+        with monkeypatch.context() as patch:
+            patch.setattr(crafting, "DISTINCT_FAMILIES", frozenset())
+            full = crafting.missing(potion, hand, seal=seal, chained=chained, chain_mode=mode)
+        assert fast[0] == full[0], (potion, hand, seal, chained, mode)

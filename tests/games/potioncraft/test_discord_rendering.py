@@ -40,7 +40,7 @@ def test_s16_seed_option_must_be_a_whole_number(bad: object) -> None:
 def test_s16_seed_option_export_replays_the_live_match() -> None:
     config = GAME.parse_config({"seed": 77, "max_turns": 6}, 3)
     state, _ = GAME.new_match(Setup(config, 3, 5, ["A", "B", "C"]))
-    agents = {s: AGENTS["alchemist"](s, derive_rng(3, "ai", s)) for s in range(3)}
+    agents = {s: AGENTS["normal"](s, derive_rng(3, "ai", s)) for s in range(3)}
     windows = []
     while not state.over:
         answers = {
@@ -65,7 +65,7 @@ def test_s14_the_table_is_public_at_each_turn_start_and_shows_no_hand() -> None:
     assert len(tables) == 1 and tables[0].audience == PUBLIC
     text = tables[0].text
     assert text == table_text(state)
-    assert f"{NAMES[state.active]} active" in text and f"Deck: {len(state.deck)} cards" in text
+    assert f"{NAMES[state.active]} to play" in text and f"Deck: {len(state.deck)} cards" in text
     for seat in range(4):
         assert f"{NAMES[seat]}: {len(state.hands[seat])} cards in hand" in text
         assert hand_text(state.hands[seat]) not in text
@@ -78,7 +78,7 @@ def test_s14_one_table_per_turn_begun_and_none_within_a_turn() -> None:
     state, _ = GAME.new_match(
         Setup(GAME.parse_config({"seed": 8, "max_turns": 12}, 4), 4, 0, NAMES)
     )
-    agents = {s: AGENTS["alchemist"](s, derive_rng(8, "t", s)) for s in range(4)}
+    agents = {s: AGENTS["normal"](s, derive_rng(8, "t", s)) for s in range(4)}
     turns_begun, tables = 0, 0
     while not state.over:
         requests = GAME.requests(state)
@@ -134,7 +134,9 @@ def test_s13_4_the_craft_menu_offers_each_way_to_pay_all_legal() -> None:
     assert request.prompt.count("Oracle's Dew") == 1
 
 
-def test_s13_4_the_twist_of_fate_potion_is_told_from_the_spell_in_the_menu() -> None:
+def test_s1_2_the_twist_of_fate_potion_is_shown_as_wheel_of_fortune_and_stored_as_the_page() -> (
+    None
+):
     hand = ["Eye of Newt", "Hair of a Virgin", "Amethyst", "Twist of Fate (Fortuna)"]
     state = state_after(
         hands={"P1": hand},
@@ -146,8 +148,17 @@ def test_s13_4_the_twist_of_fate_potion_is_told_from_the_spell_in_the_menu() -> 
         steps=[DRAW],
     )
     (request,) = GAME.requests(state)
-    labels = [c.label for c in request.choices if c.group == "craft"]
-    assert labels and all(label.startswith("Twist of Fate (potion): ") for label in labels)
+    crafts = [c for c in request.choices if c.group == "craft"]
+    assert [c.label for c in crafts] == [
+        "Wheel of Fortune: Eye of Newt, Hair of a Virgin, Amethyst"
+    ]
+    assert crafts[0].value == "craft Wheel of Fortune with Eye of Newt, Hair of a Virgin, Amethyst"
+    assert "Wheel of Fortune (Fortuna" in request.prompt
+    assert "Twist of Fate (Fortuna): the direction of play is reversed" in request.prompt
+    page = "craft Twist of Fate with Eye of Newt, Hair of a Virgin, Amethyst"
+    assert accepted(state, 0, crafts[0].value) == page  # the stored move: the page's name
+    assert accepted(state, 0, page) == page  # the page's name is typed too
+    assert accepted(state, 0, page.replace("Twist of Fate", "twist of fate (potion)")) == page
 
 
 def test_s13_4_a_main_window_fits_discord_rows() -> None:
@@ -191,7 +202,7 @@ def test_s14_a_hand_changed_by_another_player_is_sent_to_its_owner_only() -> Non
     draw, venom = steps
     assert not [e for e in draw.events if e.kind == "hand"]  # P1's main prompt shows it
     notices = [e for e in venom.events if e.kind == "hand"]
-    assert [(e.audience.seat, e.text) for e in notices] == [(1, "Your hand: Amethyst.")]
+    assert [(e.audience.seat, e.text) for e in notices] == [(1, "Your hand (1): Amethyst.")]
     assert all(e.audience.kind == "seat" for e in notices)
 
 

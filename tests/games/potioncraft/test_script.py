@@ -103,7 +103,7 @@ def live(
     """A match of agents with junk; the states after each window and the windows' attempts."""
     state, _ = GAME.new_match(Setup(GAME.parse_config(config, seats), seats, seed))
     agents = [
-        AGENTS["alchemist" if s % 2 else "random"](s, random.Random(seed + s)) for s in range(seats)
+        AGENTS["normal" if s % 2 else "random"](s, random.Random(seed + s)) for s in range(seats)
     ]
     rng, states, windows = random.Random(seed), [], []
     while GAME.requests(state) and len(windows) < 400:

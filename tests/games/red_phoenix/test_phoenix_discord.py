@@ -1,6 +1,6 @@
-"""What the engine adds for play on Discord (rules page §12.3, §13, §16): the guided experiment
-(the ingredients, then the method, then confirm), the table posted at each turn's start, and the
-``seed`` option that deals a chosen match again."""
+"""What the engine adds for play on Discord (rules page §12.3, §13, §16): experiments offered as
+a two-step menu (the ingredients, then the method) whose every value is the page's command, the
+table posted at each turn's start, and the ``seed`` option that deals a chosen match again."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from games.protocol import PUBLIC, Accepted, ConfigError, Refused, Setup
+from bot.transport import request_to_json
+from cogs.prompts import plan
+from games.protocol import PUBLIC, Accepted, ConfigError, Setup
 from games.red_phoenix import GAME, export_script, replay_script
 from games.red_phoenix.engine import apply_preset
+from games.red_phoenix.prompts import MAX_STAGES
 from games.red_phoenix.render import hand_text, summary
-from games.red_phoenix.state import State, hand_list
+from games.red_phoenix.state import State
 
 NAMES = ["Ann", "Ben", "Cy"]
 FOUR = ["brimstone", "quicksilver", "salt", "vitriol"]
@@ -45,125 +46,54 @@ def values(state: State) -> list[str]:
     return [c.value for c in GAME.requests(state)[0].choices]
 
 
-# --- §12.3 the guided experiment ----------------------------------------------------------------
+# --- §12.3 experiments: the ingredients, then the method ------------------------------------------
 
 
-def test_s12_3_action_window_offers_ingredient_sets_not_every_method() -> None:
+def test_s12_3_experiments_are_offered_as_ingredient_sets_then_their_methods() -> None:
     state, _ = with_hand(new(), FOUR)
-    offered = values(state)
-    assert "experiment " + " ".join(FOUR) in offered
-    assert not [v for v in offered if v.startswith(("slow ", "fast "))]
-    labels = [c.label for c in GAME.requests(state)[0].choices if c.group == "experiment"]
-    assert "Experiment: brimstone quicksilver salt vitriol (level I, value 4)" in labels
-    assert all(len(label) <= 80 for label in labels)
-
-
-def test_s12_3_guided_experiment_ingredients_then_method_then_confirm() -> None:
-    state, seat = with_hand(new(), FOUR)
-    ap, hand = state.g["ap"], hand_list(state.g["players"][seat]["hand"])
-    state = answer(state, seat, "Experiment salt VITRIOL brimstone quicksilver")
     request = GAME.requests(state)[0]
-    assert (request.kind, request.seat, request.timer) == ("method", seat, "turn")
-    assert state.g["ap"] == ap and hand_list(state.g["players"][seat]["hand"]) == hand
-    offered = [c.value for c in request.choices]
-    assert offered[-1] == "back"
-    assert "slow gold_standard brimstone quicksilver salt vitriol" in offered
-    assert "fast magnum_opus brimstone quicksilver salt vitriol" in offered
-    label = next(c.label for c in request.choices if c.value.startswith("slow gold_standard"))
-    assert label == "Slow, The Gold Standard: 2 coins, 1 AP (draw 2, keep 1)"
-    # the method alone is enough once the ingredients are chosen
-    verdict = GAME.submit(state, seat, "slow gold_standard")
-    assert verdict == Accepted(
-        "slow gold_standard brimstone quicksilver salt vitriol",
-        "slow gold_standard brimstone quicksilver salt vitriol",
-    )
-    state = answer(state, seat, "slow gold_standard")
-    confirm = GAME.requests(state)[0]
-    assert confirm.kind == "confirm" and [c.value for c in confirm.choices] == ["confirm", "back"]
-    assert "The Gold Standard: 2 coins, 1 AP" in confirm.prompt and "Confirm?" in confirm.prompt
-    assert state.g["ap"] == ap  # nothing is spent before the confirmation
-    state = answer(state, seat, "confirm")
-    assert state.g["ap"] == ap - 1 and state.g["players"][seat]["coins"] == 18
-    assert [e["method"] for e in state.g["players"][seat]["lab"]] == ["gold_standard"]
-    assert GAME.requests(state)[0].kind == "action" and "guide" not in state.g
+    assert request.presentation["experiment"] == "steps"
+    offered = [c for c in request.choices if c.group == "experiment"]
+    stage = "Salt, Brimstone, Quicksilver and Vitriol: level I, value 4"
+    four = [c for c in offered if c.stage == stage]
+    assert [c.value for c in four][:2] == [
+        "slow simple_decoction brimstone quicksilver salt vitriol",
+        "fast simple_decoction brimstone quicksilver salt vitriol",
+    ]
+    gold = next(c for c in four if c.value.startswith("slow gold_standard"))
+    assert gold.label == "Slow · The Gold Standard: 2 coins, 1 AP (draw 2, keep 1)"
+    # the four sets of three follow the set of four: five stages, ten ways each
+    assert len({c.stage for c in offered}) == 5 and len(four) == 10
+    assert all(len(c.label) <= 80 and len(c.stage) <= 100 for c in offered)
 
 
-@pytest.mark.parametrize("where", ["method", "confirm"])
-def test_s12_3_back_returns_to_the_action_window_with_nothing_spent(where: str) -> None:
-    start, seat = with_hand(new(), FOUR)
-    state = answer(start, seat, "experiment " + " ".join(FOUR))
-    if where == "confirm":
-        state = answer(state, seat, "fast simple_decoction")
-    state = answer(state, seat, "back")
-    assert GAME.requests(state)[0].kind == "action"
-    assert state.g["ap"] == start.g["ap"] and state.g["players"] == start.g["players"]
-    assert "guide" not in state.g
-
-
-@pytest.mark.parametrize("where", ["method", "confirm"])
-def test_s12_1_ambiguity_5_a_guided_window_timing_out_is_the_action_time_out(where: str) -> None:
-    state, seat = with_hand(new(), FOUR, coins=0)
-    state = answer(state, seat, "experiment " + " ".join(FOUR))
-    if where == "confirm":
-        state = answer(state, seat, "slow simple_decoction")
-    state, events = GAME.resolve(state, {seat: None})
-    text = "\n".join(e.text for e in events if e.audience == PUBLIC)
-    assert f"{NAMES[seat]}'s action window timed out." in text  # the guide stays private
-    assert "takes 9 coins with the 3 AP left." in text and "ends the turn." in text
-    assert state.g["active"] != seat and "guide" not in state.g
-
-
-def test_s12_3_guided_answers_are_checked() -> None:
-    state, seat = with_hand(new(), [*FOUR, "lead"], coins=0)
-    refused = {
-        "experiment salt vitriol": "an experiment takes 3 or 4 ingredients",
-        "experiment salt salt vitriol": "the ingredients must be of different types",
-        "experiment salt vitriol cinnabar": "you hold no cinnabar",
-        "experiment": "experiment C C C [C]",
-    }
-    for raw, reason in refused.items():
-        assert GAME.submit(state, seat, raw) == Refused(reason), raw
-    state = answer(state, seat, "experiment salt vitriol lead")
-    for raw, reason in {
-        "slow gold_standard": "gold_standard at level I costs 2 coins; you have 0",
-        "slow simple_decoction salt vitriol quicksilver": (
-            "this experiment is with lead salt vitriol; answer back to choose others"
-        ),
-        "confirm": "answer slow METHOD, fast METHOD or back",
-        "slow nothing": "'nothing' is not a method: simple_decoction, hasty_fusion, "
-        "gold_standard, blood_distillation, magnum_opus",
-    }.items():
-        assert GAME.submit(state, seat, raw) == Refused(reason), raw
-    state = answer(state, seat, "slow simple_decoction lead vitriol salt")
-    assert GAME.submit(state, seat, "slow simple_decoction") == Refused("answer confirm or back")
-
-
-def test_s12_3_no_method_within_means_is_refused_at_the_ingredients() -> None:
+def test_s12_3_every_offered_experiment_is_the_pages_command_and_spends_at_once() -> None:
     state, seat = with_hand(new(), FOUR)
-    state.g["players"][seat]["lab"] = [{"status": "waiting"}] * 10  # every marker in use
-    assert GAME.submit(state, seat, "experiment " + " ".join(FOUR)) == Refused(
-        "you have no free formula marker"
-    )
+    ap = state.g["ap"]
+    move = "slow gold_standard brimstone quicksilver salt vitriol"
+    assert move in values(state)
+    after = answer(state, seat, move)
+    assert after.g["ap"] == ap - 1 and after.g["players"][seat]["coins"] == 18
+    assert [e["method"] for e in after.g["players"][seat]["lab"]] == ["gold_standard"]
+    assert GAME.requests(after)[0].kind == "action"
 
 
-def test_s12_3_the_guided_steps_post_nothing_public() -> None:
+def test_s12_3_the_experiment_menu_shows_as_two_steps_on_discord() -> None:
+    state, _ = with_hand(new(), [*FOUR, "lead", "cinnabar"])
+    request = GAME.requests(state)[0]
+    payload = request_to_json(request, 1, 1, 0.0)
+    _, _, menus = plan(payload)
+    steps = next(m for m in menus if m.kind == "experiment")
+    assert steps.steps is not None and len(steps.steps) == MAX_STAGES
+    assert all(len(members) == 10 for _, members in steps.steps)
+
+
+def test_s12_3_no_experiment_is_offered_without_a_free_marker_and_the_prompt_says_why() -> None:
     state, seat = with_hand(new(), FOUR)
-    for raw in ("experiment " + " ".join(FOUR), "slow simple_decoction"):
-        verdict = GAME.submit(state, seat, raw)
-        assert isinstance(verdict, Accepted)
-        state, events = GAME.resolve(state, {seat: verdict.move})
-        assert not [e for e in events if e.audience == PUBLIC]
-
-
-@given(st.text(max_size=60))
-def test_s12_2_guided_windows_never_raise_on_any_text(raw: str) -> None:
-    state, seat = with_hand(new(), FOUR)
-    method = answer(state, seat, "experiment " + " ".join(FOUR))
-    confirm = answer(method, seat, "slow simple_decoction")
-    for s in (method, confirm):
-        before = json.dumps(GAME.dump(s), sort_keys=True)
-        assert isinstance(GAME.submit(s, seat, raw), Accepted | Refused)
-        assert json.dumps(GAME.dump(s), sort_keys=True) == before
+    state.g["players"][seat]["knows"] = [f"F{i}" for i in range(1, 11)]  # every marker in use
+    request = GAME.requests(state)[0]
+    assert not [c for c in request.choices if c.group == "experiment"]
+    assert "all your formula markers are in use" in request.prompt
 
 
 # --- §13 the table at each turn's start ----------------------------------------------------------
@@ -178,10 +108,11 @@ def test_s13_the_table_is_posted_when_a_turn_starts_and_never_a_hand() -> None:
     assert public[0].text.endswith("\n" + table)  # after the step's own lines
     active = NAMES[state.g["active"]]
     assert table.startswith(f"**Table, turn 2: {active} to act.**")
-    assert f"{NAMES[seat]}: Health 10, coins 20, 4 cards" in table
-    assert "Market: salt 5, brimstone 5, quicksilver 5, vitriol 5, saltpeter 6," in table
-    assert "Decks: I 24, II 22, III 18" in table
-    assert hand_text(FOUR) not in public[0].text and "brimstone quicksilver" not in table
+    assert f"{NAMES[seat]}: Health 10, 20 coins, 4 cards" in table
+    assert "Market: Salt 5, Brimstone 5, Quicksilver 5, Vitriol 5, Saltpeter 6," in table
+    assert "Result decks: Level I 24 (discards 0), Level II 22 (discards 0)," in table
+    hand = hand_text(state.cards, state.g["players"][seat]["hand"])
+    assert hand not in public[0].text and "Brimstone, Quicksilver" not in table
     state, events = GAME.resolve(state, {state.g["active"]: "take 1"})
     assert "summary" not in next(e for e in events if e.audience == PUBLIC).data
 

@@ -170,7 +170,7 @@ def test_ambiguity_1_a_groups_own_set_plays() -> None:
     data["ingredients"][0]["market"]["cost"] = 0
     state = new(2, 5, card_set=data)
     assert GAME.view(state, None)["card_set"] == "Our set"
-    agents = [AGENTS["alchemist"](s, random.Random(s)) for s in range(2)]
+    agents = [AGENTS["normal"](s, random.Random(s)) for s in range(2)]
     end = play_match(GAME, state, [], agents)
     assert GAME.outcome(end) is not None
 
@@ -351,8 +351,7 @@ def _played(seed: int, seats: int) -> tuple[Any, list[dict[int, list[str]]]]:
     rng = random.Random(seed)
     state = new(seats, seed, max_rounds=8)
     agents = [
-        AGENTS["alchemist" if s == 0 else "random"](s, random.Random(seed + s))
-        for s in range(seats)
+        AGENTS["normal" if s == 0 else "random"](s, random.Random(seed + s)) for s in range(seats)
     ]
     windows: list[dict[int, list[str]]] = []
     while GAME.requests(state):
@@ -385,13 +384,13 @@ def test_export_replays_the_live_match_state_for_state(seed: int, seats: int) ->
     assert again == [step.checkpoint for step in replayed]
 
 
-def test_ai_matches_end_and_the_alchemist_beats_random_players() -> None:
+def test_ai_matches_end_and_the_normal_ai_beats_random_players() -> None:
     share = 0.0
     for seed in range(30):
         strong = seed % 3
         state, events = GAME.new_match(Setup(GAME.parse_config({}, 3), 3, seed))
         agents = [
-            AGENTS["alchemist" if s == strong else "random"](s, derive_rng(seed, "agent", s))
+            AGENTS["normal" if s == strong else "random"](s, derive_rng(seed, "agent", s))
             for s in range(3)
         ]
         end = play_match(GAME, state, events, agents)
@@ -406,11 +405,12 @@ def test_secrets_are_the_hand_and_views_hide_other_hands() -> None:
     data = script([("P1", ["end"])], preset={"players": {"P2": {"hand": ["hooch", "salt"]}}})
     state = list(replay_script(data))[-1].state
     (secret,) = GAME.secrets(state, 1)
-    assert secret.texts == ("Your hand: [hooch, salt]",)
+    text = "Your hand (2 cards): Level I: Salt; Level II: Alchemist's Hooch (heals 3)."
+    assert secret.texts == (text,)
     hand = '["hooch", "salt"]'
     assert hand not in json.dumps(GAME.view(state, 0)) and hand in json.dumps(GAME.view(state, 1))
     assert hand not in json.dumps(GAME.view(state, None))
-    assert "Your hand: [hooch, salt]" in GAME.describe(state, 1)
+    assert text in GAME.describe(state, 1)
     assert "Your hand" not in GAME.describe(state, None)
     assert GAME.secrets(state, 0) == []
 
@@ -425,12 +425,12 @@ def test_s13_stolen_cards_are_private_results_of_thief_and_victim() -> None:
     (step,) = list(replay_script(data))
     thief = [s.texts for s in GAME.secrets(step.state, 0)]
     victim = [s.texts for s in GAME.secrets(step.state, 1)]
-    assert ("You stole lead from P2.",) in thief and ("P1 stole lead from you.",) in victim
+    assert ("You stole Lead from P2.",) in thief and ("P1 stole Lead from you.",) in victim
     public = [e for e in step.events if e.audience.kind == "public"]
-    assert public and all("stole lead" not in e.text for e in public)
-    assert "steals 1 card(s) from P2" in public[0].text
+    assert public and all("stole Lead" not in e.text for e in public)
+    assert "P1 uses Aqua Fortis and steals 1 card from P2." in public[0].text
     seat3 = [e.text for e in step.events if e.audience.reaches(2)]
-    assert all("lead" not in text.split("Market")[0] for text in seat3 if "stole" in text)
+    assert all("Lead" not in text.split("Market")[0] for text in seat3 if "stole" in text)
 
 
 def conservation(state: Any) -> tuple[dict[str, int], dict[str, int]]:
@@ -488,7 +488,7 @@ def test_s4_every_card_is_somewhere_at_every_window(
     state = new(seats, seed, **config)
     start = conservation(state)
     agents = [
-        AGENTS["random" if s % 2 else "alchemist"](s, random.Random(seed + s)) for s in range(seats)
+        AGENTS["random" if s % 2 else "normal"](s, random.Random(seed + s)) for s in range(seats)
     ]
     while GAME.requests(state):
         (request,) = GAME.requests(state)

@@ -59,7 +59,7 @@ def _play(
 ) -> tuple[State, list[dict[int, Any]], list[Event]]:
     """Play with a mix of agents, junk answers and timeouts; return the moves of each window."""
     rng = random.Random(seed)
-    kinds = ["random", "bidder"]
+    kinds = ["random", "hard", "easy", "normal"]
     agents = [AGENTS[kinds[i % 2]](i, random.Random(seed + i)) for i in range(len(state.seats))]
     log: list[dict[int, Any]] = []
     events: list[Event] = []

@@ -338,9 +338,6 @@ def test_event_audiences_per_auction() -> None:
     assert kinds == [
         ("reveal", "public"),
         ("auction", "public"),
-        ("hand", "seat0"),
-        ("hand", "seat1"),
-        ("hand", "seat2"),
         ("hidden_state", "moderators"),
     ]
     post = events[1]

@@ -151,7 +151,7 @@ def _played_windows(
     """A whole match between agents, with some refused attempts, as the host would log it."""
     state, _ = GAME.new_match(Setup(config, seats, seed))
     rng = random.Random(seed)
-    agents = [AGENTS["bidder"](i, random.Random(i)) for i in range(seats)]
+    agents = [AGENTS["normal"](i, random.Random(i)) for i in range(seats)]
     windows = []
     while GAME.outcome(state) is None:
         window: dict[int, list[str]] = {}
@@ -203,5 +203,5 @@ def test_export_then_replay_reproduces_the_match(config: dict[str, Any], seats: 
 
 def test_registry_exposes_the_game() -> None:
     info = registry.get("warlocks-brew")
-    assert info.game is GAME and info.default_agent == "bidder"
-    assert set(info.agents) == {"random", "bidder"}
+    assert info.game is GAME and info.default_agent == "normal"
+    assert set(info.agents) == {"random", "easy", "normal", "hard"}
