@@ -44,6 +44,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "ratings": ("guild_id", "game", "user_id"),
     "rated_matches": ("match_id",),
     "forgotten": ("id",),
+    "dm_channels": ("user_id",),
 }
 BOOKKEEPING = {"schema_migrations", OWNER_TABLE}  # each database's own
 # the tables whose ids a counter gives (SQLite: AUTOINCREMENT, PostgreSQL: an identity)

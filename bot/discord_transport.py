@@ -33,6 +33,7 @@ import aiohttp
 import discord
 
 from bot import history
+from bot.dm_channels import DmChannels
 from bot.embeds import MatchCards
 from bot.outbox import CHOICES_MARK, DEADLINE_MARK, deadline_line
 from bot.store import Store
@@ -235,10 +236,12 @@ class DiscordTransport:
         end_view: EndViewFactory | None = None,
         cards: CardFinder | None = None,
         threads: bool = False,
+        dm_channels: DmChannels | None = None,
     ) -> None:
         """``pictures``: the picture of a delivery; by default rendered from the store of the
         client's host (none for a client without one). ``end_view``: the buttons of a match's
-        end post (a Rematch button)."""
+        end post (a Rematch button). ``dm_channels``: the users' DM channels, by default
+        stored in the store of the client's host."""
         self._client = client
         self._view_factory = view_factory
         self._end_view = end_view
@@ -247,6 +250,7 @@ class DiscordTransport:
         self._thread_ids: dict[int, int] = {}  # match id -> its thread
         self._log_channel = log_channel
         self._pictures = pictures or StoredPictures(lambda: client_store(client))
+        self._dm_channels = dm_channels or DmChannels(client, lambda: client_store(client))
         self._parts_sent: dict[int, int] = {}
         self._rendered: dict[int, Picture | None] = {}  # kept across a retry of the message
 
@@ -277,9 +281,10 @@ class DiscordTransport:
             await self._to_channel(delivery)
         elif audience.kind == "seat":
             assert delivery.user_id is not None
-            user = self._client.get_user(delivery.user_id) or discord.Object(delivery.user_id)
-            dm = await self._client.create_dm(user)
-            await self._post(delivery, dm, delivery.payload.get("request"))
+            request = delivery.payload.get("request")
+            await self._dm_channels.send(
+                delivery.user_id, lambda dm: self._post(delivery, dm, request)
+            )
         else:
             await self._to_moderators(delivery)
 
@@ -327,8 +332,7 @@ class DiscordTransport:
             return  # no log channel: the hidden state is simply not logged
         for moderator_id in delivery.moderator_ids:
             try:
-                user = self._client.get_user(moderator_id) or discord.Object(moderator_id)
-                await self._post(delivery, await self._client.create_dm(user))
+                await self._dm_channels.send(moderator_id, lambda dm: self._post(delivery, dm))
             except discord.Forbidden:
                 log.warning("cannot DM moderator %d of match %d", moderator_id, delivery.match_id)
 

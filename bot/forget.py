@@ -7,7 +7,7 @@ in every match, so ``ratings --rebuild`` still folds the others' ratings as befo
 is replaced by the new one wherever it was written (names, outcome, messages, moves, the state
 snapshots: the log is replayed through the engine under the new names, each move judged again,
 so ``audit`` checks it as before); the direct messages the bot sent them and the answers it
-refused from them are deleted; their ratings rows go. A match whose log does not replay under
+refused from them are deleted; their ratings rows and their DM channel with the bot go. A match whose log does not replay under
 the new names keeps only its result, as ``prune --keep-results`` leaves it, and is named.
 Their id goes from every match they moderated, every log entry and every table.
 
@@ -133,7 +133,8 @@ def forget_user(dialect: Dialect, user_id: int, at: float) -> Work[Forgotten | N
         user_id,
     )
     ratings = yield from changed("DELETE FROM ratings WHERE user_id = ?", user_id)
-    if not (matches or tables or ratings):
+    dm_channel = yield from changed("DELETE FROM dm_channels WHERE user_id = ?", user_id)
+    if not (matches or tables or ratings or dm_channel):
         return None
     stand_in = -(yield from insert("INSERT INTO forgotten (at) VALUES (?) RETURNING id", at))
     dropped, names = [], set()

@@ -274,6 +274,14 @@ class Store(Protocol):
     async def update_table(self, table: TableRecord) -> None:
         """Store the table's players, status and match."""
 
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The user's DM channel with the bot, once one was opened and stored."""
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None: ...
+
+    async def forget_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Forget the user's DM channel if it is still ``channel_id`` (Discord lost it)."""
+
     async def finished_matches(
         self, guild_id: int, user_id: int | None = None, *, offset: int = 0, limit: int = 15
     ) -> tuple[list[MatchRecord], int]:

@@ -238,6 +238,12 @@ class SqlStore(ABC):
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         await self._save(tx.set_thread(match_id, thread_id))
 
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self._save(tx.set_dm_channel(user_id, channel_id))
+
+    async def forget_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self._save(tx.forget_dm_channel(user_id, channel_id))
+
     async def fold_ratings(
         self, rate: Rater, *, limit: int | None = 1, rebuild: bool = False
     ) -> int:
@@ -252,6 +258,9 @@ class SqlStore(ABC):
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         return await self._read(tx.get_table(table_id))
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        return await self._read(tx.dm_channel(user_id))
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         return await self._read(tx.read_match(match_id))

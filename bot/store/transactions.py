@@ -409,6 +409,22 @@ def set_thread(match_id: int, thread_id: int) -> Work[None]:
     )
 
 
+def set_dm_channel(user_id: int, channel_id: int) -> Work[None]:
+    yield from execute(
+        "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+        user_id,
+        channel_id,
+    )
+
+
+def forget_dm_channel(user_id: int, channel_id: int) -> Work[None]:
+    """Forget the user's DM channel if it is still ``channel_id`` (another may be stored)."""
+    yield from execute(
+        "DELETE FROM dm_channels WHERE user_id = ? AND channel_id = ?", user_id, channel_id
+    )
+
+
 def touch_schema_row() -> Work[None]:
     """A committed write that changes nothing: proves at start that the database can be
     written."""
@@ -564,6 +580,11 @@ def thread_of(match_id: int) -> Work[int | None]:
     found = yield from fetchvalue(
         "SELECT thread_id FROM match_threads WHERE match_id = ?", match_id
     )
+    return None if found is None else int(found)
+
+
+def dm_channel(user_id: int) -> Work[int | None]:
+    found = yield from fetchvalue("SELECT channel_id FROM dm_channels WHERE user_id = ?", user_id)
     return None if found is None else int(found)
 
 

@@ -77,6 +77,9 @@ async def test_forget_removes_every_trace_and_keeps_the_audit_true(db: Path) -> 
     refused = "SELECT count(*) FROM attempts WHERE user_id = ? AND verdict != 'accepted'"
     with connect(db) as connection:
         assert connection.execute(refused, (USER,)).fetchone()[0] > 0
+        dm_channels = "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+        connection.executemany(dm_channels, [(USER, 4242), (OTHER, 4343)])
+        connection.commit()
     others = [r for r in ratings(db, "--rebuild") if r["user_id"] == OTHER]
 
     done = cli("forget", str(USER), "--db", str(db))
@@ -105,6 +108,8 @@ async def test_forget_removes_every_trace_and_keeps_the_audit_true(db: Path) -> 
     }
     with connect(db) as connection:
         names = connection.execute("SELECT game, names FROM matches ORDER BY id").fetchall()
+        kept = connection.execute("SELECT user_id, channel_id FROM dm_channels").fetchall()
+    assert kept == [(OTHER, 4343)]  # their DM channel went (every_value above), not the other's
     assert [(game, json.loads(seats)[0]) for game, seats in names] == [
         ("potioncraft", FORMER_PLAIN),  # Potioncraft's scripts take names without spaces
         ("potioncraft", FORMER_PLAIN),

@@ -66,16 +66,16 @@ def as_version(database: str, version: int, *inserts: str) -> None:
 
 
 def test_each_migration_is_written_for_both_backends() -> None:
-    assert [n for n, _ in POSTGRES_MIGRATIONS] == [n for n, _ in MIGRATIONS] == [*range(1, 8)]
+    assert [n for n, _ in POSTGRES_MIGRATIONS] == [n for n, _ in MIGRATIONS] == [*range(1, 9)]
 
 
 async def test_schema_is_versioned_and_migrated_once(database: str) -> None:
     store = await open_store(database)
-    assert await store.schema_version() == LATEST_VERSION == 7
+    assert await store.schema_version() == LATEST_VERSION == 8
     await store.close()
     store = await open_store(database)  # reopening migrates nothing
-    assert await store.schema_version() == 7
-    assert len(await store.read(fetch("SELECT * FROM schema_migrations"))) == 7
+    assert await store.schema_version() == 8
+    assert len(await store.read(fetch("SELECT * FROM schema_migrations"))) == 8
     if isinstance(store, SqliteStore):
         pragmas = [await store.read(fetch(f"PRAGMA {n}")) for n in ("journal_mode", "synchronous")]
         assert [rows[0][0] for rows in pragmas] == ["wal", 1]  # 1: NORMAL
@@ -184,6 +184,24 @@ async def test_records_round_trip(database: str) -> None:
     window = await store.open_window(match_id)
     assert window is not None and (window.seats, window.moves) == ((1,), {1: [1]})
     assert (await store.latest_step(match_id)).snapshot == {"s": 0}
+    await store.close()
+
+
+async def test_a_users_dm_channel_is_stored_once_and_forgotten_only_if_still_the_same(
+    database: str,
+) -> None:
+    store = await open_store(database)
+    assert await store.dm_channel(2**62) is None
+    await store.set_dm_channel(2**62, 2**61)  # Discord's ids need 64 bits
+    await store.set_dm_channel(12, 500)
+    await store.set_dm_channel(12, 501)  # another replaces it
+    await store.forget_dm_channel(12, 500)  # an older one: kept
+    assert (await store.dm_channel(2**62), await store.dm_channel(12)) == (2**61, 501)
+    await store.close()
+    store = await open_store(database)
+    assert await store.dm_channel(12) == 501
+    await store.forget_dm_channel(12, 501)
+    assert await store.dm_channel(12) is None
     await store.close()
 
 

@@ -58,6 +58,7 @@ def community(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
         await store.create_table(GUILD, CHANNEL, "floral-extract", PLAYERS[1], 2, 6.0)
         await store.set_thread(record.id, 777)
+        await store.set_dm_channel(PLAYERS[0], 778)
         await host.close()
 
     asyncio.run(write())

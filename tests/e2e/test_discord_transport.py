@@ -1,15 +1,19 @@
 """The Discord transport against the fake: long outbox texts are split in order, every part
-fits, the prompt's buttons ride on the last part, and a resend posts nothing twice."""
+fits, the prompt's buttons ride on the last part, and a resend posts nothing twice; a user's DM
+channel is opened once ever."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import discord
 import pytest
 
+from bot.database import open_store
 from bot.discord_transport import DiscordTransport, fit, prompt_on_discord, split_text
+from bot.dm_channels import DmChannels
 from bot.outbox import late_delivery, prompt_text
 from bot.transport import Delivery, request_to_json
 from cogs.prompts import prompt_view
@@ -120,3 +124,33 @@ def test_fit_cuts_to_the_limit_and_says_how_much() -> None:
         kept = cut.index("…")
         assert cut.endswith(f"… ({size - kept} more characters cut)")
     assert fit("abcdef", 3) == "abc"
+
+
+async def test_a_users_dm_channel_is_opened_once_ever_past_discord_pys_cache_and_a_restart(
+    fake: FakeDiscord, world: World, client: discord.Client, tmp_path: Path
+) -> None:
+    store = await open_store(tmp_path / "h.db")
+    try:
+        for message_id in (10, 11, 12):  # each after a restart, or past discord.py's 128
+            client._connection._private_channels.clear()
+            client._connection._private_channels_by_user.clear()
+            channels = DmChannels(client, lambda: store)
+            transport = DiscordTransport(client, prompt_view, lambda d: None, dm_channels=channels)
+            await transport.send(prompt(world, f"prompt {message_id}", message_id))
+        assert len(fake.requests_matching("POST /users/@me/channels")) == 1
+        assert [m.content.split("\n")[0] for m in fake.dms_to(world.alice)] == [
+            "prompt 10",
+            "prompt 11",
+            "prompt 12",
+        ]
+        alice_dm = await store.dm_channel(world.alice.id)
+        assert alice_dm == fake.dms_to(world.alice)[0].channel_id
+        # a stored channel Discord no longer knows (404, Unknown Channel) is opened again
+        await store.set_dm_channel(world.alice.id, 4242)
+        channels = DmChannels(client, lambda: store)
+        transport = DiscordTransport(client, prompt_view, lambda d: None, dm_channels=channels)
+        await transport.send(prompt(world, "found again", 14))
+        assert fake.dms_to(world.alice)[-1].content.startswith("found again")
+        assert await store.dm_channel(world.alice.id) == alice_dm
+    finally:
+        await store.close()
