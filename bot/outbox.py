@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.store import OutboxMessage, OutboxRow, Retry, Store, WriteFailed
+from bot.store import HOLD, OutboxMessage, OutboxRow, Retry, Store, WriteFailed
 from bot.transport import (
     Delivery,
     PermanentError,
@@ -136,11 +136,14 @@ def step_messages(
     seat_headers: Mapping[int, str] | None = None,
     over: bool = False,
     card: Sequence[Mapping[str, JSON]] | None = None,
+    hold: bool = False,
 ) -> list[OutboxMessage]:
     """At most one message per audience: the step's events joined, and for a seat the next
     prompt in the same message as its results. ``header`` opens the public message,
     ``seat_headers`` the seats'; ``over`` marks the public one as the match's end post;
-    ``card`` (a seat's ``{"name", "line", "won"}`` each) gives it the seats' card."""
+    ``card`` (a seat's ``{"name", "line", "won"}`` each) gives it the seats' card. With
+    ``hold`` (a step in the middle of a turn), the public and moderators' messages wait for
+    the match's next turn post and go in it (``HOLD``); the seats' never wait."""
     seat_headers = seat_headers or {}
     by_audience: dict[str, list[Event]] = {}
     for event in events:
@@ -171,6 +174,8 @@ def step_messages(
             payload["seats"] = [dict(seat) for seat in card]
         if audience == PUBLIC and prompts:  # the window it opens closes then (its card shows it)
             payload["deadline"] = min(float(p.payload["deadline"]) for p in prompts.values())
+        if hold and audience.seat is None:
+            payload[HOLD] = True
         messages.append(OutboxMessage(match_id, key, "\n".join(texts), payload))
     return messages
 
@@ -357,7 +362,7 @@ class DeliveryWorker:
             return
         delay = now - row.created_at
         late = delay > self._late_allowance_s and is_window_prompt(row)
-        delivery = delivery_of(row)
+        delivery = folded_delivery(row) if is_held(row) else delivery_of(row)
         if late:  # the seat's time counts from now: the prompt shows the moved deadline
             delivery = late_delivery(delivery, delay, min(delay, self._late_cap_s), now)
         try:
@@ -365,6 +370,7 @@ class DeliveryWorker:
         except PermanentError as error:
             log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
             self._fail(row, str(error), result)
+            result.failed += [(folded, str(error)) for folded in row.folded]
         except Exception as error:  # a transport bug is retried like a transient failure
             if not isinstance(error, TransientError):
                 log.exception("transport raised an unexpected error")
@@ -374,7 +380,7 @@ class DeliveryWorker:
                 retry_at = self._clock() + self._backoff(row, error)
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
-            result.sent.append(row.id)
+            result.sent += [row.id, *(folded.id for folded in row.folded)]
             sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
             if is_window_prompt(row) and self._on_prompt is not None:
                 shown = min(delay, self._late_cap_s) if late else 0.0
@@ -393,6 +399,45 @@ class DeliveryWorker:
         # a prompt's seat is waiting on a clock: try it again soon, however often it failed
         longest = PROMPT_RETRY_MAX_S if is_window_prompt(row) else self._retry_max_s
         return float(min(longest, self._retry_base_s * 2**row.tries))
+
+
+def is_held(row: OutboxRow) -> bool:
+    """A message that was held for its match's next turn post (and is now released)."""
+    payload = row.message.payload
+    return isinstance(payload, dict) and payload.get(HOLD) is True
+
+
+def folded_delivery(head: OutboxRow) -> Delivery:
+    """A released held message and the run after it (``OutboxRow.folded``) as one post: the
+    texts and events in order, the last one's card, deadline and end mark. A log channel's
+    run is a digest: a message whose every event kind a later one repeats (a newer state of
+    the same hidden things) is left out."""
+    rows = [head, *head.folded]
+    if head.message.audience == "moderators":
+        rows = digest(rows)
+    last = rows[-1].message.payload
+    payload = {key: value for key, value in last.items() if key != HOLD}
+    payload["events"] = [event for row in rows for event in _events(row)]
+    text = "\n".join(row.message.text for row in rows)
+    return dataclasses.replace(delivery_of(head), text=text, payload=payload)
+
+
+def digest(rows: Sequence[OutboxRow]) -> list[OutboxRow]:
+    """The rows whose events are not all repeated, by kind, in a later row."""
+    kept: list[OutboxRow] = []
+    later: set[str] = set()
+    for row in reversed(rows):
+        kinds = {str(event.get("kind")) for event in _events(row)}
+        if not kinds or not kinds <= later or not kept:
+            kept.append(row)
+        later |= kinds
+    return kept[::-1]
+
+
+def _events(row: OutboxRow) -> list[dict[str, JSON]]:
+    payload = row.message.payload
+    events = payload.get("events") if isinstance(payload, dict) else None
+    return [event for event in events if isinstance(event, dict)] if isinstance(events, list) else []
 
 
 def delivery_of(row: OutboxRow) -> Delivery:

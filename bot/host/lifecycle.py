@@ -223,6 +223,7 @@ class Lifecycle:
             header,
             over=finished,
             card=card,
+            hold=_held(live, kind, card),
         )
         closing = live.window.step if live.window is not None else None
         if window is not None and live.record.status == "paused":
@@ -440,6 +441,13 @@ def _turn_card(
         if before == after:
             return None
     return _seats_card(live, state, outcome)
+
+
+def _held(live: Live, kind: StepKind, card: list[dict[str, JSON]] | None) -> bool:
+    """Whether a step's post and log entry wait for the turn's next post (one post a turn):
+    a window resolved in the middle of a turn (its post shows no seats' card). A leave or an
+    end is told at once; a practice's posts share its player's DMs, in order, and never wait."""
+    return kind == "resolve" and card is None and not live.record.practice
 
 
 def _outcome(live: Live, state: Any) -> JSON:

@@ -154,6 +154,11 @@ class LogEntry:
     at: float = 0.0
 
 
+HOLD = "hold"
+"""The payload key (True) of a message held for its match's next turn post: a mid-turn step's
+post and log entry wait for it and go in the same post (``due_outbox``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class OutboxMessage:
     match_id: int
@@ -175,6 +180,10 @@ class OutboxRow:
     players: tuple[int, ...]
     moderators: tuple[int, ...]
     created_at: float = 0.0  # when the change that wrote it was committed
+    # a message held for its match's next turn post (``bot.outbox.HOLD``), now released: the
+    # messages after it in its queue, up to and including the first one not held, go with it
+    # in one post
+    folded: tuple[OutboxRow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +330,10 @@ class Store(Protocol):
     async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
         """The head (oldest pending message) of each (match, audience) queue that is due at
         ``now``, DMs first, then oldest first; and the earliest retry time of the queues not
-        due yet (None when there are none). A queue waiting to retry never hides another."""
+        due yet (None when there are none). A queue waiting to retry never hides another.
+        A message held for the next turn post (payload ``"hold"``) is not due until a message
+        of its match's channel or log not held is added; it then comes with the rest of its
+        run (``OutboxRow.folded``)."""
 
     async def settle_outbox(
         self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float

@@ -3,11 +3,13 @@ and PostgreSQL (what differs is a ``Dialect`` fragment)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from bot.store import (
+    HOLD,
     Attempt,
     Change,
     FirstMessages,
@@ -58,6 +60,11 @@ _OUTBOX_SELECT = (
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, opener, seats, players, status, match_id, created_at"
 )
+
+
+HELD = 1e15  # the next_try of a held message: never due until released (0)
+RELEASING = ("public", "moderators")  # the audiences whose messages release the held ones
+FOLDED_MAX = 64  # held messages a post takes at most
 
 
 class WindowClosed(Exception):
@@ -264,10 +271,31 @@ def insert_log(match_id: int, entries: Sequence[LogEntry], at: float) -> Work[No
 
 
 def insert_outbox(messages: Sequence[OutboxMessage], at: float) -> Work[None]:
-    yield from execute_many(
-        "INSERT INTO outbox (match_id, audience, text, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-        [(m.match_id, m.audience, m.text, dumps(m.payload), at) for m in messages],
+    """Add the messages; one held for the next turn post waits (``HELD``) until a message of
+    its match's channel or log that is not held comes, which releases every held one of the
+    match to go with it, in order (``due_outbox``)."""
+    releasing = sorted(
+        {m.match_id for m in messages if m.audience in RELEASING and not is_held(m)}
     )
+    yield from execute_many(
+        "UPDATE outbox SET next_try = 0 WHERE match_id = ? AND status = 'pending'"
+        " AND next_try >= ?",
+        [(match_id, HELD) for match_id in releasing],
+    )
+    yield from execute_many(
+        "INSERT INTO outbox (match_id, audience, text, payload, created_at, next_try)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (m.match_id, m.audience, m.text, dumps(m.payload), at, HELD if is_held(m) else 0.0)
+            for m in messages
+        ],
+    )
+
+
+def is_held(message: OutboxMessage) -> bool:
+    """A message the host holds for its match's next turn post (``bot.outbox.HOLD``)."""
+    payload = message.payload
+    return isinstance(payload, dict) and payload.get(HOLD) is True
 
 
 def settle(
@@ -690,14 +718,38 @@ def due_outbox(
         for id_, next_try, audience, *_ in heads
         if next_try <= now
     ]
-    waits = [next_try for _, next_try, *_ in heads if next_try > now]
+    waits = [next_try for _, next_try, *_ in heads if now < next_try < HELD]
     ids = [id_ for _, id_ in sorted(due)[:limit]]
     rows: list[Row] = []
     for chunk in chunks(ids):
         rows += yield from fetch(f"{_OUTBOX_SELECT} WHERE o.id IN ({marks(chunk)})", *chunk)
     order = {id_: rank for rank, id_ in enumerate(ids)}
     rows.sort(key=lambda row: order[row[0]])
-    return [outbox_row(row) for row in rows], min(waits, default=None)
+    due_rows = []
+    for head in map(outbox_row, rows):
+        if is_held(head.message):  # released: the run it heads goes in one post
+            head = dataclasses.replace(head, folded=(yield from _held_run(head)))
+        due_rows.append(head)
+    return due_rows, min(waits, default=None)
+
+
+def _held_run(head: OutboxRow) -> Work[tuple[OutboxRow, ...]]:
+    """The pending messages after a released held one in its queue, up to and including the
+    first one not held (at most ``FOLDED_MAX``: the rest make the next post)."""
+    rows = yield from fetch(
+        f"{_OUTBOX_SELECT} WHERE o.match_id = ? AND o.audience = ? AND o.status = 'pending'"
+        " AND o.id > ? ORDER BY o.id LIMIT ?",
+        head.message.match_id,
+        head.message.audience,
+        head.id,
+        FOLDED_MAX,
+    )
+    run = []
+    for row in map(outbox_row, rows):
+        run.append(row)
+        if not is_held(row.message):
+            break
+    return tuple(run)
 
 
 def _one_queue_per_practice(heads: list[Row]) -> list[Row]:

@@ -85,7 +85,7 @@ async def play(env: HostEnv, match_id: int, guesses: tuple[str, str] = ("3", "5"
     return env.transport.to("public", match_id)[-1]
 
 
-async def test_the_seats_card_rides_on_the_start_the_end_and_a_new_turns_first_post(
+async def test_one_post_a_turn_holds_its_windows_in_order_with_the_seats_card(
     env: HostEnv,
 ) -> None:
     config = {"rounds": 2, "actions": 2}  # a round (a turn) of two windows
@@ -96,11 +96,12 @@ async def test_the_seats_card_rides_on_the_start_the_end_and_a_new_turns_first_p
         {"name": "Alice", "line": "0 points", "won": False},
         {"name": "Bob", "line": "0 points", "won": False},
     ]
-    mid_turn = await play(env, record.id)
-    assert "action 1 of 2 done" in mid_turn.text and "seats" not in mid_turn.payload
-    assert format_delivery(mid_turn).count("\n") == 0  # the console shows no seats either
+    assert await play(env, record.id) is start  # the window in the middle of the turn waits
     new_turn = await play(env, record.id)
-    assert "Round 1: target" in new_turn.text
+    text = new_turn.text
+    assert text.index("action 1 of 2 done") < text.index("Round 1: target")  # in order, one post
+    assert [e["text"] for e in new_turn.payload["events"]] == text.split("\n")
+    assert "hold" not in new_turn.payload and len(env.transport.to("public")) == 2
     lines = [seat["line"] for seat in new_turn.payload["seats"]]
     assert sorted(lines) != ["0 points", "0 points"]  # the scores after the round
     console = format_delivery(new_turn).splitlines()
@@ -108,9 +109,10 @@ async def test_the_seats_card_rides_on_the_start_the_end_and_a_new_turns_first_p
         f"{' ' * len(f'[m{record.id} public]')}   Alice: P1 · {lines[0]}",
         f"{' ' * len(f'[m{record.id} public]')}   Bob: P2 · {lines[1]}",
     ]
-    assert "seats" not in (await play(env, record.id)).payload
+    assert await play(env, record.id) is new_turn
     end = await play(env, record.id)
     assert end.payload["over"] and any(seat["won"] for seat in end.payload["seats"])
+    assert end.text.index("action 1 of 2 done") < end.text.index("Round 2: target")
 
 
 class QuietToy(ToyGame):
@@ -132,9 +134,10 @@ async def test_a_new_turn_without_a_public_post_gives_the_card_to_the_next_post(
     record = await env.host.create_match(QuietToy(), **options)
     await env.host.start_match(record.id)
     await env.host.wait_idle()
-    assert "seats" not in (await play(env, record.id)).payload  # action 1 of round 1
     posts = len(env.transport.to("public"))
-    await play(env, record.id)  # round 1 scores: its result goes to the seats only
+    await play(env, record.id)  # action 1 of round 1: held for the turn's post
     assert len(env.transport.to("public")) == posts
+    held = await play(env, record.id)  # round 1 scores: its result goes to the seats only
+    assert held.text == "Round 1: action 1 of 2 done." and "seats" not in held.payload
     owed = await play(env, record.id)  # round 2, action 1: mid-turn, but the card was owed
     assert "Round 2: action 1 of 2 done" in owed.text and "seats" in owed.payload

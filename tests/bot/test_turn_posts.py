@@ -1,0 +1,113 @@
+"""One post a game turn: the post and log entry of a window resolved in the middle of a turn
+wait, stored, for the turn's next post and go in it, in order; the log channel gets a digest a
+turn. Nothing waits past a leave, an end, a notice or a restart, nor in a practice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.outbox import digest
+from bot.store import OutboxMessage, OutboxRow
+from games.protocol import MODERATORS, Event, Move
+from tests.bot.conftest import PLAYERS, HostEnv
+from tests.bot.toy_game import State, ToyGame
+
+TURN_OF_TWO = {"rounds": 2, "actions": 2}  # a round (a turn) of two windows
+
+
+class LoggedToy(ToyGame):
+    """The toy game telling the moderators its state after every window."""
+
+    def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
+        state, events = super().resolve(state, moves)
+        text = f"After: round {state['round']}, action {state.get('action', 0)}"
+        return state, [*events, Event(MODERATORS, "state", {}, text)]
+
+
+async def play(env: HostEnv, match_id: int) -> None:
+    for user in PLAYERS:
+        assert (await env.host.submit(match_id, user, "3")).accepted
+    await env.host.wait_idle()
+
+
+def texts(env: HostEnv, audience: str) -> list[str]:
+    return [delivery.text for delivery in env.transport.to(audience)]
+
+
+async def test_a_held_post_is_stored_through_a_restart_and_goes_with_the_turns_post(
+    env: HostEnv,
+) -> None:
+    record = await env.new_match(config=TURN_OF_TWO)
+    await env.host.wait_idle()
+    await play(env, record.id)
+    assert len(texts(env, "public")) == 1  # the start only: action 1 waits
+    rows = await env.host.store.outbox(record.id)
+    assert [r.status for r in rows if r.message.audience == "public"] == ["sent", "pending"]
+    await env.reopen()
+    await env.host.wait_idle()
+    assert len(texts(env, "public")) == 1  # still held after the restart
+    await play(env, record.id)
+    post = texts(env, "public")[-1]
+    assert post.index("Round 1: action 1 of 2 done.") < post.index("Round 1: target")
+    rows = await env.host.store.outbox(record.id)
+    assert {r.status for r in rows} == {"sent"}
+
+
+async def test_a_leave_is_told_at_once_after_the_turns_held_lines(env: HostEnv) -> None:
+    record = await env.new_match(config=TURN_OF_TWO, players=(*PLAYERS, 103))
+    await env.host.wait_idle()
+    for user in (*PLAYERS, 103):
+        assert (await env.host.submit(record.id, user, "3")).accepted
+    await env.host.wait_idle()
+    await env.host.leave(record.id, 103)
+    await env.host.wait_idle()
+    post = texts(env, "public")[-1]
+    assert post.index("action 1 of 2 done") < post.index("left")
+
+
+async def test_a_notice_takes_the_held_lines_before_it(env: HostEnv) -> None:
+    record = await env.new_match(config=TURN_OF_TWO)
+    await play(env, record.id)
+    await env.host.pause(record.id)
+    await env.host.wait_idle()
+    paused = f"⏸ Match {record.id} is paused by a moderator."
+    assert texts(env, "public")[-1] == f"Round 1: action 1 of 2 done.\n{paused}"
+
+
+async def test_the_log_channel_gets_one_digest_a_turn_with_the_turns_last_state(
+    env: HostEnv,
+) -> None:
+    options = {"guild_id": 1, "channel_id": 2, "players": PLAYERS, "config": TURN_OF_TWO, "seed": 7}
+    record = await env.host.create_match(LoggedToy(), **options)
+    await env.host.start_match(record.id)
+    await env.host.wait_idle()
+    before = len(texts(env, "moderators"))
+    await play(env, record.id)  # action 1: its log entry waits
+    assert len(texts(env, "moderators")) == before
+    await play(env, record.id)  # the round's end: one digest, the state after it
+    assert texts(env, "moderators")[before:] == [
+        "Secrets [0, 3], target 8.\nAfter: round 1, action 0"
+    ]
+
+
+async def test_a_practice_never_holds_its_posts(env: HostEnv) -> None:
+    record = await env.new_match(config=TURN_OF_TWO, practice=True)
+    await play(env, record.id)
+    assert texts(env, "public")[-1] == "Round 1: action 1 of 2 done."
+
+
+def row(id_: int, audience: str, text: str, *kinds: str) -> OutboxRow:
+    events = [{"audience": audience, "kind": kind, "data": {}, "text": text} for kind in kinds]
+    payload = {"kind": "turn", "step": id_, "events": events}
+    return OutboxRow(id_, OutboxMessage(1, audience, text, payload), "pending", 0, 0, 1, 2, (), ())
+
+
+def test_a_digest_leaves_out_what_a_later_entry_tells_anew() -> None:
+    rows = [
+        row(1, "moderators", "hands 1", "hands"),
+        row(2, "moderators", "moves 2", "moves"),
+        row(3, "moderators", "hands 3 and moves 3", "hands", "moves"),
+        row(4, "moderators", "note", "note"),
+        row(5, "moderators", "hands 5", "hands"),
+    ]
+    assert [r.id for r in digest(rows)] == [3, 4, 5]
