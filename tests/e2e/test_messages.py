@@ -50,7 +50,7 @@ async def test_a_prompt_says_its_deadline_once_and_a_reminder_is_one_line(
     assert ack == f"✅ You guess 4 — locked (match {match}).", ack  # what it accepted
 
 
-async def test_the_seats_card_rides_on_turn_posts_and_a_mid_turn_post_is_text_alone(
+async def test_the_seats_card_rides_on_the_one_post_a_turn_that_holds_its_windows(
     fake: FakeDiscord, world: World, launch_bot: LaunchBot
 ) -> None:
     await start_toybot(launch_bot)
@@ -66,9 +66,10 @@ async def test_the_seats_card_rides_on_turn_posts_and_a_mid_turn_post_is_text_al
         for user in (world.alice, world.bob):
             prompt = await prompt_to(fake, user, f"(action {action} of 2)")
             assert "locked" in await click(fake, user, prompt, "3")
-    mid_turn = await public_post(fake, world, "action 1 of 2 done")
-    assert not mid_turn.embeds and not mid_turn.components  # text alone
-    end = await public_post(fake, world, "Game over")
+    end = await public_post(fake, world, "Game over")  # the turn's one post, its windows in order
+    assert end.content.index("action 1 of 2 done") < end.content.index("Game over")
+    posts = [m.content for m in fake.messages_in(world.channel)]
+    assert sum("action 1 of 2 done" in post for post in posts) == 1 and posts[-1] == end.content
     values = [f["value"] for f in end.embeds[0]["fields"]]
     assert values == ["P1 · 1 point · 🏆 wins", "P2 · 1 point · 🏆 wins"], values
 
