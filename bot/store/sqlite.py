@@ -46,6 +46,7 @@ from bot.store import (
     Retry,
     StepRecord,
     TableRecord,
+    Taken,
     WindowRecord,
     WriteFailed,
     archive,
@@ -392,17 +393,15 @@ class SqliteStore:
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         rows = list(
-            await self._fetch(
-                "SELECT id, guild_id, channel_id, game, opener, seats, players, status, match_id,"
-                " created_at FROM tables WHERE id = ?",
-                (table_id,),
-            )
+            await self._fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         )
-        if not rows:
-            return None
-        id_, guild, channel, game, opener, seats, players, status, match_id, at = rows[0]
-        seated = tuple((int(user), str(name)) for user, name in json.loads(players))
-        return TableRecord(id_, guild, channel, game, opener, seats, seated, status, match_id, at)
+        return _table(rows[0]) if rows else None
+
+    async def open_tables(self) -> list[TableRecord]:
+        rows = await self._fetch(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'open' ORDER BY id"
+        )
+        return [_table(row) for row in rows]
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         rows = list(
@@ -693,6 +692,8 @@ def _create_match(
     at: float,
     outbox: FirstMessages,
 ) -> int:
+    if new.rematch_of is not None:
+        _check_no_rematch(db, new.rematch_of)
     cursor = db.execute(
         "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
         " seed, window_s, status, step, created_at, updated_at, timers, practice)"
@@ -721,11 +722,35 @@ def _create_match(
         (match_id, dumps(snapshot), at),
     )
     _insert_log(db, match_id, (LogEntry("created"),), at)
+    if new.rematch_of is not None:
+        _insert_log(db, new.rematch_of, (LogEntry("rematch", data={"match": match_id}),), at)
+    if new.table is not None:
+        _fill_table(db, new, match_id)
     messages = outbox(match_id) if callable(outbox) else outbox
     _insert_outbox(
         db, [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in messages], at
     )
     return match_id
+
+
+def _check_no_rematch(db: sqlite3.Connection, match_id: int) -> None:
+    row = db.execute(
+        "SELECT data FROM match_log WHERE match_id = ? AND kind = 'rematch' LIMIT 1", (match_id,)
+    ).fetchone()
+    if row is not None:
+        raise Taken(json.loads(row[0])["match"])
+
+
+def _fill_table(db: sqlite3.Connection, new: NewMatch, match_id: int) -> None:
+    """The table's last seat taken: full, with the match's players, if it is still open."""
+    players = dumps([[user, name] for user, name in zip(new.players, new.names, strict=True)])
+    cursor = db.execute(
+        "UPDATE tables SET players = ?, status = 'full', match_id = ? WHERE id = ?"
+        " AND status = 'open'",
+        (players, match_id, new.table),
+    )
+    if cursor.rowcount != 1:
+        raise Taken
 
 
 def _insert_attempt(db: sqlite3.Connection, attempt: Attempt) -> None:
@@ -1069,6 +1094,17 @@ def _match(row: Any) -> MatchRecord:
         ended_seq=ended_seq,
         pruned_at=pruned_at,
     )
+
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, game, opener, seats, players, status, match_id, created_at"
+)
+
+
+def _table(row: Any) -> TableRecord:
+    id_, guild, channel, game, opener, seats, players, status, match_id, at = row
+    seated = tuple((int(user), str(name)) for user, name in json.loads(players))
+    return TableRecord(id_, guild, channel, game, opener, seats, seated, status, match_id, at)
 
 
 def _step(row: Any) -> StepRecord:

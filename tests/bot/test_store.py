@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Attempt, Change, NewMatch, StepRecord, WindowRecord
+from bot.store import Attempt, Change, NewMatch, StepRecord, Taken, WindowRecord
 from bot.store.faults import UnusableDatabase
 from bot.store.schema import LATEST_VERSION, MIGRATIONS
 from bot.store.sqlite import SqliteStore
@@ -162,3 +162,38 @@ async def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path: Path) 
     with pytest.raises(UnusableDatabase, match="not a usable SQLite database"):
         await SqliteStore.open(path)
     await eventually(lambda: set(threading.enumerate()) <= before)
+
+
+async def test_a_rematch_is_claimed_once_in_the_transaction_that_creates_it(
+    tmp_path: Path,
+) -> None:
+    """``NewMatch.rematch_of``: the old match's log names its one rematch; a second claim
+    raises Taken naming it and writes nothing."""
+    store = await SqliteStore.open(tmp_path / "h.db")
+    old = await store.create_match(new_match(), {"s": 0}, 1.0, [])
+    again = dataclasses.replace(new_match(), rematch_of=old)
+    first = await store.create_match(again, {"s": 0}, 2.0, [])
+    with pytest.raises(Taken) as taken:
+        await store.create_match(again, {"s": 0}, 3.0, [])
+    assert taken.value.match_id == first
+    assert await store.match_count() == 2
+    entries = [e for e in await store.match_log(old) if e.kind == "rematch"]
+    assert [e.data for e in entries] == [{"match": first}]
+    await store.close()
+
+
+async def test_a_tables_last_seat_and_its_match_are_one_transaction(tmp_path: Path) -> None:
+    """``NewMatch.table``: the match and the full table are written together; a table no
+    longer open raises Taken and no match is written."""
+    store = await SqliteStore.open(tmp_path / "h.db")
+    table = await store.create_table(1, 2, "toy", 9, 2, 1.0)
+    assert [t.id for t in await store.open_tables()] == [table.id]
+    filling = dataclasses.replace(new_match(), table=table.id)
+    match_id = await store.create_match(filling, {"s": 0}, 2.0, [])
+    full = await store.get_table(table.id)
+    assert full is not None and (full.status, full.match_id) == ("full", match_id)
+    assert full.players == ((11, "A"), (12, "B")) and await store.open_tables() == []
+    with pytest.raises(Taken):
+        await store.create_match(filling, {"s": 0}, 3.0, [])
+    assert await store.match_count() == 1
+    await store.close()
