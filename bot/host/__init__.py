@@ -171,13 +171,17 @@ class Host:
         timers: Mapping[str, float] | None = None,
         practice: bool = False,
         starts: StartRule = "moderator",
+        rematch_of: int | None = None,
+        table: int | None = None,
     ) -> MatchRecord:
         """A new match in setup. Raises ConfigError (bad config) or HostError (bad seats or
         timers). Each player gets a hello by DM, which also shows whether their DMs are open.
         ``window_s`` is the ``turn`` length; ``timers`` sets the length of any kind the game
         declares (``{"reaction": 10}``); kinds left out keep the game's default. A ``practice``
         match (against the AI) is never rated, and starts at once; else the hello tells who
-        ``starts`` it (``StartRule``)."""
+        ``starts`` it (``StartRule``). ``rematch_of`` (a finished match: its one rematch) and
+        ``table`` (an open table: its last seat) are claimed in the transaction that stores
+        the match; HostError if the claim is gone."""
         return await self._lifecycle.create(
             game,
             guild_id=guild_id,
@@ -191,6 +195,8 @@ class Host:
             timers=timers,
             practice=practice,
             starts=starts,
+            rematch_of=rematch_of,
+            table=table,
         )
 
     async def configure(
