@@ -50,7 +50,7 @@ CANNOT_DM = 50007
 ViewFactory = Callable[[Mapping[str, Any]], discord.ui.View | None]
 """Builds the buttons of a prompt from its request payload (None: no buttons)."""
 
-EndViewFactory = Callable[[int], discord.ui.View | None]  # a match id -> its end post's buttons
+EndViewFactory = Callable[[Delivery], discord.ui.View | None]  # an end post -> its buttons
 CardFinder = Callable[[Delivery], Awaitable[discord.Embed | None]]
 """The embed a delivery carries beside its text (``bot.embeds``), if any."""
 
@@ -385,11 +385,11 @@ class DiscordTransport:
     def _buttons(
         self, delivery: Delivery, request: Mapping[str, Any] | None
     ) -> discord.ui.View | None:
-        """A prompt's choices, or the end post's Rematch."""
+        """A prompt's choices, or the end post's Rematch (or Practice again)."""
         if request is not None:
             return self._view_factory(request)
         over = delivery.audience.kind == "public" and delivery.payload.get("over") is True
-        return self._end_view(delivery.match_id) if over and self._end_view else None
+        return self._end_view(delivery) if over and self._end_view else None
 
     async def _picture(self, delivery: Delivery) -> Picture | None:
         if delivery.message_id not in self._rendered:

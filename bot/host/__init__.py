@@ -33,6 +33,7 @@ from typing import Any
 from bot.host.lifecycle import Lifecycle
 from bot.host.matches import GameLoader, Matches
 from bot.host.model import (
+    ClaimTaken,
     HostError,
     HostStats,
     Live,
@@ -301,6 +302,7 @@ class Host:
 
 
 __all__ = [
+    "ClaimTaken",
     "Host",
     "HostError",
     "HostStats",

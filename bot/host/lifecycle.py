@@ -13,7 +13,7 @@ from typing import Any
 from bot.games import load_game_info
 from bot.host import notices
 from bot.host.matches import Matches
-from bot.host.model import HostError, Live, NotSaved, Window, restoring, storable
+from bot.host.model import ClaimTaken, HostError, Live, NotSaved, Window, restoring, storable
 from bot.host.windows import Windows
 from bot.outbox import notice, seconds_text, step_messages
 from bot.store import (
@@ -412,11 +412,12 @@ class Lifecycle:
             return live.record
 
 
-def _taken(new: NewMatch, taken: Taken) -> HostError:
+def _taken(new: NewMatch, taken: Taken) -> ClaimTaken:
     """Why a match that claims a table's last seat or a match's rematch was not set up."""
     if new.table is not None:
-        return HostError(f"Table {new.table} is no longer open.")
-    return HostError(f"Match m{new.rematch_of} already has its rematch, m{taken.match_id}.")
+        return ClaimTaken(f"Table {new.table} is no longer open.")
+    text = f"Match m{new.rematch_of} already has its rematch, m{taken.match_id}."
+    return ClaimTaken(text, taken.match_id)
 
 
 def _expect(live: Live, statuses: Sequence[str], problem: str) -> None:

@@ -21,7 +21,8 @@ Quick start (see ``conftest.py`` for the fixtures ``fake``, ``world`` and ``laun
 
 World building (before the bot connects: the guild is sent in GUILD_CREATE):
     ``fake.build_world()`` -> :class:`World` (the ``world`` fixture), or ``add_guild``,
-    ``add_channel``, ``add_role``, ``add_user``, ``add_member`` by hand.
+    ``add_channel``, ``add_role``, ``add_user``, ``add_member`` by hand; ``await
+    fake.remove_member(guild, user)`` (a member leaves: 404 Unknown Member when fetched).
     ``world.mod`` has Manage Server; ``world.helper`` has the role "Floral Moderator" and no
     Manage Server; ``alice``, ``bob``, ``carol`` are plain members. ``#mod-log`` is private
     (permission overwrites: moderators and the bot only); ``fake.set_overwrite(channel, role or
