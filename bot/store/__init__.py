@@ -284,7 +284,8 @@ class Store(Protocol):
         """Every table whose status is still open, oldest first."""
 
     async def thread_of(self, match_id: int) -> int | None:
-        """The thread the match's posts go to (``FLORAL_THREADS``), once it has one."""
+        """The thread the match's posts go to (``FLORAL_THREADS``), once it has one; 0 for a
+        match whose thread was refused or is gone (its posts stay in its channel)."""
 
     async def set_thread(self, match_id: int, thread_id: int) -> None: ...
 
