@@ -374,10 +374,13 @@ class DiscordTransport:
             else ""
         )
         told = self._log_channel(delivery) or delivery.channel_id
-        await self._client.get_partial_messageable(told).send(
-            f"⚠ I cannot start a thread for match m{match_id} in <#{delivery.channel_id}>:"
-            f" Discord refused ({reason}). Its posts stay in the channel.{advice}"
-        )
+        try:  # the post itself is sent: a log channel the bot may not use must not fail it
+            await self._client.get_partial_messageable(told).send(
+                f"⚠ I cannot start a thread for match m{match_id} in <#{delivery.channel_id}>:"
+                f" Discord refused ({reason}). Its posts stay in the channel.{advice}"
+            )
+        except discord.HTTPException as error:
+            log.warning("cannot tell the moderators of match %d: %s", match_id, error)
 
     async def _to_moderators(self, delivery: Delivery) -> None:
         channel_id = self._log_channel(delivery)
