@@ -200,7 +200,7 @@ class SqlStore(ABC):
     async def create_match(
         self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
-        return await self._save(tx.create_match(new, snapshot, at, outbox))
+        return await self._save(tx.create_match(self.dialect, new, snapshot, at, outbox))
 
     async def add_attempt(self, attempt: Attempt) -> bool:
         try:
@@ -258,6 +258,9 @@ class SqlStore(ABC):
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         return await self._read(tx.get_table(table_id))
+
+    async def open_tables(self) -> list[TableRecord]:
+        return await self._read(tx.open_tables())
 
     async def dm_channel(self, user_id: int) -> int | None:
         return await self._read(tx.dm_channel(user_id))
