@@ -44,7 +44,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-
 from pathlib import Path
 from typing import Any
 
@@ -249,7 +248,9 @@ async def new_match(host: Host, game: str, seats: int, index: int, seed: int) ->
     return record
 
 
-def agents(game: str, record_seed: int, match_id: int, users: list[int], host: Host) -> list[AgentPlayer]:
+def agents(
+    game: str, record_seed: int, match_id: int, users: list[int], host: Host
+) -> list[AgentPlayer]:
     """The match's AI players at the game's default level, each answering a uniform 0 to
     ``ANSWER_S`` seconds after its prompt reached it."""
     info = load_game_info(game)

@@ -97,6 +97,7 @@ class FloralBot(commands.Bot):
         self.views = ViewRegistry()
         self.practice = Practice()
         self._host: Host | None = None
+        self.transport: DiscordTransport | None = None  # (answers' replies render with it)
         self.started_at = time.time()
 
     @property
@@ -115,6 +116,7 @@ class FloralBot(commands.Bot):
             end_view=self.views.end_view,
             threads=self.settings.threads,
         )
+        self.transport = transport
         self._host = Host(
             store,
             self.practice.transport(transport),  # AI seats of practice matches answer here

@@ -30,7 +30,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import aiohttp
@@ -228,6 +229,15 @@ def offers_help(view: discord.ui.View | None) -> bool:
     """Whether a prompt's buttons include its Help button."""
     children = view.children if view is not None else []
     return any(str(getattr(item, "custom_id", "")).startswith(HELP_PREFIX) for item in children)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A message answering a player, carrying their next messages: its text, and its view and
+    file as ``send`` takes them."""
+
+    content: str
+    kwargs: dict[str, Any]
 
 
 class DiscordTransport:
@@ -437,6 +447,33 @@ class DiscordTransport:
         self._parts_sent.pop(delivery.message_id, None)
         self._rendered.pop(delivery.message_id, None)
         return sent
+
+    async def reply(self, head: str, deliveries: Sequence[Delivery]) -> Reply | None:
+        """``head`` (an answer's acknowledgement) and the seat's next messages as one Discord
+        message, its prompt's buttons and picture on it; None when they do not fit one (too
+        long, or two prompts or pictures): the outbox then sends them as it would have."""
+        texts, view, picture = [head], None, None
+        for delivery in deliveries:
+            request = delivery.payload.get("request")
+            buttons = self._buttons(delivery, request)
+            drawn = await self._picture(delivery)
+            self._rendered.pop(delivery.message_id, None)
+            if (buttons and view) or (drawn and picture):
+                return None
+            view, picture = buttons or view, drawn or picture
+            shown = delivery.text
+            if isinstance(request, Mapping):
+                shown = prompt_on_discord(shown, request, offers_help(buttons))
+            texts.append(shown)
+        content = "\n".join(texts)
+        if len(content) > MESSAGE_LIMIT:
+            return None
+        kwargs: dict[str, Any] = {} if view is None else {"view": view}
+        if picture is not None:
+            kwargs["file"] = discord.File(
+                io.BytesIO(picture.png), filename=picture.filename, description=picture.description
+            )
+        return Reply(content, kwargs)
 
     async def _card(self, delivery: Delivery) -> discord.Embed | None:
         """The delivery's embed; a failure sends the text alone (it says everything)."""

@@ -7,8 +7,9 @@ in every match, so ``ratings --rebuild`` still folds the others' ratings as befo
 is replaced by the new one wherever it was written (names, outcome, messages, moves, the state
 snapshots: the log is replayed through the engine under the new names, each move judged again,
 so ``audit`` checks it as before); the direct messages the bot sent them and the answers it
-refused from them are deleted; their ratings rows and their DM channel with the bot go. A match whose log does not replay under
-the new names keeps only its result, as ``prune --keep-results`` leaves it, and is named.
+refused from them are deleted; their ratings rows and their DM channel with the bot go. A
+match whose log does not replay under the new names keeps only its result, as ``prune
+--keep-results`` leaves it, and is named.
 Their id goes from every match they moderated, every log entry and every table.
 
 A user in a match not over yet, or at an open table, is refused: the match must end first.

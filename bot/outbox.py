@@ -241,6 +241,22 @@ class Late:
 
 
 @dataclass
+class Handover:
+    """A seat's pending messages, taken from the outbox to go in the reply to its answer (a
+    button's interaction answer, which Discord does not count against the bot's requests, or
+    the reply to a typed answer): ``done(True)`` once the reply is sent, ``done(False)`` if it
+    could not be (the outbox sends them)."""
+
+    worker: DeliveryWorker
+    rows: list[OutboxRow]
+    deliveries: list[Delivery]
+    shown: list[float]  # how far each one's text moved its deadline (a late prompt)
+
+    async def done(self, delivered: bool) -> None:
+        await self.worker._handed(self, delivered)
+
+
+@dataclass
 class _PassResult:
     sent: list[int] = field(default_factory=list)
     retries: list[Retry] = field(default_factory=list)
@@ -281,6 +297,14 @@ class DeliveryWorker:
         self._task: asyncio.Task[None] | None = None
         self._unsettled: _PassResult | None = None  # sent, but not recorded yet
         self.sent = 0
+        # replies (``reserve``, ``claim``): a seat's queue held for the reply to its answer,
+        # until then; the messages handed to a reply; those the current pass is sending
+        self._reserved: dict[tuple[int, str], float] = {}
+        self._claimed: set[int] = set()
+        self._sending: set[int] = set()
+        # messages a reply delivered -> the pass under way then (whose read may predate it)
+        self._replied: dict[int, int] = {}
+        self._passes = 0
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="outbox-delivery")
@@ -328,17 +352,91 @@ class DeliveryWorker:
         One message per (match, audience) queue and pass keeps each queue in order, and a
         queue waiting to retry (a log channel answering 5xx) never holds up the others."""
         await self._settle()  # a pass whose record failed: record it before sending again
+        self._passes += 1
         now = self._clock()
         rows, next_try = await self._store.due_outbox(now, self._batch)
+        rows, held_until = self._not_for_replies(rows, self._clock(), self._passes)
+        if held_until is not None:
+            next_try = held_until if next_try is None else min(next_try, held_until)
         if not rows:
             return None if next_try is None else max(0.001, next_try - now)
-        await self._store.sync()  # what the messages tell is on disk before anyone reads it
+        self._sending = {row.id for row in rows}  # a reply may no longer take them
         result = _PassResult()
-        await asyncio.gather(*(self._send(row, result) for row in rows))
+        try:
+            await self._store.sync()  # what the messages tell is on disk before anyone reads it
+            await asyncio.gather(*(self._send(row, result) for row in rows))
+        finally:
+            self._sending = set()
         self.sent += len(result.sent)
         self._unsettled = result
         await self._settle()
         return 0
+
+    # --- replies: a seat's next messages in the reply to its answer -------------------------
+
+    def reserve(self, match_id: int, audience: str, seconds: float) -> None:
+        """Hold the queue's messages for the reply to the answer just made (at most
+        ``seconds``): ``claim`` takes them, else they are sent when it ends (``release``)."""
+        self._reserved[match_id, audience] = self._clock() + seconds
+
+    def release(self, match_id: int, audience: str) -> None:
+        if self._reserved.pop((match_id, audience), None) is not None:
+            self.wake()
+
+    async def claim(self, match_id: int, audience: str, limit: int = 4) -> Handover | None:
+        """The queue's pending messages, taken from delivery for the caller to send in its
+        reply (``Handover.done``); None when there are none, or one is being sent."""
+        rows = await self._store.pending_messages(match_id, audience, limit)
+        taken = {row.id for row in rows}
+        if not rows or taken & (self._sending | self._claimed):
+            self.release(match_id, audience)
+            return None
+        self._claimed |= taken
+        self._reserved.pop((match_id, audience), None)
+        await self._store.sync()  # what they tell is on disk before the player reads it
+        now = self._clock()
+        deliveries, shown = zip(*(self._delivery(row, now) for row in rows), strict=True)
+        return Handover(self, rows, list(deliveries), list(shown))
+
+    async def _handed(self, handover: Handover, delivered: bool) -> None:
+        """A reply's messages, delivered in it (recorded as sent: a prompt's clock runs from
+        now) or not (the queue sends them)."""
+        rows = handover.rows
+        if not delivered:
+            self._claimed -= {row.id for row in rows}
+            self.wake()
+            return
+        await self._store.settle_outbox([row.id for row in rows], [], [], self._clock())
+        self._replied.update((row.id, self._passes) for row in rows)
+        self._claimed -= {row.id for row in rows}
+        self.sent += len(rows)
+        for row, shown in zip(rows, handover.shown, strict=True):
+            self._report_prompt(row, shown)
+
+    def _not_for_replies(
+        self, rows: list[OutboxRow], now: float, this_pass: int
+    ) -> tuple[list[OutboxRow], float | None]:
+        """The rows to send now: not those handed to a reply (nor those a reply delivered
+        while this pass read the outbox), nor a reserved queue's (until the reservation ends:
+        the earliest end, when one holds a row back)."""
+        for key, until in list(self._reserved.items()):
+            if until <= now:
+                del self._reserved[key]
+        replied = self._replied
+        rows = [row for row in rows if row.id not in replied]
+        self._replied = {id_: at for id_, at in replied.items() if at >= this_pass}
+        held = [
+            self._reserved[key]
+            for row in rows
+            if (key := (row.message.match_id, row.message.audience)) in self._reserved
+        ]
+        kept = [
+            row
+            for row in rows
+            if row.id not in self._claimed
+            and (row.message.match_id, row.message.audience) not in self._reserved
+        ]
+        return kept, min(held, default=None)
 
     async def _settle(self) -> None:
         """Record the last pass's outcome (WriteFailed keeps it for the next try)."""
@@ -355,16 +453,29 @@ class DeliveryWorker:
         for row, error in result.failed:
             await self._on_permanent(row, error)
 
+    def _delivery(self, row: OutboxRow, now: float) -> tuple[Delivery, float]:
+        """The row as sent ``now``: a window's prompt this late shows its moved deadline (the
+        seat's time counts from now); and how much it moved."""
+        delay = now - row.created_at
+        delivery = folded_delivery(row) if is_held(row) else delivery_of(row)
+        if delay > self._late_allowance_s and is_window_prompt(row):
+            shown = min(delay, self._late_cap_s)
+            return late_delivery(delivery, delay, shown, now), shown
+        return delivery, 0.0
+
+    def _report_prompt(self, row: OutboxRow, shown: float) -> None:
+        """A window's prompt was delivered now (``shown``: the move its text showed)."""
+        if is_window_prompt(row) and self._on_prompt is not None:
+            sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
+            late = sent_after > self._late_allowance_s
+            self._on_prompt(row, Late(row, sent_after, shown) if late else None)
+
     async def _send(self, row: OutboxRow, result: _PassResult) -> None:
         now = self._clock()
         if is_stale_reminder(row, now):  # held up past its deadline: it would only mislead
             result.sent.append(row.id)
             return
-        delay = now - row.created_at
-        late = delay > self._late_allowance_s and is_window_prompt(row)
-        delivery = folded_delivery(row) if is_held(row) else delivery_of(row)
-        if late:  # the seat's time counts from now: the prompt shows the moved deadline
-            delivery = late_delivery(delivery, delay, min(delay, self._late_cap_s), now)
+        delivery, shown = self._delivery(row, now)
         try:
             await self._transport.send(delivery)
         except PermanentError as error:
@@ -381,11 +492,7 @@ class DeliveryWorker:
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent += [row.id, *(folded.id for folded in row.folded)]
-            sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
-            if is_window_prompt(row) and self._on_prompt is not None:
-                shown = min(delay, self._late_cap_s) if late else 0.0
-                was_late = sent_after > self._late_allowance_s
-                self._on_prompt(row, Late(row, sent_after, shown) if was_late else None)
+            self._report_prompt(row, shown)
 
     def _fail(self, row: OutboxRow, error: str, result: _PassResult) -> None:
         result.failed.append((row, error))
@@ -437,7 +544,9 @@ def digest(rows: Sequence[OutboxRow]) -> list[OutboxRow]:
 def _events(row: OutboxRow) -> list[dict[str, JSON]]:
     payload = row.message.payload
     events = payload.get("events") if isinstance(payload, dict) else None
-    return [event for event in events if isinstance(event, dict)] if isinstance(events, list) else []
+    return (
+        [event for event in events if isinstance(event, dict)] if isinstance(events, list) else []
+    )
 
 
 def delivery_of(row: OutboxRow) -> Delivery:

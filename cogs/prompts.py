@@ -28,7 +28,7 @@ import contextlib
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +37,7 @@ from discord.ext import commands
 
 from bot.client import FloralBot
 from bot.discord_transport import HELP_PREFIX, fit
-from bot.host import HostError, OpenPrompt
+from bot.host import HostError, OpenPrompt, SubmitResult
 from bot.outbox import choices_text
 from bot.transport import request_to_json
 from cogs.cards import cards_page, my_match
@@ -100,10 +100,43 @@ class OpenRequest:
 
 
 async def answer(interaction: discord.Interaction, match_id: int, step: int, raw: str) -> None:
-    """Submit an answer for the clicking user; acknowledge or refuse, ephemerally."""
+    """Submit an answer for the clicking user; acknowledge or refuse, ephemerally. In a DM, an
+    acknowledgement carries the seat's next prompt when it comes at once (``send_next``)."""
     bot = floral_bot(interaction)
-    result = await bot.host.submit(match_id, interaction.user.id, raw, step=step)
-    await respond(interaction, ack_text(result) if result.accepted else refusal_text(result))
+    in_dm = interaction.guild is None
+    result = await bot.host.submit(match_id, interaction.user.id, raw, step=step, reply=in_dm)
+    text = ack_text(result) if result.accepted else refusal_text(result)
+    if in_dm and await send_next(bot, result, text, interaction.response.send_message):
+        return
+    await respond(interaction, text)
+
+
+async def send_next(
+    bot: FloralBot,
+    result: SubmitResult,
+    head: str,
+    send: Callable[..., Awaitable[object]],
+) -> bool:
+    """Send ``head`` (an answer's acknowledgement) with what its seat is sent next, in one
+    message (``Host.reply_messages``): a button's answer costs none of the bot's requests, so
+    its next prompt goes free; a typed one's reply is one request for both. False (nothing
+    sent) when nothing is waiting or it does not fit one message: the outbox sends it."""
+    if not result.accepted or bot.transport is None:
+        return False
+    handover = await bot.host.reply_messages(result)
+    if handover is None:
+        return False
+    reply = await bot.transport.reply(head, handover.deliveries)
+    if reply is None:
+        await handover.done(False)
+        return False
+    try:
+        await send(reply.content, **reply.kwargs)
+    except BaseException:
+        await handover.done(False)
+        raise
+    await handover.done(True)
+    return True
 
 
 async def answer_keys(
@@ -517,6 +550,7 @@ class Routed:
     text: str = ""
     view: discord.ui.View | None = None
     refused: bool = False  # submitted to ``prompt``, and refused
+    result: SubmitResult | None = None  # submitted to ``prompt``: how it went
 
 
 async def route(bot: FloralBot, user_id: int, raw: str, prompts: Sequence[OpenPrompt]) -> Routed:
@@ -559,19 +593,20 @@ async def prompt_title(bot: FloralBot, match_id: int) -> str:
 
 
 async def submit_routed(
-    bot: FloralBot, user_id: int, raw: str, prompts: Sequence[OpenPrompt]
+    bot: FloralBot, user_id: int, raw: str, prompts: Sequence[OpenPrompt], reply: bool = False
 ) -> Routed:
     """``route``, then the answer submitted where it goes: the acknowledgement or refusal
-    (and, when the player has several prompts, which match it went to)."""
+    (and, when the player has several prompts, which match it went to). ``reply``: the caller
+    sends the seat's next messages with it (``send_next``)."""
     routed = await route(bot, user_id, raw, prompts)
     prompt = routed.prompt
     if prompt is None:
         return routed
-    result = await bot.host.submit(prompt.match_id, user_id, raw, step=prompt.step)
+    result = await bot.host.submit(prompt.match_id, user_id, raw, step=prompt.step, reply=reply)
     text = ack_text(result) if result.accepted else refusal_text(result)
     if len(prompts) > 1:
         text = f"{text}\n↳ {await prompt_title(bot, prompt.match_id)}"
-    return Routed(prompt, text, refused=not result.accepted)
+    return Routed(prompt, text, refused=not result.accepted, result=result)
 
 
 class Prompts(commands.Cog):
@@ -601,8 +636,12 @@ class Prompts(commands.Cog):
             )
             return
         routed = await self._typed(message.author.id, text)
+        result = routed.result
+        send = message.channel.send
+        if result is not None and await send_next(self.bot, result, routed.text, send):
+            return  # the reply carried the seat's next prompt
         extra: dict[str, Any] = {"view": routed.view} if routed.view is not None else {}
-        await message.channel.send(fit(routed.text), **extra)
+        await send(fit(routed.text), **extra)
 
     def _names_a_choice(self, user_id: int, text: str) -> bool:
         return any(is_a_choice(p.request, text) for p in self.bot.host.prompts_for(user_id))
@@ -660,7 +699,7 @@ class Prompts(commands.Cog):
     async def _typed(self, user_id: int, text: str) -> Routed:
         prompts = self.bot.host.prompts_for(user_id)
         if prompts:
-            return await submit_routed(self.bot, user_id, text, prompts)
+            return await submit_routed(self.bot, user_id, text, prompts, reply=True)
         # a paused match, say: the host tells why nothing can be answered now
         mine = [
             r

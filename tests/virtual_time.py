@@ -126,7 +126,9 @@ class LoopTimers:
             handle.cancel()
         self._handles.clear()
 
-    def schedule(self, job_id: str, at: float, callback: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    def schedule(
+        self, job_id: str, at: float, callback: Callable[[], Coroutine[Any, Any, None]]
+    ) -> None:
         if not self._running:
             return
         self.cancel(job_id)

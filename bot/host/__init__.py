@@ -49,10 +49,16 @@ from bot.host.queries import Queries
 from bot.host.submissions import Submissions
 from bot.host.timers import Clock, ManualTimers, SchedulerTimers, Timers
 from bot.host.windows import Windows
-from bot.outbox import DeliveryWorker, Late
+from bot.outbox import DeliveryWorker, Handover, Late
 from bot.store import ACTIVE_STATUSES, MatchRecord, OutboxMessage, OutboxRow, Store
 from bot.transport import Transport
 from games.protocol import JSON, Game, Verdict
+
+# an answer's reply waits this long at most for the window it closed to resolve (well within
+# Discord's 3 s for a first answer), and has this long to be sent before its seat's messages go
+# by DM after all
+REPLY_WAIT_S = 1.0
+REPLY_SEND_S = 2.0
 
 
 class Host:
@@ -222,11 +228,45 @@ class Host:
     # --- submissions ----------------------------------------------------------------------
 
     async def submit(
-        self, match_id: int, user_id: int, raw: str, *, step: int | None = None
+        self,
+        match_id: int,
+        user_id: int,
+        raw: str,
+        *,
+        step: int | None = None,
+        reply: bool = False,
     ) -> SubmitResult:
         """One player's answer. Acknowledged (accepted=True) only once it is committed.
-        ``step``, from a button's prompt, makes an answer to an older prompt a refusal."""
-        return await self._submissions.submit(match_id, user_id, raw, step)
+        ``step``, from a button's prompt, makes an answer to an older prompt a refusal.
+        ``reply``: the caller will ask ``reply_messages`` for what to send in its reply to an
+        accepted answer; meanwhile the seat's messages wait for it (at most ``REPLY_WAIT_S``)."""
+        live = self._matches.live.get(match_id)
+        seat = live.seat_of(user_id) if live is not None and not live.record.practice else None
+        held = f"seat{seat}" if reply and seat is not None else None
+        if held is not None:
+            self.worker.reserve(match_id, held, REPLY_WAIT_S + REPLY_SEND_S)
+        result = await self._submissions.submit(match_id, user_id, raw, step)
+        if held is not None and not result.accepted:
+            self.worker.release(match_id, held)
+        return result
+
+    async def reply_messages(self, result: SubmitResult) -> Handover | None:
+        """After an answer made with ``reply``: the messages its seat is sent next, once the
+        resolution the answer caused (if any) is committed, taken from the outbox to go in the
+        reply to the answer (its next prompt, when that resolution asks it again at once:
+        the next command of a turn, the next window of a turn it plays, or the next round
+        when its answer was the last one awaited). None when none is waiting; the caller
+        calls ``Handover.done`` once the reply is sent or has failed. Discord does not count
+        a button's reply against the bot's requests: a prompt sent in one costs none."""
+        live = self._matches.live.get(result.match_id)
+        if not result.accepted or result.seat is None or result.step is None:
+            return None
+        audience = f"seat{result.seat}"
+        if live is None or live.record.practice:  # (a practice's posts share its DMs)
+            self.worker.release(result.match_id, audience)
+            return None
+        await self._windows.settled(result.match_id, result.step, REPLY_WAIT_S)
+        return await self.worker.claim(result.match_id, audience)
 
     # --- moderator operations -------------------------------------------------------------
 
@@ -308,6 +348,7 @@ class Host:
 
 __all__ = [
     "ClaimTaken",
+    "Handover",
     "Host",
     "HostError",
     "HostStats",

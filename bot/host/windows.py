@@ -11,6 +11,7 @@ step) is the lifecycle's; this module decides when, and retries it while the sto
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Coroutine, Mapping
 from functools import partial
@@ -105,6 +106,7 @@ class Windows:
         self._sweep_s = sweep_s
         self.late_cap_s = late_cap_s
         self._due: set[tuple[int, int]] = set()  # (match, step) windows being closed or reopened
+        self._settling: dict[tuple[int, int], asyncio.Event] = {}  # set once the task ends
         self._sweeper: asyncio.Task[None] | None = None
 
     def start_timers(self) -> None:
@@ -206,18 +208,31 @@ class Windows:
         meanwhile the sweep leaves the window alone."""
         key = (match_id, step)
         self._due.add(key)
+        ended = self._settling[key] = asyncio.Event()
 
         async def settle() -> None:
             try:
                 done = await self._matches.persist(f"match {match_id} step {step} {what}", action)
             finally:
                 self._due.discard(key)
+                if self._settling.get(key) is ended:
+                    del self._settling[key]
+                ended.set()
             live = self._matches.live.get(match_id)
             window = live.window if live is not None else None
             if done and window is not None and window.step == step and window.complete:
                 self.spawn_due(match_id, step, "all_in")  # the last answer came meanwhile
 
         self._matches.spawn(settle())
+
+    async def settled(self, match_id: int, step: int, limit_s: float) -> None:
+        """Until the closing (or reopening) of window ``step`` under way, if any, is over (at
+        most ``limit_s``)."""
+        ended = self._settling.get((match_id, step))
+        if ended is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(limit_s):
+                    await ended.wait()
 
     def _stalled(self, match_id: int, step: int) -> bool:
         """The deadline is met much later than it fell: the process or its loop was frozen,

@@ -304,6 +304,9 @@ class SqlStore(ABC):
     async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
         return await self._read(tx.due_outbox(self.dialect, now, limit))
 
+    async def pending_messages(self, match_id: int, audience: str, limit: int) -> list[OutboxRow]:
+        return await self._read(tx.pending_messages(match_id, audience, limit))
+
 
 def check_tables(where: str, tables: set[str], readonly: bool, kind: str) -> bool:
     """Whether the database holds floral-host's schema (False: it is empty, and a writable

@@ -311,9 +311,7 @@ def insert_outbox(messages: Sequence[OutboxMessage], at: float) -> Work[None]:
     """Add the messages; one held for the next turn post waits (``HELD``) until a message of
     its match's channel or log that is not held comes, which releases every held one of the
     match to go with it, in order (``due_outbox``)."""
-    releasing = sorted(
-        {m.match_id for m in messages if m.audience in RELEASING and not is_held(m)}
-    )
+    releasing = sorted({m.match_id for m in messages if m.audience in RELEASING and not is_held(m)})
     yield from execute_many(
         "UPDATE outbox SET next_try = 0 WHERE match_id = ? AND status = 'pending'"
         " AND next_try >= ?",
@@ -749,6 +747,18 @@ def match_outbox(match_id: int) -> Work[list[OutboxRow]]:
             archived = _archived(match_id, message, match)
             rows[archived.id] = archived
     return sorted(rows.values(), key=lambda row: row.id)
+
+
+def pending_messages(match_id: int, audience: str, limit: int) -> Work[list[OutboxRow]]:
+    """The oldest pending messages of one (match, audience) queue, in order."""
+    rows = yield from fetch(
+        f"{_OUTBOX_SELECT} WHERE o.match_id = ? AND o.audience = ? AND o.status = 'pending'"
+        " ORDER BY o.id LIMIT ?",
+        match_id,
+        audience,
+        limit,
+    )
+    return [outbox_row(row) for row in rows]
 
 
 def due_outbox(
