@@ -20,6 +20,14 @@ async def type_text(fake: FakeDiscord, user: User, text: str) -> str:
     return reply.content
 
 
+def answered(reply: Message) -> str:
+    """A click's reply: the ephemeral acknowledgement, or in the DMs the acknowledgement
+    carrying what the seat is sent next (its next prompt, its results), which stays there like
+    them; its text."""
+    assert reply.ephemeral or (reply.guild_id is None and "\n" in reply.content), reply.content
+    return reply.content
+
+
 async def slash_submit(fake: FakeDiscord, user: User, world: World, value: str) -> str:
     """``/submit value`` in the match channel; the ephemeral answer."""
     ix = await fake.slash(user, "submit", {"value": value}, channel=world.channel)

@@ -51,8 +51,8 @@ from games.text import names_text
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
+from .players import answered, next_prompt, prompt_step, slash_submit, type_text
 from .players import moderator_says as moderator
-from .players import next_prompt, prompt_step, slash_submit, type_text
 
 HOUSE = Path(__file__).resolve().parents[2] / "games" / "flaky_flasks" / "house.json"
 
@@ -279,9 +279,7 @@ async def click_answer(
             break
     else:
         return None
-    reply = await ix.reply()
-    assert reply.ephemeral
-    return reply.content, way
+    return answered(await ix.reply()), way
 
 
 class Driver:

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
-from .players import slash_submit, type_text
+from .players import answered, slash_submit, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 
@@ -85,9 +85,7 @@ async def click_value(fake: FakeDiscord, user: User, prompt: Message, index: int
     step, value = buttons(prompt)[index]
     custom_id = next(c for c in prompt.custom_ids() if c.endswith(f":{step}:{value}"))
     ix = await fake.click(user, prompt, custom_id)
-    reply = await ix.reply()
-    assert reply.ephemeral
-    return reply.content
+    return answered(await ix.reply())
 
 
 async def type_answer(fake: FakeDiscord, user: User, prompt: Message, index: int = 1) -> str:

@@ -40,8 +40,8 @@ from games.protocol import Event, Move, Request, Setup, derive_rng
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
+from .players import answered, next_prompt, prompt_step, slash_submit, type_text
 from .players import moderator_says as moderator
-from .players import next_prompt, prompt_step, slash_submit, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 
@@ -305,9 +305,7 @@ async def click_answer(
             break
     else:
         raise AssertionError(f"no component answers {answer!r}: {prompt.custom_ids()}")
-    reply = await ix.reply()
-    assert reply.ephemeral
-    return reply.content
+    return answered(await ix.reply())
 
 
 def clickable(request: Request, answer: str) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
-from .players import type_text
+from .players import answered, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
@@ -79,9 +79,7 @@ async def prompt_to(
 
 async def click(fake: FakeDiscord, user: User, prompt: Message, label: str) -> str:
     ix = await fake.click(user, prompt, choice_ids(prompt)[label])
-    reply = await ix.reply()
-    assert reply.ephemeral
-    return reply.content
+    return answered(await ix.reply())
 
 
 def deadline_of(prompt: Message) -> int:

@@ -46,8 +46,8 @@ from games.red_phoenix.words import hand_by_level
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
+from .players import answered, next_prompt, prompt_step, slash_submit, type_text
 from .players import moderator_says as moderator
-from .players import next_prompt, prompt_step, slash_submit, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 
@@ -244,9 +244,7 @@ async def click_answer(
             break
     else:
         return None
-    reply = await ix.reply()
-    assert reply.ephemeral
-    return reply.content
+    return answered(await ix.reply())
 
 
 class Driver:

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from .botproc import BotProcess
 from .fake_discord import FakeDiscord, Message, User, World
-from .players import slash_submit, type_text
+from .players import answered, slash_submit, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
 
@@ -72,9 +72,7 @@ async def auction_prompt(fake: FakeDiscord, user: User, auction: int) -> Message
 async def click_coin(fake: FakeDiscord, user: User, prompt: Message, coin: int) -> str:
     custom_id = next(c for c in prompt.custom_ids() if c.endswith(f":{coin}"))
     ix = await fake.click(user, prompt, custom_id)
-    reply = await ix.reply()
-    assert reply.ephemeral
-    return reply.content
+    return answered(await ix.reply())
 
 
 async def reveal_post(
