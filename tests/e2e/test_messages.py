@@ -12,6 +12,7 @@ from .fake_discord import FakeDiscord, Message, User, World
 from .test_protocol_v2 import (
     COUNTDOWN,
     LaunchBot,
+    choice_ids,
     click,
     prompt_to,
     public_post,
@@ -175,3 +176,37 @@ async def test_rules_pages_the_players_part_and_reaches_the_rest_by_section(
     assert last.endswith(f"More (For moderators, Reference): `/rules game:{game} section:4`")
     options = await rules(section="5")
     assert options.startswith("📖 **Toy Guess: Options** (For moderators)\n`rounds`")
+
+
+async def test_an_answers_reply_carries_the_next_prompt_clicked_free_and_typed_in_one(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    """Each seat guesses three times at its own pace: after the first prompt, each next one
+    rides on the answer's reply, a click's (an interaction answer, outside the bot's budget)
+    or a typed answer's (one message for both), and no DM of its own is posted."""
+    await start_toybot(launch_bot)
+    config = {"close": "each", "actions": 3, "rounds": 1}
+    match = await toy_match(fake, world, [world.alice, world.bob], config, window=60)
+    await start(fake, world, match)
+    first = await prompt_to(fake, world.alice, "guess the hidden number")
+
+    def alices_dm_posts() -> int:
+        posts = fake.requests_matching("POST /channels/{channel_id}/messages")
+        return sum(int(r.params["channel_id"]) == first.channel_id for r in posts)
+
+    dm_posts = alices_dm_posts()
+    clicked = await (await fake.click(world.alice, first, choice_ids(first)["3"])).reply()
+    assert clicked.content.startswith(f"✅ You guess 3 — locked (match {match}).\nAction 1 of 3")
+    assert not clicked.ephemeral and "(action 2 of 3)" in clicked.content
+    assert choice_ids(clicked) and COUNTDOWN.search(clicked.content)  # its buttons, its clock
+    mark = fake.mark()
+    await fake.dm_text(world.alice, "4")
+    typed = await fake.wait_for_message(lambda m: "✅" in m.content, to=world.alice, after=mark)
+    assert "(action 3 of 3)" in typed.content and choice_ids(typed)
+    await fake.settle()
+    assert alices_dm_posts() == dm_posts + 1  # the typed one's reply; the click's: interaction
+    assert [m for m in fake.dms_to(world.alice) if "(action" in m.content] == [
+        first,
+        clicked,
+        typed,
+    ]
