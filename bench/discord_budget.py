@@ -13,10 +13,11 @@ Two ways to play, each match with the games' own window lengths and reminders:
             an interaction answer, which Discord does not count against the budget);
 ``timeout`` nobody answers: every window runs to its deadline (reminders and defaults).
 
-Counted: ``dm_open`` (a DM channel created: discord.py keeps only 128 of them for the whole
-bot, see below), ``dm`` (DM posts), ``post`` (match channel posts), ``log`` (moderator log
-channel posts), ``edit`` (message edits), ``other``; ``answers`` is the players' answers, each
-of which costs one request more when typed in a DM (the bot's reply).
+Counted: ``dm_open`` (a DM channel opened), ``dm`` (DM posts), ``post`` (match channel posts),
+``log`` (moderator log channel posts), ``edit`` (message edits), ``other``; ``answers`` is the
+players' answers, each of which costs one request more when typed in a DM (the bot's reply);
+``replies`` the answers whose reply carried the seat's next messages (``cogs.prompts.send_next``:
+free for a button, the same one reply for a typed answer), which then needed no DM.
 
 Printed (JSON), per game and seat count and way of playing: ``requests_per_match`` and
 ``per_match_minute`` without the log channel, and the ceiling ``matches_per_token`` (50 req/s
@@ -44,6 +45,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +58,11 @@ from discord.state import ConnectionState
 from bot.database import open_store
 from bot.discord_transport import DiscordTransport
 from bot.games import load_game_info
-from bot.host import Host
+from bot.host import Host, SubmitResult
 from bot.simulate import AgentPlayer, SimulatedPlayers
 from bot.store import MatchRecord
 from bot.transport import Delivery
+from cogs.common import ack_text
 from cogs.prompts import prompt_view
 from games.protocol import derive_rng
 from tests import virtual_time
@@ -170,6 +173,41 @@ def counting_client(http: CountingHttp, dm_cache: int) -> discord.Client:
     return client
 
 
+@dataclass
+class Replies:
+    """How the players' answers are acknowledged, as the bot's prompts cog does: a reply that
+    carries the seat's next messages when they come at once (``cogs.prompts.send_next``)."""
+
+    transport: DiscordTransport
+    players: SimulatedPlayers
+    counts: Counter[str]
+
+
+@dataclass
+class ReplyingPlayer(AgentPlayer):
+    """An AI seat answering as a person does on Discord: by button (the reply, an interaction
+    answer, costs none of the bot's requests) or typed (one reply a answer, counted apart)."""
+
+    replies: Replies | None = None
+
+    async def _submit(self, raw: str, step: int) -> SubmitResult:
+        result = await self.host.submit(self.match_id, self.user_id, raw, step=step, reply=True)
+        replies = self.replies
+        assert replies is not None
+        handover = await self.host.reply_messages(result)
+        if handover is None:
+            return result
+        reply = await replies.transport.reply(ack_text(result), handover.deliveries)
+        if reply is None:
+            await handover.done(False)
+            return result
+        replies.counts["replies"] += 1
+        await handover.done(True)
+        for delivery in handover.deliveries:
+            replies.players.route(delivery)
+        return result
+
+
 class BudgetTransport:
     """The Discord transport, then the AI players of the match see what it delivered."""
 
@@ -211,7 +249,8 @@ async def play(
         record = await new_match(host, game, seats, index, seeds.getrandbits(48))
         if mode == "paced":
             users = list(record.players)
-            players.players[record.id] = agents(game, record.seed, record.id, users, host)
+            replies = Replies(transport, players, http.counts)
+            players.players[record.id] = agents(game, record.seed, record.id, users, host, replies)
         ids.append(record.id)
     started: dict[int, float] = {}
     ended: dict[int, float] = {}
@@ -249,14 +288,14 @@ async def new_match(host: Host, game: str, seats: int, index: int, seed: int) ->
 
 
 def agents(
-    game: str, record_seed: int, match_id: int, users: list[int], host: Host
+    game: str, record_seed: int, match_id: int, users: list[int], host: Host, replies: Replies
 ) -> list[AgentPlayer]:
     """The match's AI players at the game's default level, each answering a uniform 0 to
     ``ANSWER_S`` seconds after its prompt reached it."""
     info = load_game_info(game)
     factory = info.agents[info.default_agent]
     return [
-        AgentPlayer(
+        ReplyingPlayer(
             host,
             match_id,
             seat,
@@ -266,6 +305,7 @@ def agents(
             lambda rng: rng.uniform(0, ANSWER_S),
             0.0,
             lambda line: None,
+            replies=replies,
         )
         for seat, user_id in enumerate(users)
     ]
@@ -276,7 +316,7 @@ def figures(
 ) -> dict[str, Any]:
     """Requests per match and per match-minute, and the matches one token carries at once:
     without the log channel (answers by button), and with it and typed answers."""
-    base = sum(counts[k] for k in ("dm_open", "dm", "post", "edit", "other"))
+    base = sum(counts[k] for k in ("dm_open", "dm", "post", "edit", "other"))  # not "replies"
 
     def rates(requests: int) -> dict[str, float]:
         per_minute = requests / max(minutes, 1e-9)
