@@ -30,6 +30,7 @@ from discord.ext import commands
 from bot.database import open_store
 from bot.discord_transport import DiscordTransport, fit
 from bot.host import Host, HostError
+from bot.pacing import LocalBudget, pace
 from bot.practice import Practice
 from bot.settings import Settings
 from bot.store.owner import owning
@@ -117,6 +118,7 @@ class FloralBot(commands.Bot):
             threads=self.settings.threads,
         )
         self.transport = transport
+        pace(self, LocalBudget())  # within Discord's global limit, prompts first
         self._host = Host(
             store,
             self.practice.transport(transport),  # AI seats of practice matches answer here

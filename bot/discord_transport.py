@@ -41,6 +41,7 @@ from bot import history
 from bot.dm_channels import DmChannels
 from bot.embeds import MatchCards
 from bot.outbox import CHOICES_MARK, DEADLINE_MARK, deadline_line
+from bot.pacing import PROMPT
 from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
 from games import registry
@@ -271,11 +272,15 @@ class DiscordTransport:
         self._rendered: dict[int, Picture | None] = {}  # kept across a retry of the message
 
     async def send(self, delivery: Delivery) -> None:
+        prompt = delivery.audience.kind == "seat" and "request" in delivery.payload
+        marked = PROMPT.set(prompt)  # its requests go first (``bot.pacing``)
         try:
             await self._send_mapped(delivery)
         except PermanentError:
             self._rendered.pop(delivery.message_id, None)  # never sent again
             raise
+        finally:
+            PROMPT.reset(marked)
 
     async def _send_mapped(self, delivery: Delivery) -> None:
         try:

@@ -209,8 +209,10 @@ failed for good (None): a seat's clock runs from what it received, recorded or n
 
 PROMPT_RETRY_MAX_S = 2.0  # the longest wait between two tries of a window's prompt
 
-# the payload kinds whose request opens a window (a reminder or re-prompt repeats one the seat had)
-WINDOW_OPENING_KINDS = ("start", "turn")
+# the payload kinds whose request opens a window, or opens it again after downtime (a reminder
+# or a re-prompt after a pause repeats one the seat had)
+WINDOW_OPENING_KINDS = ("start", "turn", "reopened")
+REOPENED = "reopened"
 
 
 def is_window_prompt(row: OutboxRow) -> bool:
@@ -220,6 +222,13 @@ def is_window_prompt(row: OutboxRow) -> bool:
         and payload.get("kind") in WINDOW_OPENING_KINDS
         and isinstance(payload.get("request"), dict)
     )
+
+
+def is_reopening(row: OutboxRow) -> bool:
+    """A prompt of a window open again after downtime: its grace counts from its delivery,
+    however late (no cap)."""
+    payload = row.message.payload
+    return isinstance(payload, dict) and payload.get("kind") == REOPENED
 
 
 def is_stale_reminder(row: OutboxRow, now: float) -> bool:
@@ -459,7 +468,7 @@ class DeliveryWorker:
         delay = now - row.created_at
         delivery = folded_delivery(row) if is_held(row) else delivery_of(row)
         if delay > self._late_allowance_s and is_window_prompt(row):
-            shown = min(delay, self._late_cap_s)
+            shown = delay if is_reopening(row) else min(delay, self._late_cap_s)
             return late_delivery(delivery, delay, shown, now), shown
         return delivery, 0.0
 

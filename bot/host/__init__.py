@@ -132,9 +132,13 @@ class Host:
         period) and start delivering the outbox."""
         self._matches.stopping.clear()
         self._windows.start_timers()
-        for record in await self.store.list_matches(statuses=ACTIVE_STATUSES):
-            live = await self._matches.load(record)
-            self._matches.live[record.id] = live
+        records = await self.store.list_matches(statuses=ACTIVE_STATUSES)
+        for record in records:
+            self._matches.live[record.id] = await self._matches.load(record)
+        # the prompts not delivered before the stop hold their windows' deadlines, as before
+        self._matches.owe_prompts(await self.store.pending_to_seats())
+        for record in records:
+            live = self._matches.live[record.id]
             if record.status == "running" and live.window is not None:
                 await self._windows.rearm_after_restart(live)
         self.worker.start()

@@ -28,10 +28,10 @@ log = logging.getLogger(__name__)
 GameLoader = Callable[[str], Game[Any]]
 
 
-def prompted_seats(match_id: int, outbox: Iterable[OutboxMessage]) -> list[tuple[int, int]]:
+def prompted_seats(outbox: Iterable[OutboxMessage]) -> list[tuple[int, int]]:
     """The (match, seat) of each message that opens a window for its seat."""
     return [
-        (match_id, audience.seat)
+        (message.match_id, audience.seat)
         for message in outbox
         if message.payload.get("kind") in WINDOW_OPENING_KINDS
         and "request" in message.payload
@@ -169,13 +169,19 @@ class Matches:
         if updates:
             live.record = dataclasses.replace(live.record, **updates)
         if change.outbox:
-            self.undelivered.update(prompted_seats(change.match_id, change.outbox))
+            self.owe_prompts(change.outbox)
             self.worker.wake()
         if live.record.status in ("finished", "aborted"):
             self._on_over(live)
             self.live.pop(live.id, None)
             self._over.pop(live.id, asyncio.Event()).set()
         return True
+
+    def owe_prompts(self, outbox: Iterable[OutboxMessage]) -> None:
+        """Count the window prompts among these messages, committed and not delivered yet, of
+        the active matches: a deadline does not close on a seat whose prompt has not reached it
+        (fair clocks)."""
+        self.undelivered.update(key for key in prompted_seats(outbox) if key[0] in self.live)
 
     async def wait_over(self, match_id: int) -> None:
         if match_id in self.live:  # one event per match: a finish wakes only its waiters

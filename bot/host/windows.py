@@ -21,7 +21,7 @@ from bot.host import notices
 from bot.host.matches import Matches
 from bot.host.model import Live, NotSaved, Window, restoring
 from bot.host.timers import Timers
-from bot.outbox import LATE_TOLD_S, Late
+from bot.outbox import LATE_TOLD_S, Late, is_reopening
 from bot.store import Change, LogEntry, MatchRecord, OutboxRow, WriteFailed
 from games.protocol import Move, Request
 
@@ -394,13 +394,15 @@ class Windows:
         self, match_id: int, step: int, seat: int, prompted: float, late: Late
     ) -> None:
         """Move the deadline to the one the prompt was committed with plus the delay (at most
-        ``late_cap_s``). A window asking several seats has one deadline, so it moves for all of
-        them. A prompt that arrives when its deadline has passed (or is about to) reopens the
-        window for the grace period, as after downtime: nobody is defaulted on a prompt that
-        did not reach them in time. The target depends only on the prompt, so a report seen
-        twice (or after a restart, an extension, another seat's late prompt that moved it
-        further) moves nothing again. The prompt showed the seat its moved deadline; only a
-        delay inside the send (a 429 wait) or a reopening is told apart."""
+        ``late_cap_s``; the whole delay for the prompt of a window reopened after downtime,
+        whose grace so counts from its delivery). A window asking several seats has one
+        deadline, so it moves for all of them. A prompt that arrives when its deadline has
+        passed (or is about to) reopens the window for the grace period, as after downtime:
+        nobody is defaulted on a prompt that did not reach them in time. The target depends
+        only on the prompt, so a report seen twice (or after a restart, an extension, another
+        seat's late prompt that moved it further) moves nothing again. The prompt showed the
+        seat its moved deadline; only a delay inside the send (a 429 wait) or a reopening is
+        told apart."""
         async with self._matches.running_window(match_id, step, seat) as found:
             if found is None:  # closed, over, or paused (the resume prompts afresh)
                 return
@@ -412,7 +414,9 @@ class Windows:
                 or (match_id, window.step) in self._due  # closing, or reopening after downtime
             ):
                 return
-            target = prompted + min(late.delay_s, self.late_cap_s)
+            uncapped = is_reopening(late.row)  # a reopening's grace counts from its delivery
+            moved = late.delay_s if uncapped else min(late.delay_s, self.late_cap_s)
+            target = prompted + moved
             if target < now + CLOCK_FLOOR_S:  # too little left to answer: reopen
                 target = max(window.deadline, now + self.grace_s)
             if target <= window.deadline:

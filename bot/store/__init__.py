@@ -355,6 +355,10 @@ class Store(Protocol):
         of its match's channel or log not held is added; it then comes with the rest of its
         run (``OutboxRow.folded``)."""
 
+    async def pending_to_seats(self) -> list[OutboxMessage]:
+        """Every message still waiting to reach a seat, in order (at start: the prompts still
+        owed hold their windows' deadlines)."""
+
     async def pending_messages(self, match_id: int, audience: str, limit: int) -> list[OutboxRow]:
         """The oldest pending messages of one (match, audience) queue, in order, at most
         ``limit`` (a reply takes them: ``bot.outbox.DeliveryWorker.claim``)."""

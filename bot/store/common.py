@@ -24,6 +24,7 @@ from bot.store import (
     MatchRecord,
     MatchStatus,
     NewMatch,
+    OutboxMessage,
     OutboxRow,
     Rater,
     Rating,
@@ -303,6 +304,9 @@ class SqlStore(ABC):
 
     async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
         return await self._read(tx.due_outbox(self.dialect, now, limit))
+
+    async def pending_to_seats(self) -> list[OutboxMessage]:
+        return await self._read(tx.pending_to_seats())
 
     async def pending_messages(self, match_id: int, audience: str, limit: int) -> list[OutboxRow]:
         return await self._read(tx.pending_messages(match_id, audience, limit))

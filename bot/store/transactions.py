@@ -749,6 +749,18 @@ def match_outbox(match_id: int) -> Work[list[OutboxRow]]:
     return sorted(rows.values(), key=lambda row: row.id)
 
 
+def pending_to_seats() -> Work[list[OutboxMessage]]:
+    """Every message still waiting to reach a seat, oldest first."""
+    rows = yield from fetch(
+        "SELECT match_id, audience, text, payload FROM outbox"
+        " WHERE status = 'pending' AND audience LIKE 'seat%' ORDER BY id"
+    )
+    return [
+        OutboxMessage(match_id, audience, text, json.loads(payload))
+        for match_id, audience, text, payload in rows
+    ]
+
+
 def pending_messages(match_id: int, audience: str, limit: int) -> Work[list[OutboxRow]]:
     """The oldest pending messages of one (match, audience) queue, in order."""
     rows = yield from fetch(

@@ -1,0 +1,101 @@
+"""The pace of one bot process's requests to Discord: within its global limit, prompts first.
+
+Discord allows a bot token about 50 requests a second in all; past that it answers 429 (and
+a bot that keeps running into it is banned for a while). discord.py only waits once told, so a
+burst (the re-prompts after downtime: one per seat of every match whose window expired, each a
+DM) would run into the limit again and again. ``pace`` makes every request take a token of a
+``LocalBudget`` first: at most ``burst`` at once and ``rate`` a second after, and while requests
+wait, those delivering a window's prompt (marked by ``PROMPT``, whose seat's clock is running)
+go before the others. Interaction answers do not count, as Discord does not count them.
+
+The interface (``take(prompt)``) is the one a budget shared by several processes offers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import heapq
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import discord
+import discord.http
+
+RATE, BURST = 45.0, 5.0  # Discord's 50 a second, less a margin for the moments in flight
+
+# set while a window's prompt is being sent (``bot.discord_transport``): its requests go first
+PROMPT: contextvars.ContextVar[bool] = contextvars.ContextVar("floral_prompt", default=False)
+
+
+class Budget(Protocol):
+    async def take(self, prompt: bool = False) -> None:
+        """One request's token, once there is one (a prompt's before the others')."""
+
+
+class LocalBudget:
+    """A token bucket on the event loop's clock, its waiters served prompts first, then in
+    the order they came."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self._tokens = burst
+        self._at: float | None = None
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+        self.taken = 0
+        self.waited = 0  # takes that had to wait
+
+    async def take(self, prompt: bool = False) -> None:
+        loop = asyncio.get_running_loop()
+        self._refill(loop.time())
+        self.taken += 1
+        if not self._waiters and self._tokens >= 1:
+            self._tokens -= 1
+            return
+        self.waited += 1
+        waiter: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._waiters, (0 if prompt else 1, next(self._order), waiter))
+        self._serve_later(loop)
+        await waiter  # a cancelled waiter is skipped when its turn comes
+
+    def _refill(self, now: float) -> None:
+        if self._at is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+
+    def _serve_later(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is None:
+            wait = max(0.0, (1 - self._tokens) / self.rate)
+            self._timer = loop.call_later(wait, self._serve, loop)
+
+    def _serve(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        self._refill(loop.time())
+        while self._waiters and self._tokens >= 1:
+            _, _, waiter = heapq.heappop(self._waiters)
+            if not waiter.done():
+                self._tokens -= 1
+                waiter.set_result(None)
+        if self._waiters:
+            self._serve_later(loop)
+
+
+def counts(path: str) -> bool:
+    """Whether a request to this route counts against the global limit (interaction answers,
+    through the interaction's webhook, do not)."""
+    return not path.startswith(("/interactions/", "/webhooks/"))
+
+
+def pace(client: discord.Client, budget: Budget) -> None:
+    """Every request the client makes to Discord takes a token of ``budget`` first."""
+    send: Callable[..., Awaitable[Any]] = client.http.request
+
+    async def request(route: discord.http.Route, **kwargs: Any) -> Any:
+        if counts(route.path):
+            await budget.take(PROMPT.get())
+        return await send(route, **kwargs)
+
+    client.http.request = request  # type: ignore[method-assign]
