@@ -30,7 +30,7 @@ from discord.ext import commands
 from bot.database import open_store
 from bot.discord_transport import DiscordTransport, fit
 from bot.host import Host, HostError
-from bot.pacing import LocalBudget, pace
+from bot.pacing import RATE, LocalBudget, pace
 from bot.practice import Practice
 from bot.settings import Settings
 from bot.store.owner import owning
@@ -39,6 +39,8 @@ from games import registry
 from games.protocol import ConfigError
 
 log = logging.getLogger(__name__)
+
+DELIVERY_BATCH = round(1.5 * RATE)  # a pass of the outbox: about what the budget sends in 1.5 s
 
 # what the bot needs in a match channel: to see it, post, put its card (an embed) on a post,
 # attach files (pictures, /match export): 52224, see docs/running.md
@@ -124,6 +126,7 @@ class FloralBot(commands.Bot):
             self.practice.transport(transport),  # AI seats of practice matches answer here
             grace_s=self.settings.grace_s,
             reminder_s=self.settings.reminder_s,
+            delivery_batch=DELIVERY_BATCH,
         )
         self.practice.host = self._host
         for extension in extensions():

@@ -23,7 +23,8 @@ from typing import Any, Protocol
 import discord
 import discord.http
 
-RATE, BURST = 45.0, 5.0  # Discord's 50 a second, less a margin for the moments in flight
+RATE, BURST = 40.0, 5.0  # Discord's 50 a second, less a margin (requests in flight, a login)
+WHOLE = 1 - 1e-9  # a token, give or take the rounding of the refill's arithmetic
 
 # set while a window's prompt is being sent (``bot.discord_transport``): its requests go first
 PROMPT: contextvars.ContextVar[bool] = contextvars.ContextVar("floral_prompt", default=False)
@@ -52,7 +53,7 @@ class LocalBudget:
         loop = asyncio.get_running_loop()
         self._refill(loop.time())
         self.taken += 1
-        if not self._waiters and self._tokens >= 1:
+        if not self._waiters and self._tokens >= WHOLE:
             self._tokens -= 1
             return
         self.waited += 1
@@ -74,7 +75,7 @@ class LocalBudget:
     def _serve(self, loop: asyncio.AbstractEventLoop) -> None:
         self._timer = None
         self._refill(loop.time())
-        while self._waiters and self._tokens >= 1:
+        while self._waiters and self._tokens >= WHOLE:
             _, _, waiter = heapq.heappop(self._waiters)
             if not waiter.done():
                 self._tokens -= 1

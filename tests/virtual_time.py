@@ -65,24 +65,30 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
 
 @contextmanager
 def tracking_sqlite() -> Any:
-    """aiosqlite's queued calls count as work in another thread (it has no hook of its own)."""
-    original = aiosqlite.Connection._execute
+    """aiosqlite's calls to its thread (its queue, its connecting) count as work in another
+    thread: it has no hook of its own."""
+    patched = {name: getattr(aiosqlite.Connection, name) for name in ("_execute", "_connect")}
 
-    async def execute(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        if not isinstance(loop, VirtualTimeLoop):
-            return await original(self, fn, *args, **kwargs)
-        loop.inflight += 1
-        try:
-            return await original(self, fn, *args, **kwargs)
-        finally:
-            loop.inflight -= 1
+    def tracked(original: Any) -> Any:
+        async def call(self: aiosqlite.Connection, *args: Any, **kwargs: Any) -> Any:
+            loop = asyncio.get_running_loop()
+            if not isinstance(loop, VirtualTimeLoop):
+                return await original(self, *args, **kwargs)
+            loop.inflight += 1
+            try:
+                return await original(self, *args, **kwargs)
+            finally:
+                loop.inflight -= 1
 
-    aiosqlite.Connection._execute = execute  # type: ignore[method-assign]
+        return call
+
+    for name, original in patched.items():
+        setattr(aiosqlite.Connection, name, tracked(original))
     try:
         yield
     finally:
-        aiosqlite.Connection._execute = original  # type: ignore[method-assign]
+        for name, original in patched.items():
+            setattr(aiosqlite.Connection, name, original)
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:

@@ -80,6 +80,7 @@ class Host:
         timers: Timers | None = None,
         late_allowance_s: float = 2.0,
         late_cap_s: float = 30.0,
+        delivery_batch: int = 500,
     ) -> None:
         """``stall_s``: a deadline met later than this is treated like downtime (grace).
         ``sweep_s``: how often the sweep looks for windows this long past their deadline.
@@ -87,7 +88,10 @@ class Host:
         ``timers``: runs the deadlines and reminders (default: APScheduler).
         ``late_allowance_s``, ``late_cap_s``: a prompt that opens a window and reaches its seat
         later than the allowance after its commit moves the window's deadline by the delay, at
-        most the cap, and the seat is told (fair clocks)."""
+        most the cap, and the seat is told (fair clocks).
+        ``delivery_batch``: the messages one pass of the delivery worker sends at most (with a
+        paced transport, about a second's worth: a prompt committed meanwhile goes first in
+        the next pass, not after a long backlog)."""
         self.store = store
         self.worker = DeliveryWorker(
             store,
@@ -98,6 +102,7 @@ class Host:
             late_cap_s=late_cap_s,
             clock=clock,
             retry_base_s=retry_base_s,
+            batch=delivery_batch,
         )
         self._matches = Matches(
             store,
