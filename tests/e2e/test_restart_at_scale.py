@@ -9,9 +9,7 @@ a second pass in the seconds the work takes."""
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
-from typing import Any
 
 import discord
 
