@@ -314,6 +314,7 @@ class DeliveryWorker:
         # messages a reply delivered -> the pass under way then (whose read may predate it)
         self._replied: dict[int, int] = {}
         self._passes = 0
+        self._passing: _PassResult | None = None  # the pass under way
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="outbox-delivery")
@@ -370,12 +371,12 @@ class DeliveryWorker:
         if not rows:
             return None if next_try is None else max(0.001, next_try - now)
         self._sending = {row.id for row in rows}  # a reply may no longer take them
-        result = _PassResult()
+        result = self._passing = _PassResult()
         try:
             await self._store.sync()  # what the messages tell is on disk before anyone reads it
             await asyncio.gather(*(self._send(row, result) for row in rows))
         finally:
-            self._sending = set()
+            self._sending, self._passing = set(), None
         self.sent += len(result.sent)
         self._unsettled = result
         await self._settle()
@@ -396,6 +397,7 @@ class DeliveryWorker:
         """The queue's pending messages, taken from delivery for the caller to send in its
         reply (``Handover.done``); None when there are none, or one is being sent."""
         rows = await self._store.pending_messages(match_id, audience, limit)
+        rows = [row for row in rows if row.id not in self._sent_unrecorded()]
         taken = {row.id for row in rows}
         if not rows or taken & (self._sending | self._claimed):
             self.release(match_id, audience)
@@ -421,6 +423,11 @@ class DeliveryWorker:
         self.sent += len(rows)
         for row, shown in zip(rows, handover.shown, strict=True):
             self._report_prompt(row, shown)
+
+    def _sent_unrecorded(self) -> set[int]:
+        """The messages sent by the pass under way (or the last one) and not recorded yet."""
+        passes = (self._passing, self._unsettled)
+        return {id_ for result in passes if result is not None for id_ in result.sent}
 
     def _not_for_replies(
         self, rows: list[OutboxRow], now: float, this_pass: int
