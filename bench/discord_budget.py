@@ -59,6 +59,7 @@ from bot.database import open_store
 from bot.discord_transport import DiscordTransport
 from bot.games import load_game_info
 from bot.host import Host, SubmitResult
+from bot.outbox import is_window_prompt
 from bot.simulate import AgentPlayer, SimulatedPlayers
 from bot.store import MatchRecord
 from bot.transport import Delivery
@@ -266,11 +267,25 @@ async def play(
     await host.wait_idle()
     windows = host.stats.turns
     answers = host.stats.submissions + host.stats.refused
+    floor = await floors(host, ids)
     await players.stop()
     await host.close()
     await client.close()
     minutes = sum(ended[m] - started[m] for m in ids) / 60
-    return figures(http.counts, answers, windows, matches, minutes)
+    return figures(http.counts, answers, windows, matches, minutes, floor)
+
+
+async def floors(host: Host, ids: list[int]) -> Counter[str]:
+    """What the matches cannot do without: a DM a window prompt, a post a game turn (the
+    ``turn`` of the public view, as each game counts them) and a DM channel a player."""
+    floor: Counter[str] = Counter()
+    for match_id in ids:
+        status = await host.status(match_id)
+        floor["turns"] += int(status.public_view.get("turn", 0))
+        floor["players"] += len(status.match.players)
+        for row in await host.store.outbox(match_id):
+            floor["prompts"] += is_window_prompt(row)
+    return floor
 
 
 async def new_match(host: Host, game: str, seats: int, index: int, seed: int) -> MatchRecord:
@@ -312,10 +327,16 @@ def agents(
 
 
 def figures(
-    counts: Counter[str], answers: int, windows: int, matches: int, minutes: float
+    counts: Counter[str],
+    answers: int,
+    windows: int,
+    matches: int,
+    minutes: float,
+    floor: Counter[str],
 ) -> dict[str, Any]:
     """Requests per match and per match-minute, and the matches one token carries at once:
-    without the log channel (answers by button), and with it and typed answers."""
+    without the log channel (answers by button), and with it and typed answers; and how far
+    above its floor (a DM a prompt, a post a turn, a DM channel a player) the first is."""
     base = sum(counts[k] for k in ("dm_open", "dm", "post", "edit", "other"))  # not "replies"
 
     def rates(requests: int) -> dict[str, float]:
@@ -326,12 +347,15 @@ def figures(
             "matches_per_token": math.floor(BUDGET_PER_S * 60 / max(per_minute, 1e-9)),
         }
 
+    lowest = floor["prompts"] + floor["turns"] + floor["players"]
     return {
         **rates(base),
+        "above_floor": round(base / max(1, lowest) - 1, 3),
         "with_log_typed": rates(base + counts["log"] + answers),
         "minutes_per_match": round(minutes / matches, 1),
         "windows_per_match": round(windows / matches, 1),
         "counts": {**dict(sorted(counts.items())), "answers": answers},
+        "floor": dict(sorted(floor.items())),
     }
 
 
