@@ -9,16 +9,80 @@ long, which keeps far away from Python's limit on converting long digit strings.
 **Quoting bad input**: an error shows at most ``EXCERPT_CHARS`` characters of it (``excerpt``),
 so a megabyte of junk is never echoed back, and rendering the quote can never fail (deep
 nesting, huge numbers, lone surrogates).
+
+**Names and texts in set files** (card sets, content sets, spellbooks, presets) pass one check,
+``checked_text``: a text of 1 to N characters, not blank, every character printable, so no
+control character, line break, zero-width or other format character, and no lone surrogate
+(which cannot be encoded, so a message holding it could never be sent). **A JSON document**
+a moderator gives is read by ``parse_json``, which refuses an object that names a key twice
+(plain ``json.loads`` would keep the last value silently).
 """
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from games.protocol import ConfigError
 
 EXCERPT_CHARS = 60
+NAME_CHARS = 60  # the longest name or text of a set file (a card, a tile, a set's own name)
 MAX_DIGITS = 9
 ELLIPSIS = "…"
 OTHER_NUMERALS = "write numbers with the digits 0-9"
+
+
+def checked_text(value: object, field: str, limit: int = NAME_CHARS) -> str:
+    """``value`` as a name or text of a set file: 1 to ``limit`` characters, not blank, every
+    one printable (``str.isprintable``: no control, line break, format or zero-width character,
+    no lone surrogate). Otherwise ConfigError naming ``field`` and the first bad character."""
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        raise ConfigError(
+            field, f"must be a text of 1 to {limit} characters, got {excerpt(value)}"
+        )
+    bad = next((char for char in value if not char.isprintable()), None)
+    if bad is not None:
+        raise ConfigError(field, f"holds {_character(bad)}, which does not print: {excerpt(value)}")
+    return value
+
+
+def _character(char: str) -> str:
+    """``U+200B (ZERO WIDTH SPACE)``: a character named for an error message."""
+    kind = {"Cs": "a lone surrogate", "Cc": "a control character"}
+    name = unicodedata.name(char, "") or kind.get(unicodedata.category(char), "unassigned")
+    return f"U+{ord(char):04X} ({name})"
+
+
+def parse_json(text: str, field: str) -> Any:
+    """``text`` as one JSON document; ConfigError naming ``field`` when it is not valid JSON
+    (with the line), nests too deep, or an object gives a key twice (naming the key)."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as duplicate:
+        raise ConfigError(
+            field, f"the key {excerpt(duplicate.key)} is given twice in one object"
+        ) from None
+    except (ValueError, RecursionError) as error:
+        where = getattr(error, "lineno", None)
+        at = f" (line {where})" if where is not None else ""
+        raise ConfigError(field, f"the file is not valid JSON{at}") from None
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
 
 
 def names_text(names: Sequence[str]) -> str:

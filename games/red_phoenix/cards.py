@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from games.protocol import JSON, ConfigError
-from games.text import excerpt, field_name
+from games.text import checked_text, excerpt, field_name
 
 LEVELS = ("I", "II", "III")
 LEVEL_OF = {"I": 1, "II": 2, "III": 3}
@@ -29,7 +29,6 @@ ID_RE = re.compile(r"[a-z][a-z0-9_]*")
 RESULT_ID_RE = re.compile(r"[a-z][a-z0-9_:@]*")
 FORMULA_OR_MONSTER = re.compile(r"[fm][0-9]+")
 MAX_ID = 40
-MAX_NAME = 60
 MAX_COPIES = 60
 MAX_NUMBER = 1000
 MAX_TYPES = 40
@@ -273,11 +272,7 @@ def _int(value: JSON, where: str, low: int, high: int = MAX_NUMBER) -> int:
 
 
 def _text(value: JSON, where: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise ConfigError(where, f"must be a text of 1 to {MAX_NAME} characters")
-    if not value.isprintable():
-        raise ConfigError(where, "must be printable text")
-    return value
+    return checked_text(value, where)
 
 
 def _ident(value: JSON, where: str, pattern: re.Pattern[str] = ID_RE) -> str:

@@ -71,7 +71,7 @@ def test_s16_options_line_sets_the_rules_options() -> None:
         ("card_set=mine", "options", "a card set is given as an attached JSON file"),
         ("max_rounds", "max_rounds", "needs a value"),
         ("max_rounds=", "max_rounds", "needs a value"),
-        ("max_rounds=ten", "max_rounds", "must be a whole number, got 'ten'"),
+        ("max_rounds=ten", "max_rounds", "must be a whole number 1 to 200, got 'ten'"),
         ("max_rounds=-1", "max_rounds", "must be a whole number"),
         ("max_rounds=٣", "max_rounds", "must be a whole number"),
         ("simple_failure=maybe", "simple_failure", "must be one of market, nothing"),
