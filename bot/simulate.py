@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.audit import replay
+from bot.database import open_store
 from bot.games import load_game_info
 from bot.host import Host, SubmitResult
 from bot.process import EXIT_OUTPUT_CLOSED, Stop, is_closed_output, run_command
 from bot.store import ACTIVE_STATUSES, MatchRecord, Store
-from bot.store.owner import own
-from bot.store.sqlite import SqliteStore
+from bot.store.owner import owning
 from bot.transport import (
     Delivery,
     event_from_json,
@@ -321,7 +321,7 @@ async def simulate(
     window_s: float | None = None,
     level: str | None = None,
     seats: int | None = None,
-    db: Path | None = None,
+    db: str | Path | None = None,
     quiet: bool = False,
     out: TextIO = sys.stdout,
     on_closed: Callable[[], None] | None = None,
@@ -331,24 +331,22 @@ async def simulate(
     check_level(load_game_info(key), level)
     seats = check_players(load_game_info(key), seats)
     seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
-    with (
-        tempfile.TemporaryDirectory() as scratch,
-        own(db, "floral-host simulate") if db else contextlib.nullcontext(),
-    ):
-        store = await SqliteStore.open(db or Path(scratch) / "simulate.db")
-        players = SimulatedPlayers(out, quiet, on_closed)
-        host = Host(store, players, grace_s=max(window, 0.05), retry_base_s=0.05)
-        try:
-            sim = Simulation(
-                host, players, window, level=level, seats=seats, lockstep=Lockstep(host)
-            )
-            ids = await _start_all(sim, store, key, matches, seed)
-            assert sim.lockstep is not None
-            await sim.lockstep.run(ids)
-            summary = await _summary(host, ids)
-        finally:
-            await players.stop()
-            await host.close()
+    with tempfile.TemporaryDirectory() as scratch:
+        async with owning(db, "floral-host simulate") if db else contextlib.nullcontext():
+            store = await open_store(db or Path(scratch) / "simulate.db")
+            players = SimulatedPlayers(out, quiet, on_closed)
+            host = Host(store, players, grace_s=max(window, 0.05), retry_base_s=0.05)
+            try:
+                sim = Simulation(
+                    host, players, window, level=level, seats=seats, lockstep=Lockstep(host)
+                )
+                ids = await _start_all(sim, store, key, matches, seed)
+                assert sim.lockstep is not None
+                await sim.lockstep.run(ids)
+                summary = await _summary(host, ids)
+            finally:
+                await players.stop()
+                await host.close()
     return {"seed": seed, **summary}
 
 
@@ -418,7 +416,7 @@ def main(args: argparse.Namespace) -> int:
             window_s=args.window,
             level=args.level,
             seats=args.players,
-            db=Path(args.db) if args.db else None,
+            db=args.db or None,
             quiet=args.quiet,
             on_closed=lambda: stop(EXIT_OUTPUT_CLOSED),
         )

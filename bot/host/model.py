@@ -190,7 +190,9 @@ def restoring(window: Window) -> Iterator[None]:
 
 def storable(text: str) -> str:
     """``text`` as the store can hold it: a lone surrogate (which Discord's JSON can carry but
-    UTF-8 cannot) becomes U+FFFD, so the engine, the store and an export all see the same text."""
+    UTF-8 cannot) and a NUL (which PostgreSQL's text cannot) become U+FFFD, so the engine, the
+    store (either backend) and an export all see the same text."""
+    text = text.replace("\x00", "\ufffd")
     if text.isascii():
         return text
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

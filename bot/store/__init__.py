@@ -1,9 +1,11 @@
 """The host's durable store: what it keeps, and the small interface a backend implements.
 
-The SQLite backend (``bot.store.sqlite``) is the default; the interface is narrow on purpose so a
-PostgreSQL backend can serve several bot processes later. Every write that must be atomic is one
-call: ``create_match``, ``add_attempt`` and ``apply`` (a ``Change``) each commit one transaction.
-A write that fails for a passing reason raises ``WriteFailed`` and writes nothing.
+Two backends implement it with the same SQL (``bot.store.common.SqlStore`` over
+``bot.store.transactions``): SQLite (``bot.store.sqlite``, the default) and PostgreSQL
+(``bot.store.postgres``, a database several bot processes can share); ``bot.database.open_store``
+opens the one ``FLORAL_DB`` names. Every write that must be atomic is one call:
+``create_match``, ``add_attempt`` and ``apply`` (a ``Change``) each commit one transaction. A
+write that fails for a passing reason raises ``WriteFailed`` and writes nothing.
 """
 
 from __future__ import annotations
