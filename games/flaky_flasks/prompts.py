@@ -509,9 +509,9 @@ def _buy_choices(built: Ask, content: Content, g: G, p: P) -> None:
     for kind, item, cost in market_items(g, content):
         if cost > money:
             continue
-        if kind == "tableau":
-            stage = f"{tile_text(content, item)} tile, {cost}"
-            built.add(f"buy {item}", f"Buy {content.tiles[item].name} for {cost}", "buy", stage)
+        if kind == "tableau":  # tiles a menu of their own: with the cards, too many stages
+            label = f"Buy {tile_text(content, item)} tile for {cost}"
+            built.add(f"buy {item}", label, "tiles")
             continue
         name = content.cards[item].name
         stage = f"{card_text(content, item)}, {cost}"
@@ -525,6 +525,7 @@ def _buy_choices(built: Ask, content: Content, g: G, p: P) -> None:
                 stage,
             )
     built.presentation["buy"] = "steps"
+    built.presentation["tiles"] = "menu"
 
 
 # --- the Bargain ------------------------------------------------------------------------------

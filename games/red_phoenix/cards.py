@@ -29,11 +29,15 @@ ID_RE = re.compile(r"[a-z][a-z0-9_]*")
 RESULT_ID_RE = re.compile(r"[a-z][a-z0-9_:@]*")
 FORMULA_OR_MONSTER = re.compile(r"[fm][0-9]+")
 MAX_ID = 40
-MAX_COPIES = 60
-MAX_NUMBER = 1000
+# What a card set may hold (docs/red-phoenix.md, Your own card set): house bounds about twice
+# to five times the house set's (20 types, 5 methods, 22 result cards of 24 copies a level),
+# so a step's state stays small (its decks are lists of card ids)
+MAX_COPIES = 60  # of one ingredient type, or of one result card
+MAX_NUMBER = 1000  # a cost, an amount, a score, a monster's Health or damage
 MAX_TYPES = 40
 MAX_METHODS = 10
-MAX_RESULTS = 200
+MAX_RESULTS = 60  # result cards a level
+MAX_DECK = 120  # a level's result deck, copies included
 
 Origin = Literal["market", "supply"]
 Effect = Literal["damage", "steal", "heal", "coins", "boost", "ward"]
@@ -335,6 +339,11 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
                 raise ConfigError(f"{at}.id", f"{card.id} is listed twice in level {level}")
             results[level][card.id], copies[level][card.id] = card, n
             named[level][card.id] = isinstance(item, Mapping) and "name" in item
+        if sum(copies[level].values()) > MAX_DECK:
+            raise ConfigError(
+                f"{where}.results.{level}",
+                f"holds {sum(copies[level].values())} cards with their copies; at most {MAX_DECK}",
+            )
     winners = [
         card.id
         for level in LEVELS

@@ -75,20 +75,21 @@ def _word(k: int) -> str:
 
 def largest_card_set() -> dict[str, JSON]:
     """The house set grown to every bound of a card set (``games.red_phoenix.cards``): the
-    most ingredient types, methods and result cards, each with the most copies."""
+    most ingredient types (each in the market, most of them items), methods and result cards,
+    with the most copies, and result decks of the most cards."""
     data: dict[str, Any] = json.loads(house_raw())
-    effects = [None, {"effect": "damage", "amount": 3}, {"effect": "steal", "amount": 2}]
+    effects = [{"effect": "damage", "amount": 3}, {"effect": "steal", "amount": 2}, None,
+               {"effect": "heal", "amount": 2}, {"effect": "ward"}]  # fmt: skip
     for k in range(cards.MAX_TYPES - len(data["ingredients"])):
         item: dict[str, Any] = {
             "id": f"extra_{_word(k).lower()}",
             "name": f"Extra {_word(k)}",
             "level": 1 + k % 3,
             "copies": cards.MAX_COPIES,
+            "market": {"cost": 1 + k % 3, "stack": {s: cards.MAX_COPIES for s in "2345"}},
         }
-        if k % 2 == 0:
-            item["market"] = {"cost": 1 + k % 3, "stack": {s: cards.MAX_COPIES for s in "2345"}}
-        if effects[k % 3] is not None:
-            item["item"] = effects[k % 3]
+        if effects[k % len(effects)] is not None:
+            item["item"] = effects[k % len(effects)]
         data["ingredients"].append(item)
     for item in data["ingredients"]:
         item["copies"] = cards.MAX_COPIES
@@ -112,10 +113,12 @@ def largest_card_set() -> dict[str, JSON]:
                 card |= {"gain": "salt"}
             results.append(card)
         for card in results:
-            card["copies"] = cards.MAX_COPIES
+            card["copies"] = cards.MAX_DECK // cards.MAX_RESULTS
     return data
 
 
+# tests/games/steps.py: the largest inputs, played by random players (the planners of the other
+# levels weigh every draw of a method, slow on methods that draw ten)
 LARGEST = [
     Largest(
         f"every option at its maximum, the largest card set, {seats} players",
@@ -124,6 +127,7 @@ LARGEST = [
             "card_set": largest_card_set(),
         },
         seats,
+        agent="random",
     )
     for seats in (2, 5)
 ]
