@@ -90,12 +90,20 @@ def test_s16_unreadable_options_name_the_problem(text: str, field: str, words: s
         ("max_rounds=0", "max_rounds"),
         ("hand_limit=9999999", "hand_limit"),
         ("seed=" + "9" * 20, "seed"),
+        ("ap_per_turn=1000000", "ap_per_turn"),  # issue 18: a million buttons a prompt
+        ("max_rounds=201", "max_rounds"),
     ],
 )
 def test_s16_the_engine_checks_the_values(text: str, field: str) -> None:
     with pytest.raises(ConfigError) as caught:
         parsed(text)
     assert caught.value.field == field
+
+
+def test_s16_ap_per_turn_1000000_is_refused_in_one_line_naming_it() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parsed("AP per turn = 1000000")
+    assert str(caught.value) == "ap_per_turn: must be a whole number from 1 to 10, got 1000000"
 
 
 @given(st.text(max_size=200))
