@@ -39,9 +39,7 @@ def checked_text(value: object, field: str, limit: int = NAME_CHARS) -> str:
     one printable (``str.isprintable``: no control, line break, format or zero-width character,
     no lone surrogate). Otherwise ConfigError naming ``field`` and the first bad character."""
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise ConfigError(
-            field, f"must be a text of 1 to {limit} characters, got {excerpt(value)}"
-        )
+        raise ConfigError(field, f"must be a text of 1 to {limit} characters, got {excerpt(value)}")
     bad = next((char for char in value if not char.isprintable()), None)
     if bad is not None:
         raise ConfigError(field, f"holds {_character(bad)}, which does not print: {excerpt(value)}")
