@@ -9,6 +9,7 @@ from games.protocol import JSON, ConfigError
 from games.text import (
     MAX_DIGITS,
     OTHER_NUMERALS,
+    checked_text,
     excerpt,
     field_name,
     has_other_numerals,
@@ -79,8 +80,8 @@ def _spellbook(raw: Mapping[str, JSON]) -> tuple[JSON, str | None]:
         preset = books.preset_named(value)
         return (value, None) if preset is None else (books.load_preset(preset).to_json(), preset)
     note = raw.get(PRESET_KEY)
-    if note is not None and (not isinstance(note, str) or not 0 < len(note) <= MAX_PRESET_NAME):
-        raise ConfigError(f"config.{PRESET_KEY}", f"must be a preset's name, got {excerpt(note)}")
+    if note is not None:
+        checked_text(note, f"config.{PRESET_KEY}", MAX_PRESET_NAME)
     return value, note
 
 

@@ -12,6 +12,7 @@ from games.protocol import JSON
 from games.red_phoenix import cards
 from games.red_phoenix.cards import card_set_of, house_raw
 from games.red_phoenix.config import RANGES
+from tests.games.red_phoenix.helpers import examples, script_of
 from tests.games.steps import Largest
 
 OPTIONS = {
@@ -131,3 +132,7 @@ LARGEST = [
     )
     for seats in (2, 5)
 ]
+
+# tests/games/test_bad_input.py: the rules page's worked examples as scripts (without the
+# example's own id, title and expected trace, which a script does not hold)
+EXAMPLE_SCRIPTS = [script_of(example) for example in examples()]
