@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from games.protocol import ConfigError, derive_rng
+from games.text import excerpt
 
 from .config import SCHEDULES
 from .content import (
@@ -398,7 +399,7 @@ def ordered(
     for item in prefix:
         if rest[item] <= 0:
             where = ".".join([kind, *key])
-            raise ConfigError(where, f"{item!r} is not left in that pile")
+            raise ConfigError(where, f"{excerpt(item)} is not left in that pile")
         rest[item] -= 1
     return prefix + sorted(rest.elements(), key=rank.__getitem__)
 
