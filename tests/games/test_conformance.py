@@ -459,6 +459,7 @@ async def play_through_host(
         config=plan.config,
         seed=plan.seed,
         window_s=WINDOW_S,
+        timers=dict.fromkeys(case.info.timers, WINDOW_S),  # a reaction window too
     )
     await hosting.host.start_match(record.id)
     store, game, rng = hosting.host.store, case.game, random.Random(plan.noise)
