@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.shards import DEFAULT_LEASE_S, Shards, parse_setting
+
 DEFAULT_DB = Path("data/floral-host.db")
 MAX_SECONDS = 86_400.0  # a day; more only overflows timers
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -36,6 +38,8 @@ class Settings:
     guild_ready_timeout: float = 2.0  # seconds on_ready waits for guilds (tests lower it)
     opener_starts: bool = False  # the opener of a full table may start its match too
     threads: bool = False  # each match's posts after its first go to a thread of the channel
+    shards: Shards | None = None  # FLORAL_SHARDS (0-3/8): this process's Discord shards
+    lease_s: float = DEFAULT_LEASE_S  # a sharded process's leases last this long unrenewed
 
     @property
     def db_path(self) -> Path:
@@ -64,6 +68,8 @@ class Settings:
             guild_ready_timeout=_seconds(values, "FLORAL_GUILD_READY_TIMEOUT", 2.0),
             opener_starts=_flag(values, "FLORAL_OPENER_STARTS"),
             threads=_flag(values, "FLORAL_THREADS"),
+            shards=_shards(values, "FLORAL_SHARDS"),
+            lease_s=_seconds(values, "FLORAL_LEASE_SECONDS", DEFAULT_LEASE_S),
         )
 
 
@@ -132,6 +138,11 @@ def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
             f" got {_excerpt(value)}"
         )
     return seconds
+
+
+def _shards(values: Mapping[str, str], name: str) -> Shards | None:
+    value = _text(values, name)
+    return None if value is None else parse_setting(value)
 
 
 def _log_level(values: Mapping[str, str], name: str) -> str:
