@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS {LEASES_TABLE} (
 _READ = f"""
 SELECT l.shard, l.shard_count, l.owner, l.holder,
        l.expires_at > clock_timestamp() AS running,
-       EXTRACT(EPOCH FROM l.expires_at - clock_timestamp()) AS left_s,
+       EXTRACT(EPOCH FROM l.expires_at - clock_timestamp())::float8 AS left_s,
        EXISTS (SELECT 1 FROM pg_stat_activity a
                WHERE a.pid = l.backend_pid AND a.backend_start = l.backend_start) AS alive
 FROM {LEASES_TABLE} l ORDER BY l.shard"""
