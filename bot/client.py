@@ -141,10 +141,10 @@ class FloralBot(commands.Bot):
             await self.load_extension(extension)
         self.tree.error(self.on_app_command_error)
         await self._sync_commands()
-        await self._start_handoff()
         if self.shard_range is None or self.shard_range.has_dms:  # practices are played in DMs
             await self.practice.resume(store)  # before the host re-prompts anyone
         await self._host.start()
+        await self._start_handoff()  # DMs handed over now find their matches hosted
         self.practice.answer_open_windows()
         log.info("host started with %d active matches", len(self._host.active_match_ids()))
 
@@ -247,13 +247,13 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
 
     async def _start_handoff(self) -> None:
         assert self.shard_range is not None
-        self.handoff = HandOff(self.settings.db, self.shard_range, self._handed_over)
-        await self.handoff.start()
+        self.handoff = handoff = HandOff(self.settings.db, self.shard_range, self._handed_over)
+        await handoff.start()
         if self.shard_range.has_dms and len(self.shard_range.ids) < self.shard_range.count:
             parsers = self._connection.parsers
             for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):
                 parsers[event] = functools.partial(self._received, event, parsers[event])
-        await self.handoff.collect()
+        await handoff.collect()
 
     async def _stop_handoff(self) -> None:
         if self.handoff is not None:

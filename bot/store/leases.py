@@ -77,7 +77,7 @@ _RENEW = f"""
 UPDATE {LEASES_TABLE} SET expires_at = clock_timestamp() + make_interval(secs => $2::float8),
     backend_pid = pg_backend_pid(),
     backend_start = (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())
-WHERE owner = $1 AND expires_at > clock_timestamp() RETURNING shard"""
+WHERE owner = $1 RETURNING shard"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +251,9 @@ class ShardLeases:
                 await self._reconnect()
 
     async def renew(self) -> None:
-        """Push the expiry one lease ahead; LeaseLost when another process took a shard."""
+        """Push the expiry one lease ahead; LeaseLost when another process took a shard (a
+        lease that expired unnoticed, the event loop stalled, is still this process's until
+        another takes it)."""
         assert self.shards is not None
         rows = await self._connection.fetch(_RENEW, self.owner, self.lease_s)
         kept = {int(row[0]) for row in rows}
