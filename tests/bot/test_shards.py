@@ -45,7 +45,7 @@ def test_a_bad_range_is_refused_naming_the_field(text: str, count: int, says: st
 
 def test_a_bad_floral_shards_names_the_setting() -> None:
     for text in ("0-3", "0-3/", "x/8", "9/8"):
-        with pytest.raises(ValueError, match="^FLORAL_SHARDS: "):
+        with pytest.raises(ValueError, match=r"^FLORAL_SHARDS: "):
             parse_setting(text)
 
 
