@@ -29,6 +29,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.budget import PROMPT, RequestBudget, counts
 from bot.database import is_postgres, open_store
 from bot.discord_transport import DiscordTransport, fit
 from bot.handoff import HandOff
@@ -38,7 +39,7 @@ from bot.settings import Settings
 from bot.shards import Shards, parse_range
 from bot.store.leases import leasing
 from bot.store.owner import describe, owning
-from bot.transport import Delivery
+from bot.transport import Delivery, Transport
 from games import registry
 from games.protocol import ConfigError
 
@@ -129,9 +130,11 @@ class FloralBot(commands.Bot):
             end_view=self.views.end_view,
             threads=self.settings.threads,
         )
+        await self._share_budget()
         self._host = Host(
             store,
-            self.practice.transport(transport),  # AI seats of practice matches answer here
+            # AI seats of practice matches answer here
+            self.practice.transport(PromptsFirst(transport)),
             grace_s=self.settings.grace_s,
             reminder_s=self.settings.reminder_s,
             shards=self.shard_range,
@@ -149,6 +152,9 @@ class FloralBot(commands.Bot):
         log.info("host started with %d active matches", len(self._host.active_match_ids()))
 
     async def _start_handoff(self) -> None:
+        """Sharded processes only (``ShardedFloralBot``)."""
+
+    async def _share_budget(self) -> None:
         """Sharded processes only (``ShardedFloralBot``)."""
 
     async def _sync_commands(self) -> None:
@@ -243,6 +249,7 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         self.shard_range = shards
         super().__init__(settings, shard_ids=list(shards.ids), shard_count=shards.count)
         self.handoff: HandOff | None = None
+        self.budget: RequestBudget | None = None
         self._routing: set[asyncio.Task[None]] = set()
 
     async def _start_handoff(self) -> None:
@@ -259,6 +266,22 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         if self.handoff is not None:
             handoff, self.handoff = self.handoff, None
             await handoff.close()
+        if self.budget is not None:
+            budget, self.budget = self.budget, None
+            await budget.close()
+
+    async def _share_budget(self) -> None:
+        """Every request to Discord takes a token of the budget all processes share first."""
+        self.budget = budget = RequestBudget(self.settings.db)
+        await budget.start()
+        send = self.http.request
+
+        async def request(route: discord.http.Route, **kwargs: Any) -> Any:
+            if counts(route.path):
+                await budget.take(PROMPT.get())
+            return await send(route, **kwargs)
+
+        self.http.request = request  # type: ignore[method-assign]
 
     # --- the process holding shard 0: DMs about other processes' matches go there ---------
 
@@ -333,6 +356,22 @@ def dm_match_of(data: Mapping[str, Any]) -> int | None:
         if part.isdigit() and len(part) <= 18:
             return int(part)
     return None
+
+
+class PromptsFirst:
+    """The transport, marking the sends of a window's prompt (``bot.budget``: they may take the
+    shared budget's reserve)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    async def send(self, delivery: Delivery) -> None:
+        prompt = delivery.audience.kind == "seat" and "request" in delivery.payload
+        marked = PROMPT.set(prompt)
+        try:
+            await self._transport.send(delivery)
+        finally:
+            PROMPT.reset(marked)
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
