@@ -4,7 +4,8 @@ Discord allows a bot token about 50 requests a second in all (its global limit),
 processes share the token. Each sharded process takes one token from the bucket row in
 ``floral_budget`` before each request it makes to Discord, so together they stay within it.
 The bucket holds at most ``burst`` tokens and refills at ``rate`` a second: in any second at
-most ``burst + rate`` requests go out (45 + 5 = 50 by default). Interaction answers (callbacks
+most ``burst + rate`` requests go out (40 + 5 = 45 by default: Discord's 50, less a margin for
+the moments between taking a token and the request reaching Discord). Interaction answers (callbacks
 and the webhook) do not count, as Discord does not count them.
 
 Prompts first: a request that delivers a window's prompt (its seat's clock is running) may take
@@ -23,7 +24,7 @@ from bot.store.common import BUDGET_TABLE
 
 log = logging.getLogger(__name__)
 
-RATE, BURST, RESERVE = 45.0, 5.0, 2.0
+RATE, BURST, RESERVE = 40.0, 5.0, 2.0
 MAX_WAIT_S = 1.0  # one wait's longest sleep (the bucket is read again after it)
 
 # set while a prompt is being sent (``bot.client``): its requests may take the reserve
@@ -37,10 +38,14 @@ CREATE TABLE IF NOT EXISTS {BUDGET_TABLE} (
 )"""
 _FILL = f"INSERT INTO {BUDGET_TABLE} VALUES (1, $1, clock_timestamp()) ON CONFLICT DO NOTHING"
 # the tokens there are now: what was left plus the refill since, at most the burst
-_NOW = "LEAST($1::float8, tokens + $2::float8 * EXTRACT(EPOCH FROM statement_timestamp() - at))"
-# one statement, so a concurrent taker's update is seen (PostgreSQL re-checks the row)
+_NOW = (
+    "LEAST($1::float8, tokens"
+    " + $2::float8 * GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - at)))"
+)
+# one statement, so a concurrent taker's update is seen (PostgreSQL re-checks the row, and
+# reads the clock once it has it)
 _TAKE = f"""
-UPDATE {BUDGET_TABLE} SET tokens = {_NOW} - 1, at = statement_timestamp()
+UPDATE {BUDGET_TABLE} SET tokens = {_NOW} - 1, at = GREATEST(at, clock_timestamp())
 WHERE id = 1 AND {_NOW} >= $3::float8 RETURNING tokens"""
 _LEFT = f"SELECT {_NOW} FROM {BUDGET_TABLE} WHERE id = 1"
 
