@@ -30,12 +30,6 @@ MAX_WAIT_S = 1.0  # one wait's longest sleep (the bucket is read again after it)
 # set while a prompt is being sent (``bot.client``): its requests may take the reserve
 PROMPT: contextvars.ContextVar[bool] = contextvars.ContextVar("floral_prompt", default=False)
 
-_CREATE = f"""
-CREATE TABLE IF NOT EXISTS {BUDGET_TABLE} (
-    id INTEGER PRIMARY KEY,
-    tokens DOUBLE PRECISION NOT NULL,
-    at TIMESTAMPTZ NOT NULL
-)"""
 _FILL = f"INSERT INTO {BUDGET_TABLE} VALUES (1, $1, clock_timestamp()) ON CONFLICT DO NOTHING"
 # the tokens there are now: what was left plus the refill since, at most the burst
 _NOW = (
@@ -75,7 +69,6 @@ class RequestBudget:
         self._pool = await asyncpg.create_pool(
             self.url, min_size=1, max_size=8, timeout=CONNECT_TIMEOUT_S
         )
-        await self._pool.execute(_CREATE)
         await self._pool.execute(_FILL, self.burst)
 
     async def close(self) -> None:

@@ -33,14 +33,6 @@ log = logging.getLogger(__name__)
 CHANNEL = "floral_inbound"  # the NOTIFY channel: the payload is "<shard>:<row id>"
 COLLECT_S = 2.0  # how often rows a notification missed are collected
 
-_CREATE = f"""
-CREATE TABLE IF NOT EXISTS {INBOUND_TABLE} (
-    id BIGSERIAL PRIMARY KEY,
-    shard INTEGER NOT NULL,
-    event TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
-)"""
 _FORWARD = f"""
 WITH row AS (INSERT INTO {INBOUND_TABLE} (shard, event, payload) VALUES ($1, $2, $3)
              RETURNING id)
@@ -84,7 +76,6 @@ class HandOff:
         self._pool = await asyncpg.create_pool(
             self.url, min_size=1, max_size=4, timeout=CONNECT_TIMEOUT_S
         )
-        await self._pool.execute(_CREATE)
         self._listener = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
         await self._listener.add_listener(CHANNEL, self._notified)
         self._collecting = asyncio.create_task(self._collect_forever(), name="handoff-collect")

@@ -34,7 +34,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.shards import DEFAULT_LEASE_S, Shards
-from bot.store.common import LEASES_TABLE, OWNER_TABLE, POSTGRES_KIND, check_tables
+from bot.store.common import (
+    BUDGET_TABLE,
+    INBOUND_TABLE,
+    LEASES_TABLE,
+    OWNER_TABLE,
+    POSTGRES_KIND,
+    check_tables,
+)
 from bot.store.faults import UnusableDatabase
 
 log = logging.getLogger(__name__)
@@ -52,6 +59,21 @@ CREATE TABLE IF NOT EXISTS {LEASES_TABLE} (
     backend_pid INTEGER NOT NULL,
     backend_start TIMESTAMPTZ NOT NULL,
     expires_at TIMESTAMPTZ NOT NULL
+)"""
+
+_CREATE_INBOUND = f"""
+CREATE TABLE IF NOT EXISTS {INBOUND_TABLE} (
+    id BIGSERIAL PRIMARY KEY,
+    shard INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+)"""
+_CREATE_BUDGET = f"""
+CREATE TABLE IF NOT EXISTS {BUDGET_TABLE} (
+    id INTEGER PRIMARY KEY,
+    tokens DOUBLE PRECISION NOT NULL,
+    at TIMESTAMPTZ NOT NULL
 )"""
 
 # every lease, with whether it is still running (its expiry) and its holder's session alive
@@ -161,7 +183,9 @@ class ShardLeases:
                         "stop it first: an unsharded process hosts every match",
                     )
                 check_tables(shown(self.url), await table_names(connection), False, POSTGRES_KIND)
-                await connection.execute(_CREATE)
+                # the sharded processes' tables, made by the first one (one claim at a time)
+                for table in (_CREATE, _CREATE_INBOUND, _CREATE_BUDGET):
+                    await connection.execute(table)
                 await connection.execute(
                     f"CREATE TABLE IF NOT EXISTS {OWNER_TABLE}"
                     " (id INTEGER PRIMARY KEY, holder TEXT NOT NULL)"

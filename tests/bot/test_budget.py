@@ -11,6 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.budget import RequestBudget, counts
+from bot.shards import Shards
+from bot.store.leases import ShardLeases
 from tests import postgres
 
 RATE, BURST = 40.0, 4.0
@@ -19,12 +21,15 @@ RATE, BURST = 40.0, 4.0
 @pytest.fixture
 async def budgets() -> AsyncIterator[tuple[RequestBudget, RequestBudget]]:
     url = postgres.new_database(schema=False)
+    leases = ShardLeases(url, "test")  # the first sharded process makes the shared tables
+    await leases.claim(Shards((0,), 1))
     pair = (RequestBudget(url, rate=RATE, burst=BURST), RequestBudget(url, rate=RATE, burst=BURST))
     for budget in pair:
         await budget.start()
     yield pair
     for budget in pair:
         await budget.close()
+    await leases.release()
     postgres.drop_database(url)
 
 
