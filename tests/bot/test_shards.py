@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main as cli_main
@@ -60,6 +60,7 @@ def test_practice_matches_belong_to_the_process_holding_shard_0() -> None:
     assert Shards((1,), 2).overlaps(Shards((5,), 8))  # another layout: every server moves
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     guilds=st.lists(st.integers(0, 2**63 - 1), min_size=1, max_size=20),
     count=st.integers(1, 16),
