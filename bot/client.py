@@ -298,7 +298,9 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
     def _may_hand_over(event: str, data: Mapping[str, Any]) -> bool:
         if event == "MESSAGE_CREATE":
             return not data.get("author", {}).get("bot")
-        return data.get("type") in (2, 3)  # a command or a component (not autocomplete)
+        if data.get("type") == 2:  # a command: /practice starts a practice, shard 0's own
+            return data.get("data", {}).get("name") not in LOCAL_COMMANDS
+        return data.get("type") == 3  # a component (autocomplete is answered here)
 
     async def _route(self, event: str, parse: Callable[[Any], None], data: Any) -> None:
         assert self.handoff is not None
@@ -343,6 +345,7 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         state.dispatch("interaction", interaction)
 
 
+LOCAL_COMMANDS = frozenset({"practice"})  # DM commands the process holding shard 0 answers
 DEFERRED = "floral_deferred"  # how shard 0's process deferred a handed-over interaction
 DEFERRED_ANSWER = discord.InteractionResponseType.deferred_channel_message.value
 DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update.value

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main as cli_main
+from bot.client import ShardedFloralBot, dm_match_of
 from bot.shards import Shards, parse_range, parse_setting, shard_of
 
 
@@ -107,3 +108,19 @@ def test_run_needs_a_shard_count_with_a_range(
     monkeypatch.setenv("FLORAL_SHARDS", "0-1")
     assert cli_main(["run"]) == 2
     assert "FLORAL_SHARDS: expected a range and the shard count" in capsys.readouterr().err
+
+
+def test_a_dm_component_names_its_match_and_practice_stays_with_shard_0() -> None:
+    def pressed(custom_id: str) -> dict[str, object]:
+        return {"type": 3, "data": {"custom_id": custom_id, "component_type": 2}}
+
+    assert dm_match_of(pressed("fx:12:3:A")) == 12  # a choice
+    assert dm_match_of(pressed("fx:declare:12:3:1")) == 12  # a menu
+    assert dm_match_of(pressed("fh:7:2:?")) == 7  # help
+    assert dm_match_of(pressed("fc:9:2:next")) == 9  # a page of cards
+    assert dm_match_of({"type": 2, "data": {"name": "submit"}}) is None
+    practice = {"type": 2, "data": {"name": "practice"}}
+    assert not ShardedFloralBot._may_hand_over("INTERACTION_CREATE", practice)
+    assert ShardedFloralBot._may_hand_over("INTERACTION_CREATE", {"type": 2, "data": {}})
+    assert not ShardedFloralBot._may_hand_over("INTERACTION_CREATE", {"type": 4})
+    assert not ShardedFloralBot._may_hand_over("MESSAGE_CREATE", {"author": {"bot": True}})
