@@ -225,15 +225,14 @@ class Rest:
             record.counted = True
             if wait is not None:
                 log.info("fake Discord: global rate limit, %s %s", request.method, path)
-                return json_response(
-                    {"message": "You are being rate limited.", "retry_after": wait, "global": True},
-                    429,
-                    {
-                        "Retry-After": f"{wait:.3f}",
-                        "X-RateLimit-Global": "true",
-                        "X-RateLimit-Scope": "global",
-                    },
-                )
+                body = {"message": "You are being rate limited.", "retry_after": wait}
+                headers = {
+                    "Via": "1.1 google",  # discord.py takes a 429 without it for a ban
+                    "Retry-After": str(max(1, round(wait))),
+                    "X-RateLimit-Global": "true",
+                    "X-RateLimit-Scope": "global",
+                }
+                return json_response({**body, "global": True, "code": 0}, 429, headers)
         fault = fake.injected_fault(request.method, route, params)
         if fault is not None:
             log.info("fake Discord: injected %s for %s %s", fault.status, request.method, path)
