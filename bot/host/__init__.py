@@ -151,9 +151,14 @@ class Host:
         await self.store.close()
 
     async def wait_idle(self) -> None:
-        """Until no resolution is in flight and the outbox is delivered (tests, simulate)."""
-        await self._matches.wait_tasks()
-        await self.worker.wait_idle()
+        """Until no resolution is in flight and the outbox is delivered (tests, simulate).
+        Again while either made work for the other: a delivered prompt's report is a task
+        (a late prompt moves its deadline), a task's commit is more to deliver."""
+        while True:
+            await self._matches.wait_tasks()
+            await self.worker.wait_idle()
+            if not self._matches.busy():
+                return
 
     async def wait_over(self, match_id: int) -> None:
         """Until the match is finished or aborted."""
