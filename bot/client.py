@@ -201,9 +201,13 @@ class FloralBot(commands.Bot):
             host, self._host = self._host, None
             await self.practice.stop()
             await host.close()
+        await self._stop_budget()  # after the host: its last deliveries take tokens
         await super().close()
 
     async def _stop_handoff(self) -> None:
+        """Sharded processes only (``ShardedFloralBot``)."""
+
+    async def _stop_budget(self) -> None:
         """Sharded processes only (``ShardedFloralBot``)."""
 
     def log_channel_of(self, delivery: Delivery) -> int | None:
@@ -266,6 +270,8 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         if self.handoff is not None:
             handoff, self.handoff = self.handoff, None
             await handoff.close()
+
+    async def _stop_budget(self) -> None:
         if self.budget is not None:
             budget, self.budget = self.budget, None
             await budget.close()
