@@ -86,7 +86,7 @@ async def test_a_standby_waits_while_every_lease_is_renewed(url: str) -> None:
     alive, standby = leases(url, "alive"), leases(url, "standby")
     await alive.claim(Shards.every(2))
     with pytest.raises(TimeoutError):
-        await asyncio.wait_for(standby.claim(Shards.every(2), standby=True), LEASE_S * 3)
+        await asyncio.wait_for(standby.claim(Shards.every(2), standby=True), LEASE_S * 2)
     await standby.release()
     await alive.release()
 
