@@ -69,7 +69,7 @@ class Settings:
             opener_starts=_flag(values, "FLORAL_OPENER_STARTS"),
             threads=_flag(values, "FLORAL_THREADS"),
             shards=_shards(values, "FLORAL_SHARDS"),
-            lease_s=_seconds(values, "FLORAL_LEASE_SECONDS", DEFAULT_LEASE_S),
+            lease_s=_lease_seconds(values, "FLORAL_LEASE_SECONDS"),
         )
 
 
@@ -143,6 +143,15 @@ def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
 def _shards(values: Mapping[str, str], name: str) -> Shards | None:
     value = _text(values, name)
     return None if value is None else parse_setting(value)
+
+
+def _lease_seconds(values: Mapping[str, str], name: str) -> float:
+    """A lease from 1 s (renewed three times a second) to an hour (a dead process's matches
+    wait that long)."""
+    seconds = _seconds(values, name, DEFAULT_LEASE_S)
+    if not 1.0 <= seconds <= 3600.0:
+        raise ValueError(f"{name}: expected 1 to 3600 seconds, got {_excerpt(str(values[name]))}")
+    return seconds
 
 
 def _log_level(values: Mapping[str, str], name: str) -> str:

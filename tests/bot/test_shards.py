@@ -124,3 +124,12 @@ def test_a_dm_component_names_its_match_and_practice_stays_with_shard_0() -> Non
     assert ShardedFloralBot._may_hand_over("INTERACTION_CREATE", {"type": 2, "data": {}})
     assert not ShardedFloralBot._may_hand_over("INTERACTION_CREATE", {"type": 4})
     assert not ShardedFloralBot._may_hand_over("MESSAGE_CREATE", {"author": {"bot": True}})
+
+
+def test_the_lease_length_is_bounded() -> None:
+    from bot.settings import Settings
+
+    assert Settings.load({"FLORAL_LEASE_SECONDS": "2"}, env_file=None).lease_s == 2.0
+    for bad in ("0.5", "7200"):
+        with pytest.raises(ValueError, match=r"^FLORAL_LEASE_SECONDS: expected 1 to 3600 seconds"):
+            Settings.load({"FLORAL_LEASE_SECONDS": bad}, env_file=None)
