@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=arguments.player_count, default=None, help=PLAYERS_HELP)
     simulate.add_argument("--db", default=None, help="database file (resumes unfinished matches)")
     simulate.add_argument("--quiet", action="store_true", help="print only the summary")
+    simulate.add_argument(
+        "--json", action="store_true", help="the summary as JSON on a terminal too"
+    )
 
     play = sub.add_parser("play", help="you against the AI in the terminal", ai_levels=True)
     play.add_argument("game", metavar="GAME", help="a game listed below")

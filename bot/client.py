@@ -83,13 +83,13 @@ class ViewRegistry:
 
     def __init__(self) -> None:
         self.build: Any = None
-        self.end: Any = None  # a match id -> its end post's buttons, set by the rematch cog
+        self.end: Any = None  # an end post -> its buttons, set by the rematch cog
 
     def __call__(self, request: Mapping[str, Any]) -> discord.ui.View | None:
         return None if self.build is None else self.build(request)
 
-    def end_view(self, match_id: int) -> discord.ui.View | None:
-        return None if self.end is None else self.end(match_id)
+    def end_view(self, delivery: Delivery) -> discord.ui.View | None:
+        return None if self.end is None else self.end(delivery)
 
 
 class FloralBot(commands.Bot):

@@ -205,7 +205,7 @@ class SqlStore(ABC):
     async def create_match(
         self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
-        return await self._save(tx.create_match(new, snapshot, at, outbox))
+        return await self._save(tx.create_match(self.dialect, new, snapshot, at, outbox))
 
     async def add_attempt(self, attempt: Attempt) -> bool:
         try:
@@ -257,6 +257,9 @@ class SqlStore(ABC):
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         return await self._read(tx.get_table(table_id))
+
+    async def open_tables(self) -> list[TableRecord]:
+        return await self._read(tx.open_tables())
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         return await self._read(tx.read_match(match_id))
