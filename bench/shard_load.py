@@ -193,7 +193,6 @@ async def new_matches(
 
 async def sync_with_other(pool: Any, shard: int, stage: str) -> None:
     """Wait until both workers reached ``stage`` (a row each in a scratch table)."""
-    await pool.execute("CREATE TABLE IF NOT EXISTS bench_sync (stage TEXT, shard INTEGER)")
     await pool.execute("INSERT INTO bench_sync VALUES ($1, $2)", stage, shard)
     while await pool.fetchval("SELECT count(*) FROM bench_sync WHERE stage = $1", stage) < COUNT:
         await asyncio.sleep(0.05)
@@ -239,7 +238,13 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 def coordinate(args: argparse.Namespace, db: str) -> dict[str, Any]:
     async def migrate() -> None:
-        await (await open_store(db)).close()
+        store = await open_store(db)
+        await store.close()
+        import asyncpg
+
+        connection = await asyncpg.connect(db)
+        await connection.execute("CREATE TABLE bench_sync (stage TEXT, shard INTEGER)")
+        await connection.close()
 
     asyncio.run(migrate())  # once, before the workers race to
     own = [sys.executable, __file__, "--db", db, *forwarded(args)]
