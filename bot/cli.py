@@ -56,7 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
         " only, with --shard-count (default FLORAL_SHARDS, such as 0-3/8)",
     )
     run.add_argument(
-        "--shard-count", type=arguments.shard_count, default=None, help="the bot's shards in all"
+        "--shard-count",
+        type=arguments.shard_count,
+        default=None,
+        metavar="N",
+        help="the bot's shards in all (1 to 1024)",
     )
     run.add_argument(
         "--standby",
