@@ -364,7 +364,7 @@ class DeliveryWorker:
         if late:  # the seat's time counts from now: the prompt shows the moved deadline
             delivery = late_delivery(delivery, delay, min(delay, self._late_cap_s), now)
         try:
-            await self._transport.send(delivery)
+            posted_at = await self._transport.send(delivery)
         except PermanentError as error:
             log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
             self._fail(row, str(error), result)
@@ -378,7 +378,12 @@ class DeliveryWorker:
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent.append(row.id)
-            sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
+            # a 429 wait inside the send counts; a resend Discord dropped (its nonce: posted
+            # before a crash) counts from the first post, trusted between commit and now
+            sent_at = self._clock()
+            if posted_at is not None and row.created_at <= posted_at < sent_at:
+                sent_at = posted_at
+            sent_after = sent_at - row.created_at
             if is_window_prompt(row) and self._on_prompt is not None:
                 shown = min(delay, self._late_cap_s) if late else 0.0
                 was_late = sent_after > self._late_allowance_s
