@@ -374,11 +374,11 @@ class PromptsFirst:
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
 
-    async def send(self, delivery: Delivery) -> None:
+    async def send(self, delivery: Delivery) -> float | None:
         prompt = delivery.audience.kind == "seat" and "request" in delivery.payload
         marked = PROMPT.set(prompt)
         try:
-            await self._transport.send(delivery)
+            return await self._transport.send(delivery)
         finally:
             PROMPT.reset(marked)
 
