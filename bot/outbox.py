@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.shards import Shards
 from bot.store import OutboxMessage, OutboxRow, Retry, Store, WriteFailed
 from bot.transport import (
     Delivery,
@@ -259,6 +260,7 @@ class DeliveryWorker:
         retry_max_s: float = 300.0,
         max_tries: int = 10,
         batch: int = 500,
+        shards: Shards | None = None,
     ) -> None:
         self._store = store
         self._transport = transport
@@ -271,6 +273,7 @@ class DeliveryWorker:
         self._retry_max_s = retry_max_s
         self._max_tries = max_tries
         self._batch = batch
+        self._shards = shards  # a sharded process sends only its own matches' messages
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -324,7 +327,7 @@ class DeliveryWorker:
         queue waiting to retry (a log channel answering 5xx) never holds up the others."""
         await self._settle()  # a pass whose record failed: record it before sending again
         now = self._clock()
-        rows, next_try = await self._store.due_outbox(now, self._batch)
+        rows, next_try = await self._store.due_outbox(now, self._batch, self._shards)
         if not rows:
             return None if next_try is None else max(0.001, next_try - now)
         await self._store.sync()  # what the messages tell is on disk before anyone reads it

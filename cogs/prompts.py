@@ -41,7 +41,14 @@ from bot.host import HostError, OpenPrompt
 from bot.outbox import choices_text
 from bot.transport import request_to_json
 from cogs.cards import cards_page, my_match
-from cogs.common import ack_text, floral_bot, match_name, refusal_text, respond
+from cogs.common import (
+    ack_text,
+    floral_bot,
+    match_name,
+    refusal_text,
+    respond,
+    update_message,
+)
 from games.protocol import Accepted, Refused, Request
 from games.text import excerpt
 
@@ -221,7 +228,13 @@ class DeclareSelect(
             return
         payload = request_to_json(found.request, self.match_id, self.step, found.deadline)
         view = prompt_view(payload, pages={(self.kind, self.n): page})
-        await interaction.response.edit_message(view=view)
+        await update_message(interaction, view=view)
+
+
+def turns_a_page(data: Mapping[str, Any]) -> bool:
+    """A raw interaction that picks a menu's page-turning option (it edits the prompt)."""
+    values = data.get("data", {}).get("values") if data.get("type") == 3 else None
+    return isinstance(values, list) and any(str(v).startswith(PAGE) for v in values)
 
 
 @dataclass(slots=True)
@@ -676,4 +689,5 @@ async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, FloralBot)
     bot.add_dynamic_items(ChoiceButton, DeclareSelect, HelpButton, WhichMatchButton)
     bot.views.build = prompt_view
+    bot.page_turns.append(turns_a_page)
     await bot.add_cog(Prompts(bot))
