@@ -33,6 +33,7 @@ from typing import Any
 from bot.host.lifecycle import Lifecycle
 from bot.host.matches import GameLoader, Matches
 from bot.host.model import (
+    ClaimTaken,
     HostError,
     HostStats,
     Live,
@@ -49,6 +50,7 @@ from bot.host.submissions import Submissions
 from bot.host.timers import Clock, ManualTimers, SchedulerTimers, Timers
 from bot.host.windows import Windows
 from bot.outbox import DeliveryWorker, Late
+from bot.shards import Shards
 from bot.store import ACTIVE_STATUSES, MatchRecord, OutboxMessage, OutboxRow, Store
 from bot.transport import Transport
 from games.protocol import JSON, Game, Verdict
@@ -73,6 +75,7 @@ class Host:
         timers: Timers | None = None,
         late_allowance_s: float = 2.0,
         late_cap_s: float = 30.0,
+        shards: Shards | None = None,
     ) -> None:
         """``stall_s``: a deadline met later than this is treated like downtime (grace).
         ``sweep_s``: how often the sweep looks for windows this long past their deadline.
@@ -80,8 +83,11 @@ class Host:
         ``timers``: runs the deadlines and reminders (default: APScheduler).
         ``late_allowance_s``, ``late_cap_s``: a prompt that opens a window and reaches its seat
         later than the allowance after its commit moves the window's deadline by the delay, at
-        most the cap, and the seat is told (fair clocks)."""
+        most the cap, and the seat is told (fair clocks).
+        ``shards``: a sharded process's (``bot.shards``): it hosts, times, resolves and delivers
+        only the matches these shards hold; None: every match."""
         self.store = store
+        self.shards = shards
         self.worker = DeliveryWorker(
             store,
             transport,
@@ -91,6 +97,7 @@ class Host:
             late_cap_s=late_cap_s,
             clock=clock,
             retry_base_s=retry_base_s,
+            shards=shards,
         )
         self._matches = Matches(
             store,
@@ -126,6 +133,8 @@ class Host:
         self._matches.stopping.clear()
         self._windows.start_timers()
         for record in await self.store.list_matches(statuses=ACTIVE_STATUSES):
+            if not self.hosts(record):
+                continue
             live = await self._matches.load(record)
             self._matches.live[record.id] = live
             if record.status == "running" and live.window is not None:
@@ -143,13 +152,22 @@ class Host:
         await self.store.close()
 
     async def wait_idle(self) -> None:
-        """Until no resolution is in flight and the outbox is delivered (tests, simulate)."""
-        await self._matches.wait_tasks()
-        await self.worker.wait_idle()
+        """Until no resolution is in flight and the outbox is delivered (tests, simulate).
+        Again while either made work for the other: a delivered prompt's report is a task
+        (a late prompt moves its deadline), a task's commit is more to deliver."""
+        while True:
+            await self._matches.wait_tasks()
+            await self.worker.wait_idle()
+            if not self._matches.busy():
+                return
 
     async def wait_over(self, match_id: int) -> None:
         """Until the match is finished or aborted."""
         await self._matches.wait_over(match_id)
+
+    def hosts(self, record: MatchRecord) -> bool:
+        """Whether this process hosts the match (a sharded one: its shards hold it)."""
+        return self.shards is None or self.shards.holds(record.guild_id, record.practice)
 
     def game(self, key: str) -> Game[Any]:
         return self._matches.game(key)
@@ -171,13 +189,17 @@ class Host:
         timers: Mapping[str, float] | None = None,
         practice: bool = False,
         starts: StartRule = "moderator",
+        rematch_of: int | None = None,
+        table: int | None = None,
     ) -> MatchRecord:
         """A new match in setup. Raises ConfigError (bad config) or HostError (bad seats or
         timers). Each player gets a hello by DM, which also shows whether their DMs are open.
         ``window_s`` is the ``turn`` length; ``timers`` sets the length of any kind the game
         declares (``{"reaction": 10}``); kinds left out keep the game's default. A ``practice``
         match (against the AI) is never rated, and starts at once; else the hello tells who
-        ``starts`` it (``StartRule``)."""
+        ``starts`` it (``StartRule``). ``rematch_of`` (a finished match: its one rematch) and
+        ``table`` (an open table: its last seat) are claimed in the transaction that stores
+        the match; HostError if the claim is gone."""
         return await self._lifecycle.create(
             game,
             guild_id=guild_id,
@@ -191,6 +213,8 @@ class Host:
             timers=timers,
             practice=practice,
             starts=starts,
+            rematch_of=rematch_of,
+            table=table,
         )
 
     async def configure(
@@ -295,6 +319,7 @@ class Host:
 
 
 __all__ = [
+    "ClaimTaken",
     "Host",
     "HostError",
     "HostStats",

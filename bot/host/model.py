@@ -17,6 +17,15 @@ class HostError(Exception):
     """An operation that cannot be done now; the message tells the user why."""
 
 
+class ClaimTaken(HostError):
+    """A new match's claim is gone: its table is no longer open, or the match it rematches has
+    its rematch (``match_id``, else None)."""
+
+    def __init__(self, text: str, match_id: int | None = None) -> None:
+        super().__init__(text)
+        self.match_id = match_id
+
+
 class NotSaved(HostError):
     """The store could not write the change (locked, disk full): nothing changed; try again."""
 

@@ -14,7 +14,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from bot.shards import Shards
 from games.protocol import JSON
+
+
+class Taken(Exception):
+    """What a new match claims is gone (``NewMatch.table``: the table is no longer open;
+    ``NewMatch.rematch_of``: that match has its rematch, ``match_id``): nothing was written."""
+
+    def __init__(self, match_id: int | None = None) -> None:
+        super().__init__("taken" if match_id is None else f"taken by match {match_id}")
+        self.match_id = match_id
 
 
 class WriteFailed(Exception):
@@ -42,6 +52,11 @@ class NewMatch:
     # the length of each other timer kind ("reaction": 20.0); "turn" is window_s
     timers: dict[str, float] = field(default_factory=dict)
     practice: bool = False  # against the AI: never rated
+    # claims settled in the transaction that inserts the match (``Taken`` if one is gone):
+    # a finished match's one rematch (a "rematch" entry in its log names this one), and an open
+    # table's last seat (the table is stored full, with these players, and this match)
+    rematch_of: int | None = None
+    table: int | None = None
 
 
 TableStatus = Literal["open", "full", "closed"]
@@ -237,7 +252,9 @@ class Store(Protocol):
         self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
         """Insert the match (status setup, step 0 snapshot) and its first messages (or the
-        messages a function of its new id composes: a hello names its match); its id."""
+        messages a function of its new id composes: a hello names its match); its id. With
+        ``new.rematch_of`` or ``new.table``, the same transaction settles that claim, or
+        raises ``Taken`` and writes nothing."""
 
     async def apply(self, change: Change) -> bool: ...
 
@@ -266,8 +283,12 @@ class Store(Protocol):
 
     async def get_table(self, table_id: int) -> TableRecord | None: ...
 
+    async def open_tables(self) -> list[TableRecord]:
+        """Every table whose status is still open, oldest first."""
+
     async def thread_of(self, match_id: int) -> int | None:
-        """The thread the match's posts go to (``FLORAL_THREADS``), once it has one."""
+        """The thread the match's posts go to (``FLORAL_THREADS``), once it has one; 0 for a
+        match whose thread was refused or is gone (its posts stay in its channel)."""
 
     async def set_thread(self, match_id: int, thread_id: int) -> None: ...
 
@@ -310,10 +331,13 @@ class Store(Protocol):
         """Every message of the match in order, delivered ones included: a backend may keep
         those compressed (SQLite: ``bot.store.archive``), they read back as they were."""
 
-    async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
+    async def due_outbox(
+        self, now: float, limit: int, shards: Shards | None = None
+    ) -> tuple[list[OutboxRow], float | None]:
         """The head (oldest pending message) of each (match, audience) queue that is due at
         ``now``, DMs first, then oldest first; and the earliest retry time of the queues not
-        due yet (None when there are none). A queue waiting to retry never hides another."""
+        due yet (None when there are none). A queue waiting to retry never hides another.
+        ``shards``: only the queues of the matches these shards hold (``bot.shards``)."""
 
     async def settle_outbox(
         self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float

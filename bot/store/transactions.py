@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.shards import Shards
 from bot.store import (
     Attempt,
     Change,
@@ -22,6 +23,7 @@ from bot.store import (
     Retry,
     StepRecord,
     TableRecord,
+    Taken,
     WindowRecord,
     archive,
     keeps_snapshot,
@@ -67,7 +69,13 @@ class WindowClosed(Exception):
 # --- writes ---------------------------------------------------------------------------------
 
 
-def create_match(new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages) -> Work[int]:
+def create_match(
+    dialect: Dialect, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
+) -> Work[int]:
+    """Insert the match; with ``new.rematch_of`` or ``new.table``, settle that claim in the
+    same transaction (``Taken``, and nothing written, if it is gone)."""
+    if new.rematch_of is not None:
+        yield from check_no_rematch(dialect, new.rematch_of)
     match_id = yield from insert(
         "INSERT INTO matches (game, guild_id, channel_id, players, names, moderators, config,"
         " seed, window_s, status, step, created_at, updated_at, timers, practice)"
@@ -94,11 +102,41 @@ def create_match(new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
         at,
     )
     yield from insert_log(match_id, (LogEntry("created"),), at)
+    if new.rematch_of is not None:
+        yield from insert_log(new.rematch_of, (LogEntry("rematch", data={"match": match_id}),), at)
+    if new.table is not None:
+        yield from fill_table(new, match_id)
     messages = outbox(match_id) if callable(outbox) else outbox
     yield from insert_outbox(
         [OutboxMessage(match_id, m.audience, m.text, m.payload) for m in messages], at
     )
     return match_id
+
+
+def check_no_rematch(dialect: Dialect, match_id: int) -> Work[None]:
+    """Taken (naming it) if the match has its rematch. The match's row is locked first, so a
+    second rematch being created meanwhile waits, then sees the first's log entry."""
+    yield from fetch(f"SELECT id FROM matches WHERE id = ?{dialect.for_update}", match_id)
+    row = yield from fetchone(
+        "SELECT data FROM match_log WHERE match_id = ? AND kind = 'rematch' LIMIT 1", match_id
+    )
+    if row is not None:
+        raise Taken(json.loads(row[0])["match"])
+
+
+def fill_table(new: NewMatch, match_id: int) -> Work[None]:
+    """The table's last seat taken: full, with the match's players, if it is still open
+    (Taken otherwise; a concurrent claim waits for this one, then finds it full)."""
+    players = dumps([[user, name] for user, name in zip(new.players, new.names, strict=True)])
+    filled = yield from changed(
+        "UPDATE tables SET players = ?, status = 'full', match_id = ? WHERE id = ?"
+        " AND status = 'open'",
+        players,
+        match_id,
+        new.table,
+    )
+    if filled != 1:
+        raise Taken
 
 
 def add_attempt(dialect: Dialect, attempt: Attempt) -> Work[None]:
@@ -569,8 +607,17 @@ def thread_of(match_id: int) -> Work[int | None]:
 
 def get_table(table_id: int) -> Work[TableRecord | None]:
     row = yield from fetchone(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", table_id)
-    if row is None:
-        return None
+    return None if row is None else table_record(row)
+
+
+def open_tables() -> Work[list[TableRecord]]:
+    rows = yield from fetch(
+        f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = 'open' ORDER BY id"
+    )
+    return [table_record(row) for row in rows]
+
+
+def table_record(row: Row) -> TableRecord:
     id_, guild, channel, game, opener, seats, players, status, match_id, at = row
     seated = tuple((int(user), str(name)) for user, name in json.loads(players))
     return TableRecord(id_, guild, channel, game, opener, seats, seated, status, match_id, at)
@@ -657,11 +704,12 @@ def match_outbox(match_id: int) -> Work[list[OutboxRow]]:
 
 
 def due_outbox(
-    dialect: Dialect, now: float, limit: int
+    dialect: Dialect, now: float, limit: int, shards: Shards | None = None
 ) -> Work[tuple[list[OutboxRow], float | None]]:
+    held = "" if shards is None else f" WHERE {shards.sql('m.guild_id', 'm.practice')}"
     heads = yield from fetch(
         f"SELECT h.*, m.practice FROM ({dialect.outbox_heads}) AS h"
-        " JOIN matches m ON m.id = h.match_id"
+        f" JOIN matches m ON m.id = h.match_id{held}"
     )
     heads = _one_queue_per_practice(heads)
     due = [

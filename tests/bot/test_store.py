@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import sqlite3
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.database import is_postgres, open_store
-from bot.store import Attempt, Change, NewMatch, StepRecord, WindowRecord
+from bot.store import Attempt, Change, NewMatch, StepRecord, Taken, WindowRecord
 from bot.store.faults import UnusableDatabase
 from bot.store.postgres import PostgresStore
 from bot.store.schema import LATEST_VERSION, MIGRATIONS, POSTGRES_MIGRATIONS
@@ -221,3 +222,50 @@ async def test_a_failed_open_leaves_no_connection_thread_behind(tmp_path: Path) 
     with pytest.raises(UnusableDatabase, match="not a usable SQLite database"):
         await SqliteStore.open(path)
     await eventually(lambda: set(threading.enumerate()) <= before)
+
+
+async def test_a_rematch_is_claimed_once_in_the_transaction_that_creates_it(
+    database: str,
+) -> None:
+    """``NewMatch.rematch_of``: the old match's log names its one rematch; a second claim,
+    at once or later, raises Taken naming it and writes nothing."""
+    store = await open_store(database)
+    old = await store.create_match(new_match(), {"s": 0}, 1.0, [])
+    again = dataclasses.replace(new_match(), rematch_of=old)
+    results = await asyncio.gather(
+        *(store.create_match(again, {"s": 0}, 2.0, []) for _ in range(3)),
+        return_exceptions=True,
+    )
+    created = [r for r in results if isinstance(r, int)]
+    assert len(created) == 1, results
+    taken_ids = [r.match_id for r in results if isinstance(r, Taken)]
+    assert taken_ids == [created[0]] * 2, results
+    with pytest.raises(Taken) as taken:
+        await store.create_match(again, {"s": 0}, 3.0, [])
+    assert taken.value.match_id == created[0]
+    assert await store.match_count() == 2
+    entries = [e for e in await store.match_log(old) if e.kind == "rematch"]
+    assert [e.data for e in entries] == [{"match": created[0]}]
+    await store.close()
+
+
+async def test_a_tables_last_seat_and_its_match_are_one_transaction(database: str) -> None:
+    """``NewMatch.table``: the match and the full table are written together; a table no
+    longer open (claimed at once, or before) raises Taken and no match is written."""
+    store = await open_store(database)
+    table = await store.create_table(1, 2, "toy", 9, 2, 1.0)
+    assert [t.id for t in await store.open_tables()] == [table.id]
+    filling = dataclasses.replace(new_match(), table=table.id)
+    results = await asyncio.gather(
+        *(store.create_match(filling, {"s": 0}, 2.0, []) for _ in range(3)),
+        return_exceptions=True,
+    )
+    created = [r for r in results if isinstance(r, int)]
+    assert len(created) == 1 and sum(isinstance(r, Taken) for r in results) == 2, results
+    full = await store.get_table(table.id)
+    assert full is not None and (full.status, full.match_id) == ("full", created[0])
+    assert full.players == ((11, "A"), (12, "B")) and await store.open_tables() == []
+    with pytest.raises(Taken):
+        await store.create_match(filling, {"s": 0}, 3.0, [])
+    assert await store.match_count() == 1
+    await store.close()

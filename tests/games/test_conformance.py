@@ -462,6 +462,7 @@ async def play_through_host(
         config=plan.config,
         seed=plan.seed,
         window_s=WINDOW_S,
+        timers=dict.fromkeys(case.info.timers, WINDOW_S),  # a reaction window too
     )
     await hosting.host.start_match(record.id)
     store, game, rng = hosting.host.store, case.game, random.Random(plan.noise)
@@ -611,14 +612,27 @@ def holds(data: JSON, shape: Mapping[str, JSON]) -> bool:
     return False
 
 
-def carries(secret: Secret, text: str, data: JSON, own: Sequence[Secret] = ()) -> bool:
-    """Whether ``text`` or ``data`` holds a form of ``secret`` that is not also a form of one
-    of ``own`` (the audience's own secrets: two seats with an Azalea in pot 1 both say so)."""
-    own_texts = {phrase for mine in own for phrase in mine.texts}
-    own_shapes = [_normal(shape) for mine in own for shape in mine.data]
-    return any(phrase in text for phrase in set(secret.texts) - own_texts) or any(
-        holds(data, shape) for shape in map(_normal, secret.data) if shape not in own_shapes
-    )
+@dataclass(frozen=True)
+class Forms:
+    """The forms of a secret to look for: its phrases, and its data shapes made plain JSON."""
+
+    texts: frozenset[str]
+    shapes: tuple[JSON, ...]
+
+    @classmethod
+    def of(cls, secrets: Sequence[Secret]) -> Forms:
+        texts = frozenset(phrase for secret in secrets for phrase in secret.texts)
+        return cls(texts, tuple(_normal(shape) for secret in secrets for shape in secret.data))
+
+    def without(self, own: Forms) -> Forms:
+        """Less the forms the audience's own secrets take too (two seats with an Azalea in pot
+        1 both say so)."""
+        return Forms(self.texts - own.texts, tuple(s for s in self.shapes if s not in own.shapes))
+
+    def found_in(self, text: str, data: JSON) -> bool:
+        return any(phrase in text for phrase in self.texts) or any(
+            holds(data, shape) for shape in self.shapes
+        )
 
 
 @dataclass(frozen=True)
@@ -651,17 +665,21 @@ def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
     the audience's own secrets take too (two equal hands) is no evidence of a leak."""
     secrets = [list(game.secrets(step.after, seat)) for seat in range(seats)]
     found = []
+    forms = [[Forms.of([secret]) for secret in held] for held in secrets]
     for seat in [None, *range(seats)]:
-        own = [] if seat is None else secrets[seat]
+        own = Forms.of([] if seat is None else secrets[seat])
         others = [
-            (owner, secret) for owner in range(seats) if owner != seat for secret in secrets[owner]
+            (owner, secret, forms[owner][n].without(own))
+            for owner in range(seats)
+            if owner != seat
+            for n, secret in enumerate(secrets[owner])
         ]
         for shown in shown_to(game, step, seat):
             found += [
                 f"{'public' if seat is None else f'seat {seat}'} {shown.where}: seat {owner}'s"
                 f" {secret}"
-                for owner, secret in others
-                if carries(secret, shown.text, shown.data, own)
+                for owner, secret, looked_for in others
+                if looked_for.found_in(shown.text, shown.data)
             ]
     return found
 
@@ -680,7 +698,7 @@ def unshown(game: Game[Any], step: Step, seats: int) -> list[str]:
         missing += [
             f"seat {seat}: {secret}"
             for secret in game.secrets(step.after, seat)
-            if not any(carries(secret, text, data) for text, data in places)
+            if not any(Forms.of([secret]).found_in(text, data) for text, data in places)
         ]
     return missing
 

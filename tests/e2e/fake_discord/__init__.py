@@ -21,7 +21,8 @@ Quick start (see ``conftest.py`` for the fixtures ``fake``, ``world`` and ``laun
 
 World building (before the bot connects: the guild is sent in GUILD_CREATE):
     ``fake.build_world()`` -> :class:`World` (the ``world`` fixture), or ``add_guild``,
-    ``add_channel``, ``add_role``, ``add_user``, ``add_member`` by hand.
+    ``add_channel``, ``add_role``, ``add_user``, ``add_member`` by hand; ``await
+    fake.remove_member(guild, user)`` (a member leaves: 404 Unknown Member when fetched).
     ``world.mod`` has Manage Server; ``world.helper`` has the role "Floral Moderator" and no
     Manage Server; ``alice``, ``bob``, ``carol`` are plain members. ``#mod-log`` is private
     (permission overwrites: moderators and the bot only); ``fake.set_overwrite(channel, role or
@@ -59,6 +60,14 @@ Observing (all :class:`Message` records are live: edits update them, ``history``
     has made no request for 0.1 s (before asserting that nothing more was sent);
     ``fake.sessions[-1].intents``, ``fake.identifies``, ``fake.resumes``, ``fake.syncs``.
 
+Sharding (several bot processes, as Discord does it): IDENTIFY's ``shard`` [id, count] gives a
+session the guilds with ``(guild_id >> 22) % count == id`` and their events; DMs and DM
+interactions go to shard 0 alone. ``fake.build_world(shard=(1, 2))`` / ``fake.add_guild(name,
+shard=(0, 2))`` put a guild on a shard. ``fake.global_limit = 50`` enforces Discord's global
+limit per token, every session's requests together (interaction answers not counted): past it,
+a global 429; ``fake.global_limited`` counts them, ``fake.max_requests_per_second()`` is the
+busiest second seen (counted whether or not the limit is enforced).
+
 Faults:
     ``fake.rate_limit("POST /channels/{channel_id}/messages", times=1, retry_after=0.05)``,
     ``fake.fail("PATCH /channels/{channel_id}/messages/{message_id}", status=500, times=2)``
@@ -66,6 +75,9 @@ Faults:
     ``hits`` counts answers), ``fake.slow("POST /channels/{channel_id}/messages", 1.2)`` (every
     such request answered 1.2 s late, as over a slow connection), ``fake.close_dms(user)``
     (403 code 50007 on every DM send to that user until ``open_dms``),
+    ``await fake.threads.delete(thread)`` (posting there answers 404 code 10003 Unknown
+    Channel), a bot without Create Public Threads (``set_overwrite(channel, fake.bot_user,
+    deny=Perm.CREATE_PUBLIC_THREADS)``: starting a thread answers 403 code 50013),
     ``await fake.drop_gateway()`` (close 4000: the client RESUMEs; dispatches meanwhile are
     replayed), ``await fake.send_reconnect()`` (op 7),
     ``await fake.invalidate_session()`` (op 9: the client must IDENTIFY again).
