@@ -41,7 +41,6 @@ from bot import history
 from bot.dm_channels import DmChannels
 from bot.embeds import MatchCards
 from bot.outbox import CHOICES_MARK, DEADLINE_MARK, deadline_line
-from bot.pacing import PROMPT
 from bot.store import Store
 from bot.transport import Delivery, PermanentError, TransientError
 from games import registry
@@ -271,20 +270,16 @@ class DiscordTransport:
         self._parts_sent: dict[int, int] = {}
         self._rendered: dict[int, Picture | None] = {}  # kept across a retry of the message
 
-    async def send(self, delivery: Delivery) -> None:
-        prompt = delivery.audience.kind == "seat" and "request" in delivery.payload
-        marked = PROMPT.set(prompt)  # its requests go first (``bot.pacing``)
+    async def send(self, delivery: Delivery) -> float | None:
         try:
-            await self._send_mapped(delivery)
+            return await self._send_mapped(delivery)
         except PermanentError:
             self._rendered.pop(delivery.message_id, None)  # never sent again
             raise
-        finally:
-            PROMPT.reset(marked)
 
-    async def _send_mapped(self, delivery: Delivery) -> None:
+    async def _send_mapped(self, delivery: Delivery) -> float | None:
         try:
-            await self._send(delivery)
+            return await self._send(delivery)
         except discord.Forbidden as error:
             raise PermanentError(_describe(error)) from None
         except discord.NotFound as error:
@@ -296,18 +291,22 @@ class DiscordTransport:
         except (TimeoutError, aiohttp.ClientError, OSError) as error:
             raise TransientError(f"network: {error!r}") from None
 
-    async def _send(self, delivery: Delivery) -> None:
+    async def _send(self, delivery: Delivery) -> float | None:
+        """The delivery sent; for a DM, when Discord says its last part was posted (the time
+        of the first post, for a resend its nonce dropped)."""
         audience = delivery.audience
         if audience.kind == "public":
             await self._to_channel(delivery)
         elif audience.kind == "seat":
             assert delivery.user_id is not None
             request = delivery.payload.get("request")
-            await self._dm_channels.send(
+            sent = await self._dm_channels.send(
                 delivery.user_id, lambda dm: self._post(delivery, dm, request)
             )
+            return None if sent is None else sent.created_at.timestamp()
         else:
             await self._to_moderators(delivery)
+        return None
 
     async def _to_channel(self, delivery: Delivery) -> None:
         """A match post: to its channel, or with threads on, to the match's thread, which its

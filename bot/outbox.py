@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.shards import Shards
 from bot.store import HOLD, OutboxMessage, OutboxRow, Retry, Store, WriteFailed
 from bot.transport import (
     Delivery,
@@ -289,6 +290,7 @@ class DeliveryWorker:
         retry_max_s: float = 300.0,
         max_tries: int = 10,
         batch: int = 500,
+        shards: Shards | None = None,
     ) -> None:
         self._store = store
         self._transport = transport
@@ -301,6 +303,7 @@ class DeliveryWorker:
         self._retry_max_s = retry_max_s
         self._max_tries = max_tries
         self._batch = batch
+        self._shards = shards  # a sharded process sends only its own matches' messages
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -364,7 +367,7 @@ class DeliveryWorker:
         await self._settle()  # a pass whose record failed: record it before sending again
         self._passes += 1
         now = self._clock()
-        rows, next_try = await self._store.due_outbox(now, self._batch)
+        rows, next_try = await self._store.due_outbox(now, self._batch, self._shards)
         rows, held_until = self._not_for_replies(rows, self._clock(), self._passes)
         if held_until is not None:
             next_try = held_until if next_try is None else min(next_try, held_until)
@@ -479,10 +482,15 @@ class DeliveryWorker:
             return late_delivery(delivery, delay, shown, now), shown
         return delivery, 0.0
 
-    def _report_prompt(self, row: OutboxRow, shown: float) -> None:
+    def _report_prompt(self, row: OutboxRow, shown: float, posted_at: float | None = None) -> None:
         """A window's prompt was delivered now (``shown``: the move its text showed)."""
         if is_window_prompt(row) and self._on_prompt is not None:
-            sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
+            # a 429 wait inside the send counts; a resend Discord dropped (its nonce: posted
+            # before a crash) counts from the first post, trusted between commit and now
+            sent_at = self._clock()
+            if posted_at is not None and row.created_at <= posted_at < sent_at:
+                sent_at = posted_at
+            sent_after = sent_at - row.created_at
             late = sent_after > self._late_allowance_s
             self._on_prompt(row, Late(row, sent_after, shown) if late else None)
 
@@ -493,7 +501,7 @@ class DeliveryWorker:
             return
         delivery, shown = self._delivery(row, now)
         try:
-            await self._transport.send(delivery)
+            posted_at = await self._transport.send(delivery)
         except PermanentError as error:
             log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
             self._fail(row, str(error), result)
@@ -508,7 +516,7 @@ class DeliveryWorker:
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent += [row.id, *(folded.id for folded in row.folded)]
-            self._report_prompt(row, shown)
+            self._report_prompt(row, shown, posted_at)
 
     def _fail(self, row: OutboxRow, error: str, result: _PassResult) -> None:
         result.failed.append((row, error))

@@ -5,16 +5,17 @@ a bot that keeps running into it is banned for a while). discord.py only waits o
 burst (the re-prompts after downtime: one per seat of every match whose window expired, each a
 DM) would run into the limit again and again. ``pace`` makes every request take a token of a
 ``LocalBudget`` first: at most ``burst`` at once and ``rate`` a second after, and while requests
-wait, those delivering a window's prompt (marked by ``PROMPT``, whose seat's clock is running)
-go before the others. Interaction answers do not count, as Discord does not count them.
+wait, those delivering a window's prompt (``bot.budget.PROMPT``, set by the transport's
+``PromptsFirst``: its seat's clock is running) go before the others. Interaction answers do not
+count, as Discord does not count them.
 
-The interface (``take(prompt)``) is the one a budget shared by several processes offers.
+Sharded processes share one budget in the database instead (``bot.budget.RequestBudget``, the
+same ``take(prompt)``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import heapq
 import itertools
 from collections.abc import Awaitable, Callable
@@ -23,11 +24,9 @@ from typing import Any, Protocol
 import discord
 import discord.http
 
-RATE, BURST = 40.0, 5.0  # Discord's 50 a second, less a margin (requests in flight, a login)
-WHOLE = 1 - 1e-9  # a token, give or take the rounding of the refill's arithmetic
+from bot.budget import BURST, PROMPT, RATE, counts
 
-# set while a window's prompt is being sent (``bot.discord_transport``): its requests go first
-PROMPT: contextvars.ContextVar[bool] = contextvars.ContextVar("floral_prompt", default=False)
+WHOLE = 1 - 1e-9  # a token, give or take the rounding of the refill's arithmetic
 
 
 class Budget(Protocol):
@@ -82,12 +81,6 @@ class LocalBudget:
                 waiter.set_result(None)
         if self._waiters:
             self._serve_later(loop)
-
-
-def counts(path: str) -> bool:
-    """Whether a request to this route counts against the global limit (interaction answers,
-    through the interaction's webhook, do not)."""
-    return not path.startswith(("/interactions/", "/webhooks/"))
 
 
 def pace(client: discord.Client, budget: Budget) -> None:

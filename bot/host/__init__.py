@@ -50,6 +50,7 @@ from bot.host.submissions import Submissions
 from bot.host.timers import Clock, ManualTimers, SchedulerTimers, Timers
 from bot.host.windows import Windows
 from bot.outbox import DeliveryWorker, Handover, Late
+from bot.shards import Shards
 from bot.store import ACTIVE_STATUSES, MatchRecord, OutboxMessage, OutboxRow, Store
 from bot.transport import Transport
 from games.protocol import JSON, Game, Verdict
@@ -81,6 +82,7 @@ class Host:
         late_allowance_s: float = 2.0,
         late_cap_s: float = 30.0,
         delivery_batch: int = 500,
+        shards: Shards | None = None,
     ) -> None:
         """``stall_s``: a deadline met later than this is treated like downtime (grace).
         ``sweep_s``: how often the sweep looks for windows this long past their deadline.
@@ -91,8 +93,11 @@ class Host:
         most the cap, and the seat is told (fair clocks).
         ``delivery_batch``: the messages one pass of the delivery worker sends at most (with a
         paced transport, about a second's worth: a prompt committed meanwhile goes first in
-        the next pass, not after a long backlog)."""
+        the next pass, not after a long backlog).
+        ``shards``: a sharded process's (``bot.shards``): it hosts, times, resolves and delivers
+        only the matches these shards hold; None: every match."""
         self.store = store
+        self.shards = shards
         self.worker = DeliveryWorker(
             store,
             transport,
@@ -103,6 +108,7 @@ class Host:
             clock=clock,
             retry_base_s=retry_base_s,
             batch=delivery_batch,
+            shards=shards,
         )
         self._matches = Matches(
             store,
@@ -137,7 +143,11 @@ class Host:
         period) and start delivering the outbox."""
         self._matches.stopping.clear()
         self._windows.start_timers()
-        records = await self.store.list_matches(statuses=ACTIVE_STATUSES)
+        records = [
+            record
+            for record in await self.store.list_matches(statuses=ACTIVE_STATUSES)
+            if self.hosts(record)
+        ]
         for record in records:
             self._matches.live[record.id] = await self._matches.load(record)
         # the prompts not delivered before the stop hold their windows' deadlines, as before
@@ -171,6 +181,10 @@ class Host:
     async def wait_over(self, match_id: int) -> None:
         """Until the match is finished or aborted."""
         await self._matches.wait_over(match_id)
+
+    def hosts(self, record: MatchRecord) -> bool:
+        """Whether this process hosts the match (a sharded one: its shards hold it)."""
+        return self.shards is None or self.shards.holds(record.guild_id, record.practice)
 
     def game(self, key: str) -> Game[Any]:
         return self._matches.game(key)

@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.shards import Shards
 from bot.store import (
     HOLD,
     Attempt,
@@ -774,11 +775,12 @@ def pending_messages(match_id: int, audience: str, limit: int) -> Work[list[Outb
 
 
 def due_outbox(
-    dialect: Dialect, now: float, limit: int
+    dialect: Dialect, now: float, limit: int, shards: Shards | None = None
 ) -> Work[tuple[list[OutboxRow], float | None]]:
+    owned = "" if shards is None else f" WHERE {shards.sql('m.guild_id', 'm.practice')}"
     heads = yield from fetch(
         f"SELECT h.*, m.practice FROM ({dialect.outbox_heads}) AS h"
-        " JOIN matches m ON m.id = h.match_id"
+        f" JOIN matches m ON m.id = h.match_id{owned}"
     )
     heads = _one_queue_per_practice(heads)
     due = [

@@ -5,10 +5,12 @@ are not counted."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 import pytest
 
-from bot.pacing import LocalBudget, counts
+from bot.budget import counts
+from bot.pacing import LocalBudget
 from tests import virtual_time
 
 
@@ -35,7 +37,7 @@ def test_the_budget_keeps_its_rate_and_serves_waiting_prompts_first() -> None:
     assert names == ["post0", "post1", "prompt0", "prompt1", "prompt2", "post2", "post3", "post4"]
     times = [at for _, at in taken]
     assert times[:2] == [0.0, 0.0]  # the burst
-    for earlier, later in zip(times[1:], times[2:], strict=False):
+    for earlier, later in itertools.pairwise(times[1:]):
         assert later - earlier == pytest.approx(0.1, abs=1e-6)  # then the rate
     assert budget.waited == 7  # the cancelled one waited too
 

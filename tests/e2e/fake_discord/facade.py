@@ -199,8 +199,14 @@ class FakeDiscord(UserActions, FaultInjection):
         self.messages.append(msg)
         self.messages_by_id[msg.id] = msg
 
-    def add_guild(self, name: str, owner: User | None = None) -> Guild:
+    def add_guild(
+        self, name: str, owner: User | None = None, shard: tuple[int, int] | None = None
+    ) -> Guild:
+        """A guild; ``shard`` (id, count): one whose id puts it on that shard."""
         gid = self.snowflake()
+        while shard is not None and (gid >> 22) % shard[1] != shard[0]:
+            gid += 1 << 22
+        self._last_id = max(self._last_id, gid)
         owner = owner or self.add_user(f"{name.lower().replace(' ', '-')}-owner")
         guild = Guild(gid, name, owner.id)
         everyone = Role(gid, gid, "@everyone", Perm.MEMBER_DEFAULT, 0)
@@ -252,10 +258,11 @@ class FakeDiscord(UserActions, FaultInjection):
         data = {"guild_id": str(guild.id), "user": user.payload()}
         await self.dispatch("GUILD_MEMBER_REMOVE", data)
 
-    def build_world(self) -> World:
-        """One guild "Floral Test" with #floral and #mod-log, a moderator and three players."""
+    def build_world(self, shard: tuple[int, int] | None = None) -> World:
+        """One guild "Floral Test" with #floral and #mod-log, a moderator and three players
+        (``shard``: the guild on that shard, as ``add_guild``)."""
         owner = self.add_user("owner")
-        guild = self.add_guild("Floral Test", owner)
+        guild = self.add_guild("Floral Test", owner, shard)
         channel = self.add_channel(guild, "floral")
         mod_log = self.add_channel(guild, "mod-log")
         moderator_role = self.add_role(guild, "Moderator", Perm.MANAGE_GUILD | Perm.MANAGE_MESSAGES)
