@@ -112,10 +112,11 @@ async def answer(interaction: discord.Interaction, match_id: int, step: int, raw
     """Submit an answer for the clicking user; acknowledge or refuse, ephemerally. In a DM, an
     acknowledgement carries the seat's next prompt when it comes at once (``send_next``)."""
     bot = floral_bot(interaction)
-    in_dm = interaction.guild is None
-    result = await bot.host.submit(match_id, interaction.user.id, raw, step=step, reply=in_dm)
+    # in the DMs, unless another process deferred it ephemerally (``bot.handoff``)
+    riding = interaction.guild is None and not interaction.response.is_done()
+    result = await bot.host.submit(match_id, interaction.user.id, raw, step=step, reply=riding)
     text = ack_text(result) if result.accepted else refusal_text(result)
-    if in_dm and await send_next(bot, result, text, interaction.response.send_message):
+    if riding and await send_next(bot, result, text, interaction.response.send_message):
         return
     await respond(interaction, text)
 
