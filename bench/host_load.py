@@ -24,6 +24,14 @@ temporary folder, with PostgreSQL's defaults (commits wait for the disk). Given 
 the runs go one after the other and the JSON holds each one's figures under its backend's name
 (``sqlite``, ``postgresql``), side by side.
 
+``--mix all``: every game at once, each match on its own window length (3 to 12 s, uniform;
+every timer kind of its game that long), its game's smallest table; ``--matches`` live at once
+for ``--seconds`` (a finished match is replaced by a new one), measured after the first 12 s.
+``--sweep 300,600,900,1200`` runs each count in turn (a fresh database each) and names the
+knee: the first count where ack p99 passes 10 ms or lateness p99 50 ms. ``--against DIR`` runs
+the same in a subprocess on the code in DIR (a checkout of another commit) and prints both side
+by side, ``this`` and ``against``.
+
 ``bench/shard_load.py`` is the two-process variant: two sharded hosts on one PostgreSQL, DM
 answers handed over, one request budget.
 """
@@ -38,6 +46,7 @@ import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -47,13 +56,15 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the code measured: this checkout's, or the one --against gave a subprocess
+sys.path.insert(0, os.environ.get("FLORAL_BENCH_CODE") or str(Path(__file__).resolve().parents[1]))
 
 from bot.database import is_postgres, open_store
 from bot.host import Host, SubmitResult
-from bot.simulate import SimulatedPlayers, Simulation
+from bot.simulate import FIRST_USER_ID, SimulatedPlayers, Simulation
 from bot.store.common import SqlStore
 from bot.transport import Delivery
+from games import registry
 
 
 class TimedHost(Host):
@@ -156,6 +167,157 @@ async def measure(host: TimedHost, store: SqlStore, ids: list[int]) -> dict[str,
     }
 
 
+MIX_WINDOW_S = (3.0, 12.0)
+WARM_UP_S = 12.0  # the first window of every match is under way by then
+ACK_KNEE_MS, LATE_KNEE_MS = 10.0, 50.0
+
+
+async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, Any]:
+    """``matches`` live matches of every game for ``args.seconds``; the figures after the
+    warm-up."""
+    store = await open_store(db)
+    players = TimedPlayers(io.StringIO(), quiet=True)
+    players.prompted_at = {}
+    host = TimedHost(store, players, grace_s=3.0)
+    host.ack_ms, host.acked, host.stats.late_ms = [], [], []
+    sim = Simulation(host, players, MIX_WINDOW_S[1], level=args.agent)
+    await host.start()
+    games = registry.names()
+    seeds = random.Random(args.seed)
+    started = time.perf_counter()
+    ids: list[int] = []
+    measured = asyncio.Event()
+
+    async def keep_one(index: int) -> None:
+        await asyncio.sleep(MIX_WINDOW_S[1] * index / matches)  # starts spread over a window
+        while True:
+            match_id = await mix_match(host, sim, games[index % len(games)], index, seeds)
+            ids.append(match_id)
+            await host.start_match(match_id)
+            await host.wait_over(match_id)
+
+    def measure_from_now() -> None:
+        host.ack_ms.clear()
+        host.stats.late_ms = []
+        host.stats.turns = host.stats.timeouts = 0
+        measured.set()
+
+    keepers = [asyncio.create_task(keep_one(index)) for index in range(matches)]
+    asyncio.get_running_loop().call_later(WARM_UP_S, measure_from_now)
+    await asyncio.sleep(WARM_UP_S + args.seconds)
+    late, acks, turns = list(host.stats.late_ms or []), list(host.ack_ms), host.stats.turns
+    for keeper in keepers:
+        keeper.cancel()
+    await asyncio.gather(*keepers, return_exceptions=True)
+    await players.stop()
+    await host.close()
+    store = await open_store(db)
+    figures = {
+        "matches": matches,
+        "seconds": args.seconds,
+        "windows_per_s": round(turns / args.seconds, 1),
+        "submissions": len(acks),
+        "submit_ack_ms_p50": round(statistics.median(acks), 3) if acks else 0,
+        "submit_ack_ms_p99": round(percentile(acks, 0.99), 3),
+        "deadline_late_ms_p50": round(statistics.median(late), 3) if late else 0,
+        "deadline_late_ms_p99": round(percentile(late, 0.99), 3),
+        "lost_submissions": await lost(store, host.acked),
+        "double_resolutions": await doubled(store, ids),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
+    await store.close()
+    return figures
+
+
+async def mix_match(
+    host: Host, sim: Simulation, game: str, index: int, seeds: random.Random
+) -> int:
+    """A new match of ``game`` at its smallest table, every timer one window length."""
+    window = seeds.uniform(*MIX_WINDOW_S)
+    info = sim.info(game)
+    seats = info.game.min_seats
+    record = await host.create_match(
+        game,
+        guild_id=0,
+        channel_id=index + 1,
+        players=[FIRST_USER_ID + 10 * index + seat for seat in range(seats)],
+        names=[f"{args_level(sim)}{seat + 1}" for seat in range(seats)],
+        seed=seeds.getrandbits(48),
+        window_s=window,
+        timers={kind: window for kind in info.timers if kind != "turn"},
+    )
+    sim.players.players[record.id] = sim.seat_players(record)
+    return record.id
+
+
+def args_level(sim: Simulation) -> str:
+    return sim.level or "ai"
+
+
+async def lost(store: SqlStore, acked: list[tuple[int, int, int]]) -> int:
+    """Acknowledged moves missing from the move log (or from their window, still open)."""
+    missing = 0
+    logs: dict[int, list[Any]] = {}
+    for match_id, step, seat in acked:
+        if match_id not in logs:
+            logs[match_id] = await store.steps(match_id)
+        steps = logs[match_id]
+        if step < len(steps):
+            moves = steps[step].moves
+            missing += moves is None or moves.get(seat) is None
+        else:
+            window = await store.open_window(match_id)
+            missing += window is None or seat not in window.moves
+    return missing
+
+
+async def doubled(store: SqlStore, ids: list[int]) -> int:
+    """Steps announced (a public turn post) more than once."""
+    announced: Counter[tuple[int, int]] = Counter()
+    for match_id in ids:
+        for row in await store.outbox(match_id):
+            payload = row.message.payload
+            if row.message.audience == "public" and payload.get("kind") == "turn":
+                announced[(match_id, payload["step"])] += 1
+    return sum(count > 1 for count in announced.values())
+
+
+def knee(runs: dict[str, dict[str, Any]]) -> dict[str, int | None]:
+    """The first count of live matches past each goal (None: none of those run)."""
+    counts = sorted(runs, key=int)
+
+    def first(key: str, limit: float) -> int | None:
+        return next((int(n) for n in counts if runs[n][key] > limit), None)
+
+    return {
+        "ack_p99_over_10_ms_from": first("submit_ack_ms_p99", ACK_KNEE_MS),
+        "late_p99_over_50_ms_from": first("deadline_late_ms_p99", LATE_KNEE_MS),
+    }
+
+
+def sweep(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    runs: dict[str, dict[str, Any]] = {}
+    for matches in args.sweep:
+        load_before = os.getloadavg()[0]
+        db = str(folder / f"mix-{matches}.db")
+        runs[str(matches)] = asyncio.run(run_mix(args, db, matches))
+        runs[str(matches)].update(load_before=load_before, load_after=os.getloadavg()[0])
+        print(f"{matches}: {json.dumps(runs[str(matches)])}", file=sys.stderr, flush=True)
+    return {"runs": runs, "knee": knee(runs), **fsync_ms(folder)}
+
+
+def against(args: argparse.Namespace) -> dict[str, Any]:
+    """The same sweep on the code in ``args.against``, in a subprocess."""
+    argv = [sys.executable, __file__, *(a for a in sys.argv[1:])]
+    at = argv.index("--against")
+    del argv[at : at + 2]
+    env = {**os.environ, "FLORAL_BENCH_CODE": str(Path(args.against).resolve())}
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
 def fsync_ms(folder: Path, rounds: int = 50) -> dict[str, float]:
     times = []
     probe = folder / "fsync.probe"
@@ -201,7 +363,24 @@ def main() -> None:
         default=None,
         help="an SQLite file, a postgresql:// URL or pgserver (see above); again: side by side",
     )
+    parser.add_argument("--mix", choices=["all"], default=None, help="every game at once")
+    parser.add_argument("--seconds", type=float, default=60.0, help="--mix: measured seconds")
+    parser.add_argument(
+        "--sweep",
+        type=lambda s: [int(n) for n in s.split(",")],
+        default=None,
+        help="--mix: several counts of live matches, one after the other",
+    )
+    parser.add_argument("--against", default=None, help="--mix: also on the code in DIR")
     args = parser.parse_args()
+    if args.mix:
+        args.sweep = args.sweep or [args.matches]
+        if args.against:
+            other = against(args)
+        with tempfile.TemporaryDirectory() as scratch:
+            this = sweep(args, Path(scratch))
+        print(json.dumps({"this": this, "against": other} if args.against else this))
+        return
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         runs = {}
