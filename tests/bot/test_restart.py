@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.store import Attempt
-from tests.bot.conftest import PLAYERS, HostEnv
+from tests.bot.conftest import PLAYERS, HostEnv, eventually
 
 
 async def test_open_window_is_rearmed_with_its_answers(env: HostEnv) -> None:
@@ -104,3 +106,55 @@ async def test_undelivered_messages_go_out_after_a_restart(env: HostEnv) -> None
     await host.wait_idle()
     assert any("It starts now" in d.text for d in env.transport.to("public", record.id))
     assert len(env.transport.to("seat0", record.id)) == 2  # hello, then start and prompt
+
+
+async def test_a_reopened_windows_grace_counts_from_its_prompts_delivery_however_late(
+    manual_env: HostEnv,
+) -> None:
+    """After an hour down, P1's re-prompt waits a minute in the send (a backlog at Discord's
+    pace): the 15 s grace does not run out on a prompt P1 has not seen, and counts from when
+    it arrived, past the 30 s a late prompt moves a deadline at most."""
+    env = manual_env
+    assert env.timers is not None
+    record = await env.new_match(window_s=30)
+    await env.host.wait_idle()
+    await env.host.close()
+    env.clock.advance(3600)
+    release = env.transport.stalls["seat0"] = asyncio.Event()
+    host = await env.reopen()
+    restarted = env.clock()
+    await eventually(lambda: "seat0" not in env.transport.stalls)  # its send waits
+    for _ in range(60):  # a second at a time: each deadline falls when it is due
+        await env.timers.advance(1)
+        await host._matches.wait_tasks()  # what it started (a closing)
+    assert len(await host.store.steps(record.id)) == 1  # not closed over an unseen prompt
+    release.set()
+    await host.wait_idle()
+    await host.wait_idle()
+    window = await host.store.open_window(record.id)
+    assert window is not None and window.deadline == restarted + 60 + 15
+    assert (await host.submit(record.id, PLAYERS[0], "4")).accepted
+
+
+async def test_a_prompt_still_owed_at_the_stop_holds_its_deadline_after_the_start(
+    manual_env: HostEnv,
+) -> None:
+    env = manual_env
+    assert env.timers is not None
+    record = await env.new_match(start=False, window_s=30)
+    await env.host.wait_idle()
+    env.transport.stalls["seat0"] = asyncio.Event()  # its prompt never leaves before the stop
+    await env.host.start_match(record.id)
+    await eventually(lambda: "seat0" not in env.transport.stalls)
+    await env.host.close()
+    release = env.transport.stalls["seat0"] = asyncio.Event()  # nor soon after the start
+    host = await env.reopen()
+    await eventually(lambda: "seat0" not in env.transport.stalls)
+    for _ in range(40):  # past its deadline, a second at a time
+        await env.timers.advance(1)
+        await host._matches.wait_tasks()  # what it started (a closing)
+    assert len(await host.store.steps(record.id)) == 1
+    release.set()
+    await host.wait_idle()
+    await host.wait_idle()
+    assert (await host.submit(record.id, PLAYERS[0], "4")).accepted  # its time given back
