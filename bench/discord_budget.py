@@ -21,8 +21,13 @@ free for a button, the same one reply for a typed answer), which then needed no 
 
 Printed (JSON), per game and seat count and way of playing: ``requests_per_match`` and
 ``per_match_minute`` without the log channel, and the ceiling ``matches_per_token`` (50 req/s
-over the per-match-minute rate); ``with_log_typed``: the same with the log channel and typed
+over the per-match-minute rate); ``above_floor``: how far those requests are above the floor
+(``floor``: a DM a window prompt, a post a game turn, a DM channel a player; below 0 when the
+answers' replies carried prompts); ``with_log_typed``: the same with the log channel and typed
 answers; ``minutes_per_match``; ``windows_per_match``; and the counts.
+
+``bench/baselines/discord_budget_before.json`` is the run on the code before issue 20,
+``discord_budget_after.json`` after it.
 
 The DM channel cache: a sample of ``--matches`` matches stands for ``--concurrent`` matches on
 one bot, so discord.py's cache of 128 DM channels is scaled to 128 x matches / concurrent: DM
