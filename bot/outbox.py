@@ -5,6 +5,11 @@ Messages are committed to the outbox in the same transaction as the change that 
 exponential backoff and hands permanent failures to a callback (the host reports them). A prompt
 that opens a window and is sent later than ``late_allowance_s`` after its commit (a retry
 backoff, a 429 wait, a backlog) goes to another callback, so the host can give the time back.
+
+One post a game turn: a mid-turn step's channel post and log entry are held (``HOLD``) until
+the turn's next post, and go in it (``folded_delivery``; the log's as a ``digest``). A seat's
+messages may go in the reply to its answer instead (``reserve``, ``claim``, ``Handover``):
+the worker holds them back for that reply a moment, and sends them if it does not take them.
 """
 
 from __future__ import annotations
