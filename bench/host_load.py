@@ -61,7 +61,7 @@ sys.path.insert(0, os.environ.get("FLORAL_BENCH_CODE") or str(Path(__file__).res
 
 from bot.database import is_postgres, open_store
 from bot.host import Host, SubmitResult
-from bot.simulate import FIRST_USER_ID, SimulatedPlayers, Simulation
+from bot.simulate import FIRST_USER_ID, SimulatedPlayers, Simulation, stop_players
 from bot.store.common import SqlStore
 from bot.transport import Delivery
 from games import registry
@@ -209,7 +209,8 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
     for keeper in keepers:
         keeper.cancel()
     await asyncio.gather(*keepers, return_exceptions=True)
-    await players.stop()
+    playing, players.players = players.players, {}  # nobody answers what the close delivers
+    await stop_players(playing.values())
     await host.close()
     store = await open_store(db)
     figures = {
