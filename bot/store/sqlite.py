@@ -59,7 +59,6 @@ class SqliteStore(SqlStore):
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
-        self._reader: aiosqlite.Connection | None = None  # the host's reads (``_read``)
         self.path = path
         self.where = str(path)
         self._wal_fd: int | None = None
@@ -110,14 +109,6 @@ class SqliteStore(SqlStore):
         await self._write(tx.touch_schema_row())
         await db.execute("PRAGMA busy_timeout=5000")
         await self._archive_ended()
-        reader = await _connect(self.path.absolute().as_uri())
-        try:
-            for pragma in ("query_only=1", "busy_timeout=5000", "synchronous=NORMAL"):
-                await reader.execute(f"PRAGMA {pragma}")  # (as the writer's, where it tells)
-        except BaseException:
-            await reader.close()
-            raise
-        self._reader = reader
 
     async def vacuum(self) -> None:
         """Rebuild the file without its free pages, and empty the WAL the rebuild went through.
@@ -157,9 +148,6 @@ class SqliteStore(SqlStore):
         if self._wal_fd is not None:
             os.close(self._wal_fd)
             self._wal_fd = None
-        if self._reader is not None:
-            reader, self._reader = self._reader, None
-            await reader.close()
         await self._db.close()
 
     async def _migrate(self) -> None:
@@ -196,18 +184,7 @@ class SqliteStore(SqlStore):
         return result
 
     async def _read(self, work: Work[T]) -> T:
-        """Run ``work`` in a thread: rows are decoded there, not on the loop. A writable store
-        reads on a connection of its own, in one read transaction (one snapshot): in WAL mode
-        it sees every commit made before it and waits for none, and the writes (an answer's
-        acknowledgement first) no longer queue behind the reads (the outbox's, each pass)."""
-        if self._reader is None:
-            return await self._on_writer(work)
-        run = self._reader._execute
-        result: T = await run(_in_snapshot, work, self._reader._conn)  # type: ignore[no-untyped-call]
-        return result
-
-    async def _on_writer(self, work: Work[T]) -> T:
-        """Run ``work`` on the writing connection (inside a session's transaction)."""
+        """Run ``work`` in the connection's thread: rows are decoded there, not on the loop."""
         run = self._db._execute
         result: T = await run(_drive, work, self._db._conn)  # type: ignore[no-untyped-call]
         return result
@@ -268,7 +245,7 @@ class _SqliteSession(Session):
         self._store = store
 
     async def run(self, work: Work[T]) -> T:
-        return await self._store._on_writer(work)  # inside the session's transaction
+        return await self._store._read(work)  # inside the session's transaction
 
 
 def _run_query(db: sqlite3.Connection, query: Query) -> Any:
@@ -283,14 +260,6 @@ def _run_query(db: sqlite3.Connection, query: Query) -> Any:
 
 def _drive(work: Work[T], db: sqlite3.Connection) -> T:
     return drive(work, partial(_run_query, db))
-
-
-def _in_snapshot(work: Work[T], db: sqlite3.Connection) -> T:
-    db.execute("BEGIN")
-    try:
-        return _drive(work, db)
-    finally:
-        db.execute("COMMIT")
 
 
 def _in_transaction(work: Work[T], db: sqlite3.Connection) -> T:
