@@ -196,16 +196,20 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
             await host.start_match(match_id)
             await host.wait_over(match_id)
 
+    cpu = [0.0]
+
     def measure_from_now() -> None:
         host.ack_ms.clear()
         host.stats.late_ms = []
         host.stats.turns = host.stats.timeouts = 0
+        cpu[0] = time.process_time()
         measured.set()
 
     keepers = [asyncio.create_task(keep_one(index)) for index in range(matches)]
     asyncio.get_running_loop().call_later(WARM_UP_S, measure_from_now)
     await asyncio.sleep(WARM_UP_S + args.seconds)
     late, acks, turns = list(host.stats.late_ms or []), list(host.ack_ms), host.stats.turns
+    cpu_ms = (time.process_time() - cpu[0]) * 1000  # every thread's: the loop's and the store's
     for keeper in keepers:
         keeper.cancel()
     await asyncio.gather(*keepers, return_exceptions=True)
@@ -217,6 +221,7 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
         "matches": matches,
         "seconds": args.seconds,
         "windows_per_s": round(turns / args.seconds, 1),
+        "cpu_ms_per_window": round(cpu_ms / max(1, turns), 2),
         "submissions": len(acks),
         "submit_ack_ms_p50": round(statistics.median(acks), 3) if acks else 0,
         "submit_ack_ms_p99": round(percentile(acks, 0.99), 3),
