@@ -64,7 +64,7 @@ _TABLE_COLUMNS = (
 )
 
 
-HELD = 1e15  # the next_try of a held message: never due until released (0)
+HELD = 1e15  # the next_try of a held message: never due until released (0; as written in SQL)
 RELEASING = ("public", "moderators")  # the audiences whose messages release the held ones
 FOLDED_MAX = 64  # held messages a post takes at most
 
@@ -313,10 +313,9 @@ def insert_outbox(messages: Sequence[OutboxMessage], at: float) -> Work[None]:
     its match's channel or log that is not held comes, which releases every held one of the
     match to go with it, in order (``due_outbox``)."""
     releasing = sorted({m.match_id for m in messages if m.audience in RELEASING and not is_held(m)})
-    yield from execute_many(
-        "UPDATE outbox SET next_try = 0 WHERE match_id = ? AND status = 'pending'"
-        " AND next_try >= ?",
-        [(match_id, HELD) for match_id in releasing],
+    yield from execute_many(  # (HELD written out: the partial index outbox_held serves it)
+        "UPDATE outbox SET next_try = 0 WHERE match_id = ? AND next_try >= 1e15",
+        [(match_id,) for match_id in releasing],
     )
     yield from execute_many(
         "INSERT INTO outbox (match_id, audience, text, payload, created_at, next_try)"
