@@ -171,7 +171,7 @@ class LogEntry:
 
 HOLD = "hold"
 """The payload key (True) of a message held for its match's next turn post: a mid-turn step's
-post and log entry wait for it and go in the same post (``due_outbox``)."""
+post and log entry wait for it (status ``held``) and go in the same post (``due_outbox``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +186,7 @@ class OutboxMessage:
 class OutboxRow:
     id: int
     message: OutboxMessage
-    status: Literal["pending", "sent", "failed"]
+    status: Literal["pending", "held", "sent", "failed"]  # held: ``HOLD``
     tries: int
     next_try: float
     # where it goes, from the match

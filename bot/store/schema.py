@@ -249,8 +249,8 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
             channel_id INTEGER NOT NULL
         ) WITHOUT ROWID;
 
-        -- the messages held for their match's next turn post (next_try: HELD until released)
-        CREATE INDEX outbox_held ON outbox (match_id) WHERE next_try >= 1e15;
+        -- the messages held for their match's next turn post (status 'held' until released)
+        CREATE INDEX outbox_held ON outbox (match_id) WHERE status = 'held';
         """,
     ),
 )
@@ -461,7 +461,7 @@ POSTGRES_MIGRATIONS: tuple[tuple[int, str], ...] = (
             user_id BIGINT PRIMARY KEY,
             channel_id BIGINT NOT NULL
         );
-        CREATE INDEX outbox_held ON outbox (match_id) WHERE next_try >= 1e15;
+        CREATE INDEX outbox_held ON outbox (match_id) WHERE status = 'held';
         """,
     ),
 )

@@ -64,7 +64,8 @@ _TABLE_COLUMNS = (
 )
 
 
-HELD = 1e15  # the next_try of a held message: never due until released (0; as written in SQL)
+HELD, PENDING = "held", "pending"  # a held message's status; a message's to be sent
+SETTLED = "IN ('sent', 'failed')"  # the statuses of a message done with (the archive's)
 RELEASING = ("public", "moderators")  # the audiences whose messages release the held ones
 FOLDED_MAX = 64  # held messages a post takes at most
 
@@ -309,19 +310,19 @@ def insert_log(match_id: int, entries: Sequence[LogEntry], at: float) -> Work[No
 
 
 def insert_outbox(messages: Sequence[OutboxMessage], at: float) -> Work[None]:
-    """Add the messages; one held for the next turn post waits (``HELD``) until a message of
-    its match's channel or log that is not held comes, which releases every held one of the
-    match to go with it, in order (``due_outbox``)."""
+    """Add the messages; one held for the next turn post waits (status ``held``) until a
+    message of its match's channel or log that is not held comes, which releases every held
+    one of the match (``pending``) to go with it, in order (``due_outbox``)."""
     releasing = sorted({m.match_id for m in messages if m.audience in RELEASING and not is_held(m)})
-    yield from execute_many(  # (HELD written out: the partial index outbox_held serves it)
-        "UPDATE outbox SET next_try = 0 WHERE match_id = ? AND next_try >= 1e15",
+    yield from execute_many(
+        "UPDATE outbox SET status = 'pending' WHERE match_id = ? AND status = 'held'",
         [(match_id,) for match_id in releasing],
     )
     yield from execute_many(
-        "INSERT INTO outbox (match_id, audience, text, payload, created_at, next_try)"
+        "INSERT INTO outbox (match_id, audience, text, payload, created_at, status)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         [
-            (m.match_id, m.audience, m.text, dumps(m.payload), at, HELD if is_held(m) else 0.0)
+            (m.match_id, m.audience, m.text, dumps(m.payload), at, HELD if is_held(m) else PENDING)
             for m in messages
         ],
     )
@@ -380,8 +381,8 @@ def _to_archive(match_ids: Sequence[int]) -> Work[list[int]]:
     due = []
     for chunk in chunks(match_ids):
         rows = yield from fetch(
-            "SELECT o.match_id, SUM(CASE WHEN o.status = 'pending' THEN 0 ELSE 1 END),"
-            " SUM(CASE WHEN o.status = 'pending' THEN 1 ELSE 0 END),"
+            f"SELECT o.match_id, SUM(CASE WHEN o.status {SETTLED} THEN 1 ELSE 0 END),"
+            f" SUM(CASE WHEN o.status {SETTLED} THEN 0 ELSE 1 END),"
             " MAX(CASE WHEN m.status IN ('finished', 'aborted') THEN 1 ELSE 0 END)"
             " FROM outbox o JOIN matches m ON m.id = o.match_id"
             f" WHERE o.match_id IN ({marks(chunk)}) GROUP BY o.match_id ORDER BY o.match_id",
@@ -408,8 +409,7 @@ def _archive(match_id: int) -> Work[None]:
     """Move the match's settled messages into one archive chunk. A match over also drops its
     windows' working moves (its steps hold the moves made)."""
     messages = yield from fetch(
-        f"SELECT {archive.COLUMNS} FROM outbox WHERE match_id = ? AND status != 'pending'"
-        " ORDER BY id",
+        f"SELECT {archive.COLUMNS} FROM outbox WHERE match_id = ? AND status {SETTLED} ORDER BY id",
         match_id,
     )
     yield from execute(
@@ -417,7 +417,7 @@ def _archive(match_id: int) -> Work[None]:
         match_id,
         archive.pack(messages),
     )
-    yield from execute("DELETE FROM outbox WHERE match_id = ? AND status != 'pending'", match_id)
+    yield from execute(f"DELETE FROM outbox WHERE match_id = ? AND status {SETTLED}", match_id)
     yield from execute(
         "DELETE FROM moves WHERE match_id = ? AND EXISTS (SELECT 1 FROM matches"
         " WHERE id = ? AND status IN ('finished', 'aborted'))",
@@ -431,7 +431,7 @@ def unarchived() -> Work[list[int]]:
     or a match that ended while its last messages were settled by an older floral-host)."""
     rows = yield from fetch(
         "SELECT DISTINCT o.match_id FROM outbox o JOIN matches m ON m.id = o.match_id"
-        " WHERE m.status IN ('finished', 'aborted') AND o.status != 'pending'"
+        f" WHERE m.status IN ('finished', 'aborted') AND o.status {SETTLED}"
     )
     return [int(row[0]) for row in rows]
 
@@ -787,7 +787,7 @@ def due_outbox(
         for id_, next_try, audience, *_ in heads
         if next_try <= now
     ]
-    waits = [next_try for _, next_try, *_ in heads if now < next_try < HELD]
+    waits = [next_try for _, next_try, *_ in heads if next_try > now]
     ids = [id_ for _, id_ in sorted(due)[:limit]]
     rows: list[Row] = []
     for chunk in chunks(ids):

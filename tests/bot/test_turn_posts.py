@@ -42,7 +42,7 @@ async def test_a_held_post_is_stored_through_a_restart_and_goes_with_the_turns_p
     await play(env, record.id)
     assert len(texts(env, "public")) == 1  # the start only: action 1 waits
     rows = await env.host.store.outbox(record.id)
-    assert [r.status for r in rows if r.message.audience == "public"] == ["sent", "pending"]
+    assert [r.status for r in rows if r.message.audience == "public"] == ["sent", "held"]
     await env.reopen()
     await env.host.wait_idle()
     assert len(texts(env, "public")) == 1  # still held after the restart
