@@ -118,6 +118,23 @@ def largest_card_set() -> dict[str, JSON]:
     return data
 
 
+def unlike_card_set() -> dict[str, JSON]:
+    """The largest card set at its hardest for the planners' odds: every method draws ten
+    cards and keeps them all, each at its own Health cost, and every result card beyond the
+    house's costs its own Health at once (about 60 kinds of card a level that no odds can
+    weigh together)."""
+    data: dict[str, Any] = largest_card_set()
+    for k, method in enumerate(data["methods"]):
+        method |= {"draw": 10, "keep_min": 1, "keep_max": 10, "health": k % 4}
+    for results in data["results"].values():
+        for k, card in enumerate(results):
+            if card["id"].startswith("extra_"):
+                card.clear()
+                card |= {"id": f"extra_{k}", "kind": "catastrophe", "damage": {"self": 1 + k}}
+                card["copies"] = cards.MAX_DECK // cards.MAX_RESULTS
+    return data
+
+
 # tests/games/steps.py: the largest inputs, played by random players (the planners of the other
 # levels weigh every draw of a method, slow on methods that draw ten)
 LARGEST = [
