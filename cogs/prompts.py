@@ -11,8 +11,10 @@ on an old prompt maps to nothing and the host refuses it as before. Components a
 
 Choices show as buttons while they fit (five rows of five, less the rows menus take), in menus
 past that, and a menu of more than 25 shows one page at a time: its last option turns the page
-by editing the message. When a request's groups want more menus than a message has rows, the
-two-step ones stay and the others join one two-step menu: first the group, then its choices.
+by editing the message. A two-step menu (a ``"steps"`` group) asks a stage first (over pages
+past 25 stages), then the stage's choices. When a request's groups want more menus than a message
+has rows, the two-step ones stay and the others join one two-step menu: first the group, then its
+choices.
 A multi-choice request is one menu with the request's minimum and maximum; its answer is the
 values joined by the request's separator, as a player would type it. Past 25 choices (Discord
 sends one menu's picks at a time), it is picked in several menus, four to a screen (``More
@@ -312,39 +314,53 @@ class Menu:
     placeholder: str = "Choose…"
     n: int = 0
     multi: tuple[int, int] | None = None  # (min, max) choices of a multi-choice answer
-    # a two-step menu: each stage's name and choices; page 0 lists the stages, page k stage k
+    # a two-step menu: each stage's name and choices; its first pages (``lists``: one, or one
+    # per 24 stages past 25) list the stages, the next ones each show a stage's choices
     steps: list[tuple[str, list[int]]] | None = None
     group: str = ""  # the choice group it shows (none: several, or choices past the buttons)
     pages: int = field(init=False, default=1)
+    lists: int = field(init=False, default=1)
 
     def __post_init__(self) -> None:
-        extra = len(self.indices) - PER_MENU
         if self.steps is not None:
-            self.pages = len(self.steps) + 1
-        else:
-            self.pages = 1 if extra <= 0 else -(-len(self.indices) // PER_PAGE)
+            self.lists = 1 if len(self.steps) <= PER_MENU else -(-len(self.steps) // PER_PAGE)
+            self.pages = self.lists + len(self.steps)
+        elif len(self.indices) > PER_MENU:
+            self.pages = -(-len(self.indices) // PER_PAGE)
 
     def page_indices(self, page: int) -> list[int]:
         if self.steps is not None:
-            return [] if page == 0 else self.steps[page - 1][1]
+            return [] if page < self.lists else self.steps[page - self.lists][1]
         if self.pages == 1:
             return self.indices
         return self.indices[page * PER_PAGE : (page + 1) * PER_PAGE]
+
+    def stages_listed(self, page: int) -> range:
+        """The stages a listing page shows (by their index in ``steps``)."""
+        assert self.steps is not None
+        if self.lists == 1:
+            return range(len(self.steps))
+        return range(page * PER_PAGE, min(len(self.steps), (page + 1) * PER_PAGE))
 
 
 def stages_of(
     choices: Sequence[Mapping[str, Any]], indices: list[int]
 ) -> list[tuple[str, list[int]]] | None:
-    """A ``"steps"`` group's stages in order, or None when it reads better as one menu: a
-    single stage, a choice without one, or more stages or choices a stage than a menu holds."""
+    """A ``"steps"`` group's stages in order (a stage past a page as several, ``Salt``, ``Salt
+    (2)``), or None when it reads better as one menu: a single stage, or a choice without one.
+    Past 25 stages, the stages are listed over pages (a Flaky Flasks hand of 27 cards)."""
     stages: dict[str, list[int]] = {}
     for i in indices:
         stages.setdefault(str(choices[i].get("stage") or ""), []).append(i)
-    if "" in stages or len(stages) < 2 or len(stages) > PER_MENU:
+    if "" in stages or len(stages) < 2:
         return None
-    if any(len(members) > PER_PAGE for members in stages.values()):
-        return None
-    return list(stages.items())
+    return [part for name, members in stages.items() for part in paged_stage(name, members)]
+
+
+def paged_stage(name: str, members: list[int]) -> list[tuple[str, list[int]]]:
+    """A stage as stages of at most a page each: ``name``, ``name (2)`` …"""
+    chunks = [members[i : i + PER_PAGE] for i in range(0, len(members), PER_PAGE)]
+    return [(name if k == 0 else f"{name} ({k + 1})", chunk) for k, chunk in enumerate(chunks)]
 
 
 def menu_kind(group: str) -> str:
@@ -411,8 +427,7 @@ def joined_menus(menus: list[Menu]) -> list[Menu] | None:
     for menu in menus:
         if menu.steps is None:
             name = menu.group.replace("_", " ").capitalize() or "Other"
-            chunks = [menu.indices[i : i + PER_PAGE] for i in range(0, len(menu.indices), PER_PAGE)]
-            stages += [(name if k == 0 else f"{name} ({k + 1})", c) for k, c in enumerate(chunks)]
+            stages += paged_stage(name, menu.indices)
     if len(kept) + 1 >= ROWS or len(stages) > PER_MENU:
         return None
     indices = [i for _, members in stages for i in members]
@@ -454,18 +469,18 @@ def menu_select(
     ]
     placeholder = menu.placeholder
     if menu.steps is not None:  # first the stage, then the choices of that stage
-        if page == 0:
-            options = [
-                discord.SelectOption(
-                    label=clip(name, OPTION_LABEL),
-                    value=f"{PAGE}{k}",
-                    description=f"{len(members)} way{'s' if len(members) > 1 else ''}",
-                )
-                for k, (name, members) in enumerate(menu.steps, start=1)
-            ]
+        if page < menu.lists:
+            options = [stage_option(menu, k) for k in menu.stages_listed(page)]
+            if menu.lists > 1:
+                after = (page + 1) % menu.lists
+                more = f"More… (page {after + 1} of {menu.lists})" if after else "Back to page 1…"
+                options.append(discord.SelectOption(label=more, value=f"{PAGE}{after}"))
+                placeholder = f"{placeholder} (page {page + 1} of {menu.lists})"
         else:
-            options.append(discord.SelectOption(label="← Back", value=f"{PAGE}0"))
-            placeholder = f"{menu.steps[page - 1][0]}: choose…"
+            stage = page - menu.lists
+            back = stage // PER_PAGE if menu.lists > 1 else 0
+            options.append(discord.SelectOption(label="← Back", value=f"{PAGE}{back}"))
+            placeholder = f"{menu.steps[stage][0]}: choose…"
     elif menu.pages > 1:
         after = (page + 1) % menu.pages
         more = f"More… (page {after + 1} of {menu.pages})" if after else "Back to page 1…"
@@ -487,6 +502,17 @@ def menu_select(
         placeholder=clip(placeholder, 150),
         min_values=low,
         max_values=high,
+    )
+
+
+def stage_option(menu: Menu, k: int) -> discord.SelectOption:
+    """The option that shows stage ``k`` of a two-step menu, saying how many ways it has."""
+    assert menu.steps is not None
+    name, members = menu.steps[k]
+    return discord.SelectOption(
+        label=clip(name, OPTION_LABEL),
+        value=f"{PAGE}{menu.lists + k}",
+        description=f"{len(members)} way{'s' if len(members) > 1 else ''}",
     )
 
 

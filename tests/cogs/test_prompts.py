@@ -362,6 +362,46 @@ def test_a_steps_group_asks_the_stage_first_then_its_choices_with_a_way_back() -
     assert reachable(payload) == {c.value for c in (*crafts, end)}
 
 
+def test_a_steps_group_of_more_stages_than_a_menu_lists_them_over_pages() -> None:
+    """A Flaky Flasks hand of 27 cards (a Charm draws) into 4 slots: 108 plays were one menu of
+    5 pages; the cards (stages) are listed over 2 pages, each card's slots a page of its own."""
+    plays = tuple(
+        Choice(f"play card_{c} {k}", f"Card {c} into slot {k}", "play", f"Card {c}")
+        for c in range(27)
+        for k in range(1, 5)
+    )
+    payload = request((*plays, Choice("done", "Done")), {"play": "steps"})
+    first = prompt_view(payload)
+    (menu,) = selects(first)
+    labels = [o.label for o in menu.item.options]
+    assert labels[:2] == ["Card 0", "Card 1"] and len(labels) == 25
+    assert labels[-1] == "More… (page 2 of 2)" and menu.item.options[-1].value == ">1"
+    second = prompt_view(payload, pages={("play", 0): 1})
+    (menu,) = selects(second)
+    assert [o.label for o in menu.item.options] == [
+        "Card 24",
+        "Card 25",
+        "Card 26",
+        "Back to page 1…",
+    ]
+    card_25 = prompt_view(payload, pages={("play", 0): 2 + 25})
+    (menu,) = selects(card_25)
+    assert [o.label for o in menu.item.options][-1] == "← Back"
+    assert menu.item.options[-1].value == ">1"  # back to the page that lists it
+    assert menu.item.placeholder == "Card 25: choose…"
+    assert reachable(payload) == {c.value for c in plays} | {"done"}
+
+
+def test_a_steps_stage_past_a_page_is_several_stages() -> None:
+    crafts = tuple(Choice(f"craft X {n}", f"X {n}", "craft", "X") for n in range(30))
+    crafts += (Choice("craft Y", "Y", "craft", "Y"),)
+    (menu,) = selects(prompt_view(request(crafts, {"craft": "steps"})))
+    assert [(o.label, o.description) for o in menu.item.options] == [
+        ("X", "24 ways"), ("X (2)", "6 ways"), ("Y", "1 way"),
+    ]  # fmt: skip
+    assert reachable(request(crafts, {"craft": "steps"})) == {c.value for c in crafts}
+
+
 def test_a_steps_group_of_one_stage_or_without_stages_is_one_menu() -> None:
     one = tuple(Choice(f"craft X with {n}", f"X: {n}", "craft", "X") for n in "ABC")
     loose = tuple(Choice(f"craft {n}", n, "craft") for n in "ABC")
