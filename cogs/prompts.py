@@ -347,14 +347,14 @@ def stages_of(
     choices: Sequence[Mapping[str, Any]], indices: list[int]
 ) -> list[tuple[str, list[int]]] | None:
     """A ``"steps"`` group's stages in order (a stage past a page as several, ``Salt``, ``Salt
-    (2)``), or None when it reads better as one menu: a single stage, or a choice without one.
-    Past 25 stages, the stages are listed over pages (a Flaky Flasks hand of 27 cards)."""
+    (2)``), or None when it reads better as one menu: a single stage that fits a page, or a
+    choice without one. Past 25 stages, the stages are listed over pages (a Flaky Flasks hand
+    of 27 cards)."""
     stages: dict[str, list[int]] = {}
     for i in indices:
         stages.setdefault(str(choices[i].get("stage") or ""), []).append(i)
-    if "" in stages or len(stages) < 2:
-        return None
-    return [part for name, members in stages.items() for part in paged_stage(name, members)]
+    paged = [part for name, members in stages.items() for part in paged_stage(name, members)]
+    return None if "" in stages or len(paged) < 2 else paged
 
 
 def paged_stage(name: str, members: list[int]) -> list[tuple[str, list[int]]]:
