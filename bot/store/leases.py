@@ -67,7 +67,10 @@ CREATE TABLE IF NOT EXISTS {INBOUND_TABLE} (
     shard INTEGER NOT NULL,
     event TEXT NOT NULL,
     payload TEXT NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    claimed_by TEXT,
+    claimed_at TIMESTAMPTZ,
+    tries INTEGER NOT NULL DEFAULT 0
 )"""
 _CREATE_BUDGET = f"""
 CREATE TABLE IF NOT EXISTS {BUDGET_TABLE} (
