@@ -40,6 +40,8 @@ from bot.ids import parse_match_id
 from bot.practice import Practice
 from bot.settings import Settings
 from bot.shards import Shards, parse_range
+from bot.store import Store
+from bot.store.common import SqlStore
 from bot.store.leases import ShardLeases, leasing
 from bot.store.owner import describe, owning
 from bot.transport import Delivery, Transport
@@ -126,6 +128,7 @@ class FloralBot(commands.Bot):
         if self.application_id is not None:  # known once logged in
             log.info("invite URL: %s", invite_url(self.application_id, self.settings.threads))
         store = await open_store(self.settings.db)
+        self._fence(store)
         transport = DiscordTransport(
             self,
             self.views,
@@ -155,6 +158,9 @@ class FloralBot(commands.Bot):
         log.info("host started with %d active matches", len(self._host.active_match_ids()))
 
     async def _start_handoff(self) -> None:
+        """Sharded processes only (``ShardedFloralBot``)."""
+
+    def _fence(self, store: Store) -> None:
         """Sharded processes only (``ShardedFloralBot``)."""
 
     async def _share_budget(self) -> None:
@@ -302,6 +308,11 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
             for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):
                 parsers[event] = functools.partial(self._received, event, parsers[event])
         await handoff.collect()
+
+    def _fence(self, store: Store) -> None:
+        """The store writes about a match only while this process leases its shard."""
+        assert isinstance(store, SqlStore)  # sharded: PostgreSQL
+        store.fence = self.leases.fence()
 
     async def _stop_handoff(self) -> None:
         if self.handoff is not None:
