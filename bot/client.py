@@ -17,7 +17,7 @@ import signal
 import sys
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, cast
@@ -303,9 +303,10 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
             self.settings.db, self.shard_range, self.leases.owner, self._handed_over
         )
         await handoff.start()
-        if self.shard_range.has_dms and len(self.shard_range.ids) < self.shard_range.count:
-            parsers = self._connection.parsers
-            for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):
+        shards, parsers = self.shard_range, self._connection.parsers
+        if len(shards.ids) < shards.count:  # others answer some of what reaches this process
+            routed = ("INTERACTION_CREATE", "MESSAGE_CREATE") if shards.has_dms else ()
+            for event in routed or ("INTERACTION_CREATE",):
                 parsers[event] = functools.partial(self._received, event, parsers[event])
         await handoff.collect()
 
@@ -343,6 +344,9 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         """A gateway event, before discord.py parses it: a DM is routed first. A typed DM or a
         DM ``/submit`` naming no match is parsed here: its handler, seeing every match's
         prompts, picks the match it answers and hands it over (``hand_over_answer``)."""
+        if data.get("guild_id") is not None and self._practice_elsewhere(event, data):
+            self._track(self._practice_to_zero(data))
+            return
         if data.get("guild_id") is not None or not self._may_hand_over(event, data):
             parse(data)
             return
@@ -353,9 +357,28 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
             finally:
                 _RECEIVED.reset(marked)
             return
-        task = asyncio.create_task(self._route(event, parse, data))
+        self._track(self._route(event, parse, data))
+
+    def _track(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
         self._routing.add(task)
         task.add_done_callback(self._routing.discard)
+
+    def _practice_elsewhere(self, event: str, data: Mapping[str, Any]) -> bool:
+        """``/practice`` in a server of this process's, which does not hold shard 0: practices
+        (played in DMs) are that process's."""
+        assert self.shard_range is not None
+        command = data.get("type") == 2 and data.get("data", {}).get("name") in LOCAL_COMMANDS
+        return event == "INTERACTION_CREATE" and command and not self.shard_range.has_dms
+
+    async def _practice_to_zero(self, data: dict[str, Any]) -> None:
+        """Defer it, and hand it to shard 0's process as the same command sent by DM."""
+        assert self.handoff is not None
+        interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.handoff.forward(
+            0, "INTERACTION_CREATE", {**as_dm(data), DEFERRED: DEFERRED_ANSWER}
+        )
 
     @staticmethod
     def _may_hand_over(event: str, data: Mapping[str, Any]) -> bool:
@@ -476,6 +499,15 @@ ANSWER_FOR: ContextVar[AnswerFor | None] = ContextVar("floral_answer_for", defau
 _RECEIVED: ContextVar[tuple[str, dict[str, Any]] | None] = ContextVar(
     "floral_received", default=None
 )
+
+
+def as_dm(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A server's interaction as the same one sent by DM: its user, no server or channel (it
+    is answered through its token alone)."""
+    server = ("guild_id", "guild", "guild_locale", "member", "channel", "channel_id")
+    dm = {key: value for key, value in data.items() if key not in server}
+    dm["user"] = data.get("member", {}).get("user") or data.get("user")
+    return dm
 
 
 def dm_match_of(data: Mapping[str, Any]) -> int | None:

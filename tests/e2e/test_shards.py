@@ -254,4 +254,14 @@ async def test_dms_reach_their_match_across_processes_even_through_a_crash_after
     refused = (await ix.reply()).content
     assert refused.startswith(f"✖ That answers none of your prompts:\n• m{m1} · Toy Guess: ")
     assert f"\n• m{m2} · Toy Guess: " in refused, refused
+
+    # a practice started in a server of shard 1 is shard 0's: one hands the command to zero
+    options = {"game": "tests.bot.toy_game", "opponents": 1}
+    ix = await fake.slash(world.bob, "practice", options, channel=world.channel)
+    assert await ix.response() == 5
+    assert "has started in your DMs" in (await ix.reply(timeout=10)).content
+    prompt = await prompt_to(fake, world.bob, "Round 1: guess", seen=1)
+    assert (
+        await (await fake.click(world.bob, prompt, choice_ids(prompt)["1"])).reply()
+    ).content.startswith("✅ ")
     assert zero.running
