@@ -47,6 +47,34 @@ async def die(process: ShardLeases) -> None:
     await process.close()
 
 
+async def fenced_host(url: str, leases: ShardLeases) -> tuple[Host, ManualTimers]:
+    """A sharded process's host (its timers run when the test moves its clock)."""
+    store = await open_store(url)
+    assert isinstance(store, SqlStore)
+    store.fence = leases.fence()
+    clock = OffsetClock()
+    clock.freeze()
+    timers = ManualTimers(clock, clock.advance)
+    assert leases.shards is not None
+    host = Host(store, RecordingTransport(), clock=clock, timers=timers, shards=leases.shards)
+    await host.start()
+    return host, timers
+
+
+async def expire_leases(url: str, holder: str | None = None) -> None:
+    """As a process frozen past its lease (``holder``'s, or every one): the expiry passes
+    unrenewed, without waiting for it."""
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(
+            f"UPDATE {LEASES_TABLE} SET expires_at = clock_timestamp() - interval '1 second'"
+            " WHERE $1::text IS NULL OR holder = $1::text",
+            holder,
+        )
+    finally:
+        await connection.close()
+
+
 async def test_an_overlapping_range_is_refused_naming_the_holder(url: str) -> None:
     first, second, third = leases(url, "first A"), leases(url, "second B"), leases(url, "C")
     await first.claim(Shards.span(0, 1, 4))
@@ -83,8 +111,8 @@ async def test_a_standby_takes_only_expired_leases(url: str) -> None:
     await alive.claim(Shards((0,), 3))
     await dead.claim(Shards((1,), 3))
     await die(dead)
-    taking = asyncio.create_task(standby.claim(Shards.every(3), standby=True))
-    taken = await asyncio.wait_for(taking, LEASE_S * 4)
+    await expire_leases(url, "dead")  # its lease ran out
+    taken = await asyncio.wait_for(standby.claim(Shards.every(3), standby=True), LEASE_S * 4)
     assert taken == Shards((1,), 3)  # not shard 0 (alive), not shard 2 (nobody's yet)
     rows = {lease.shard: lease.holder for lease in await standby.leases()}
     assert rows == {0: "alive", 1: "standby"}
@@ -95,8 +123,8 @@ async def test_a_standby_takes_only_expired_leases(url: str) -> None:
 async def test_a_standby_waits_while_every_lease_is_renewed(url: str) -> None:
     alive, standby = leases(url, "alive"), leases(url, "standby")
     await alive.claim(Shards.every(2))
-    with pytest.raises(TimeoutError):
-        await asyncio.wait_for(standby.claim(Shards.every(2), standby=True), LEASE_S * 2)
+    with pytest.raises(TimeoutError):  # unrenewed, the lease would have ended a third before
+        await asyncio.wait_for(standby.claim(Shards.every(2), standby=True), LEASE_S * 1.5)
     await standby.release()
     await alive.release()
 
@@ -107,7 +135,7 @@ async def test_a_lease_taken_over_is_lost_at_the_next_renewal(url: str) -> None:
     await stalled.claim(Shards((1,), 2))
     assert stalled._renewing is not None
     stalled._renewing.cancel()  # as a process frozen past its lease
-    await asyncio.sleep(LEASE_S + 0.1)
+    await expire_leases(url)
     standby = leases(url, "standby")
     assert (await standby.claim(Shards.every(2), standby=True)).ids == (1,)
     with pytest.raises(LeaseLost, match=r"shards \[1\] expired or were taken over"):
@@ -126,31 +154,6 @@ async def test_unsharded_and_sharded_processes_exclude_each_other(url: str) -> N
     async with owning(url, "floral-host run (unsharded)"):
         with pytest.raises(Refused, match="which runs unsharded"):
             await leases(url, "late").claim(Shards((1,), 2))
-
-
-async def fenced_host(url: str, leases: ShardLeases) -> tuple[Host, ManualTimers]:
-    """A sharded process's host (its timers run when the test moves its clock)."""
-    store = await open_store(url)
-    assert isinstance(store, SqlStore)
-    store.fence = leases.fence()
-    clock = OffsetClock()
-    clock.freeze()
-    timers = ManualTimers(clock, clock.advance)
-    assert leases.shards is not None
-    host = Host(store, RecordingTransport(), clock=clock, timers=timers, shards=leases.shards)
-    await host.start()
-    return host, timers
-
-
-async def expire_leases(url: str) -> None:
-    """As a process frozen past its lease: the expiry passes unrenewed."""
-    connection = await asyncpg.connect(url)
-    try:
-        await connection.execute(
-            f"UPDATE {LEASES_TABLE} SET expires_at = clock_timestamp() - interval '1 second'"
-        )
-    finally:
-        await connection.close()
 
 
 async def test_a_process_taken_over_writes_nothing_and_stops_at_once(

@@ -38,7 +38,7 @@ from .test_floral_host import (
 from .test_protocol_v2 import choice_ids, prompt_to, start, toy_match
 
 DISCORD_GLOBAL_LIMIT = 50
-LEASE_S = "2"  # a dead process's shards are free after two seconds
+LEASE_S = "1"  # a dead process's shards are free after a second (renewed every third)
 
 
 @pytest.fixture
@@ -126,20 +126,25 @@ async def dm_submit(fake: FakeDiscord, world: World, value: str) -> str:
 async def test_two_processes_play_a_match_through_kills_and_a_standby(
     fake: FakeDiscord, world: World, launch_bot: LaunchBot, database: str
 ) -> None:
-    zero = await launch_shard(launch_bot, database, "zero", "--shards", "0", "--shard-count", "2")
-    one = await launch_shard(launch_bot, database, "one", "--shards", "1", "--shard-count", "2")
-    overlapping = await launch_bot(
-        run("--shards", "0-1", "--shard-count", "2"),
-        env={"FLORAL_DB": database},
-        name="overlapping",
-        expect_exit=True,
+    zero, one = await asyncio.gather(
+        launch_shard(launch_bot, database, "zero", "--shards", "0", "--shard-count", "2"),
+        launch_shard(launch_bot, database, "one", "--shards", "1", "--shard-count", "2"),
+    )
+    overlapping, match = await asyncio.gather(
+        launch_bot(
+            run("--shards", "0-1", "--shard-count", "2"),
+            env={"FLORAL_DB": database},
+            name="overlapping",
+            expect_exit=True,
+            wait_ready=False,
+        ),
+        setup_match(fake, world, window=60),
     )
     assert await overlapping.wait_exit() == 1
     refusal = [line.text for line in overlapping.lines if line.stream == "stderr"]
     assert len(refusal) == 1, refusal
     assert "shard 0 of 2 is held by floral-host run --shards 0/2 (pid" in refusal[0], refusal
 
-    match = await setup_match(fake, world, window=60)
     await reveal_and_start(fake, world, match)
     alice = await prompt_after(fake, world.alice, 0)
     bob = await prompt_after(fake, world.bob, 0)
