@@ -285,8 +285,12 @@ class FloralBot(commands.Bot):
 
 class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
     """``floral-host run --shards``: discord.py's AutoShardedBot on this process's shards,
-    hosting their servers' matches. The process holding shard 0 hands each DM about a match
-    another process hosts to that process (``bot.handoff``), which answers it."""
+    hosting their servers' matches; its store writes about a match only while this process
+    leases the match's shard (``bot.store.leases.LeaseFence``). The process holding shard 0
+    hands each DM about a match another process hosts to that process (``bot.handoff``), which
+    answers it: a button press or a command naming its match directly; a typed answer or a
+    ``/submit`` naming none once the prompts cog, seeing every match's prompts, has picked the
+    match it answers (``hand_over_answer``, pinned by ``ANSWER_FOR``)."""
 
     def __init__(self, settings: Settings, leases: ShardLeases) -> None:
         assert leases.shards is not None, "the leases are claimed first"

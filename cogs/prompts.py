@@ -19,7 +19,10 @@ one page (the menu then asks for at least one; the game checks the minimum), or 
 A player with prompts in several matches (a practice beside a real match) types an answer, or
 sends it with ``/submit`` by DM, all the same (``route``): it goes to the one prompt whose game
 would take it (``Host.would_accept``); when several would, one short menu asks which match
-(``fa:<match>:<step>:<answer>``); when none would, each game's reason is told.
+(``fa:<match>:<step>:<answer>``); when none would, each game's reason is told. Sharded, the
+process holding shard 0 gets every DM and sees every match's prompts (``FloralBot.open_prompts``:
+other processes' read from the store); an answer for a match another process hosts is handed
+there (``FloralBot.hand_over_answer``), which submits it and answers the player.
 """
 
 from __future__ import annotations
