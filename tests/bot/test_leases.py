@@ -162,7 +162,8 @@ async def test_a_process_taken_over_writes_nothing_and_stops_at_once(
     """Frozen past its lease, the process is taken over by a standby, which hosts its match
     and acknowledges an answer. Thawed, its late deadline resolves nothing and an answer to it
     is not saved (its writes are fenced); it finds it lost its lease at once, long before its
-    next renewal. The standby resolves the window once, with the answer it acknowledged."""
+    next renewal. The standby resolves the window once, with the answer it acknowledged; the
+    window's conditional close refuses the stale one's resolution even unfenced."""
     lost: list[str] = []
     stale = ShardLeases(url, "stale", lease_s=60, on_lost=lost.append)  # renewed every 20 s
     await stale.claim(Shards.every(1))
@@ -194,6 +195,12 @@ async def test_a_process_taken_over_writes_nothing_and_stops_at_once(
     steps = await new_host.store.steps(record.id)
     resolved = [step for step in steps if step.kind == "resolve"]
     assert len(resolved) == 1 and resolved[0].moves == {0: 5, 1: 3}, resolved
+    store = stale_host.store
+    assert isinstance(store, SqlStore)
+    store.fence = None  # the last line of defence alone: a window resolves once
+    await stale_host._close_window(record.id, 1, "deadline")  # its window 1, open as it knows
+    assert "match 1 step 1 was already resolved" in caplog.text
+    assert [step.kind for step in await new_host.store.steps(record.id)] == ["start", "resolve"]
     await stale_host.close()
     await new_host.close()
     await stale.release()
