@@ -33,7 +33,7 @@ from cogs import options
 from cogs.common import match_autocomplete, moderator_only
 from cogs.options import OptionsSpec, set_by_command
 from cogs.setup import create_match, players_text, refuse_setup, start_match, timer_lengths
-from games.flaky_flasks.config import DEFAULTS, INT_OPTIONS
+from games.flaky_flasks.config import DEFAULTS, INT_OPTIONS, RANGES
 from games.flaky_flasks.content import read_content
 from games.protocol import JSON, ConfigError
 
@@ -66,7 +66,7 @@ TITLES = {
 SPEC = OptionsSpec(
     bools=BOOL_OPTIONS,
     choices=CHOICE_OPTIONS,
-    ints={**{key: None for key in INT_OPTIONS if key not in TIMER_OPTION}, "seed": None},
+    ints={key: RANGES[key] for key in (*INT_OPTIONS, "seed") if key not in TIMER_OPTION},
     elsewhere={
         **set_by_command(TIMER_OPTION),
         CONTENT_FIELD: "a content set is given as an attached JSON file",

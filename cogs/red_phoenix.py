@@ -45,7 +45,7 @@ from cogs.setup import (
 )
 from games.protocol import JSON, ConfigError
 from games.red_phoenix.cards import card_set_of
-from games.red_phoenix.config import CHOICE_OPTIONS, INT_OPTIONS
+from games.red_phoenix.config import CHOICE_OPTIONS, INT_OPTIONS, RANGES
 from games.red_phoenix.reference import reference_text
 
 GAME = "red-phoenix"
@@ -77,7 +77,7 @@ TITLES = {
 
 SPEC = OptionsSpec(
     choices={key: tuple(words) for key, words in CHOICE_OPTIONS.items()},
-    ints={**{key: None for key in INT_OPTIONS if key not in TIMER_OPTION}, "seed": None},
+    ints={key: RANGES[key] for key in (*INT_OPTIONS, "seed") if key not in TIMER_OPTION},
     elsewhere={
         **set_by_command(TIMER_OPTION),
         CARD_SET_FIELD: "a card set is given as an attached JSON file",
@@ -120,7 +120,7 @@ async def read_card_set(attachment: discord.Attachment) -> JSON:
 def options_text(config: dict[str, JSON]) -> str:
     """The options a config changes from the rules page's defaults, in words."""
     defaults = {
-        **{k: d for k, (d, _) in INT_OPTIONS.items()},
+        **{k: d for k, (d, _, _) in INT_OPTIONS.items()},
         **{k: v[0] for k, v in CHOICE_OPTIONS.items()},
     }
     parts = []

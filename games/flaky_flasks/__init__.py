@@ -9,7 +9,7 @@ from games.protocol import JSON, Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
-from .config import DEFAULTS
+from .config import DEFAULTS, RANGES
 from .engine import FlakyFlasks
 from .reference import reference
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
@@ -45,6 +45,7 @@ GAME_INFO = GameInfo(
     colour=0xD68910,
     public_lines=public_lines,
     reference=reference,
+    ranges=RANGES,
 )
 
 __all__ = [

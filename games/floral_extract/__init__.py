@@ -1,7 +1,7 @@
 """Floral Extract: the flagship two-player death match (rules: docs/floral-extract.md)."""
 
 from games.floral_extract.agents import EasyAgent, Gardener, NormalGardener
-from games.floral_extract.config import DEFAULT_TIMEOUT_S
+from games.floral_extract.config import DEFAULT_TIMEOUT_S, RANGES
 from games.floral_extract.engine import FloralExtract
 from games.floral_extract.render import reference
 from games.floral_extract.script import SCRIPT_FORMATS, export_script, replay_script, run_script
@@ -54,6 +54,7 @@ GAME_INFO = GameInfo(
     colour=0x2E7D6B,
     public_lines=public_lines,
     reference=reference,
+    ranges=RANGES,
 )
 
 __all__ = [

@@ -7,7 +7,7 @@ from games.protocol import JSON, Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
-from .config import DEFAULTS
+from .config import DEFAULTS, RANGES
 from .engine import Potioncraft
 from .reference import topics
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
@@ -40,6 +40,7 @@ GAME_INFO = GameInfo(
     colour=0x2471A3,
     public_lines=public_lines,
     reference=topics,
+    ranges=RANGES,
 )
 
 __all__ = [

@@ -9,7 +9,7 @@ from games.protocol import JSON, Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
-from .config import DEFAULT_REACTION_S, DEFAULT_WINDOW_S
+from .config import DEFAULT_REACTION_S, DEFAULT_WINDOW_S, RANGES
 from .engine import RedPhoenix
 from .reference import reference
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
@@ -40,6 +40,7 @@ GAME_INFO = GameInfo(
     colour=0xC0392B,
     public_lines=public_lines,
     reference=reference,
+    ranges=RANGES,
 )
 
 __all__ = [

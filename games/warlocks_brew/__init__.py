@@ -11,7 +11,7 @@ from games.protocol import JSON, Game
 from games.registry import GameInfo, PictureHooks
 
 from .agents import AGENTS, DEFAULT_AGENT
-from .config import DEFAULT_WINDOW_S
+from .config import DEFAULT_WINDOW_S, RANGES
 from .engine import WarlocksBrew
 from .render import reference
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
@@ -57,6 +57,7 @@ GAME_INFO = GameInfo(
     colour=0x8E44AD,
     public_lines=public_lines,
     reference=reference,
+    ranges=RANGES,
 )
 
 __all__ = [

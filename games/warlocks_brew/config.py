@@ -42,6 +42,18 @@ VARIANT_KEYS = (
     "utter_darkness",
 )
 RULE_KEYS = ("window", "types", "copies", "no_unique")
+# every whole-number option's range, as ``GameInfo.ranges`` declares it: the most any config
+# accepts (A8: a setup must leave some type able to reach three copies, so fewer types or
+# copies allow less); the window takes fractions of a second too, above 0
+_MOST_SPARE = MAX_TYPES * (MAX_COPIES - (TRIPLE - 1))  # copies past the second, at most
+RANGES = {
+    "window": (1, int(MAX_WINDOW_S)),
+    "types": (MIN_TYPES, MAX_TYPES),
+    "copies": (MIN_COPIES, MAX_COPIES),
+    "limited_supply": (0, MAX_COPIES - TRIPLE),
+    "storefront_disaster": (0, _MOST_SPARE - 1),
+    "snakeoil_salesman": (0, _MOST_SPARE - 1),
+}
 DEFAULT_WINDOW_S = 45  # the bid window, in seconds
 UNSUPPORTED = {
     "magic_infused": "Magic Infused is not supported (the special-effects cards are off, G2)",
