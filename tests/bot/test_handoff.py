@@ -1,6 +1,6 @@
 """DMs handed to the match's process (issue 22), on a real PostgreSQL: the process holding
 shard 0 routes a DM to the shard of its match (a practice's is shard 0; a DM naming no match
-goes with the user's latest active one, or stays when one of them is local); the process
+goes with the user's latest active one); the process
 leasing that shard takes each handed-over event once, by notification or by collecting it
 later (it was not running when the DM came); a row claimed by a process that died before it was
 done is handled by the shard's next owner, once; an answer handled again after its first
@@ -12,10 +12,11 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.database import open_store
-from bot.handoff import HandOff
+from bot.handoff import STALE_CLAIM_S, HandOff
 from bot.host import Host
 from bot.host.submissions import REDELIVERED
 from bot.shards import Shards
@@ -65,7 +66,8 @@ async def test_a_dm_is_routed_to_its_matchs_shard(url: str) -> None:
         assert await zero.route(101, on_one) == 1
         assert await zero.route(101, practice) is None  # a practice is shard 0's
         assert await zero.route(102, None) == 1  # its one active match
-        assert await zero.route(101, None) is None  # one of its matches is local: stays
+        assert await zero.route(101, None) is None  # its latest, the practice, is local
+        assert await zero.elsewhere(101) == [on_one]  # the matches other processes host
         assert await zero.route(999, None) is None  # no match: answered here
         assert await zero.route(101, 12345) is None  # no such match: refused here
         await new_match(host, ON_0, [102, 103])
@@ -104,8 +106,6 @@ async def test_each_handed_over_event_is_taken_once(url: str) -> None:
 
 async def waiting(url: str) -> int:
     """The rows of the hand-off table (handled rows are deleted)."""
-    import asyncpg
-
     connection = await asyncpg.connect(url)
     try:
         return int(await connection.fetchval(f"SELECT count(*) FROM {INBOUND_TABLE}"))
@@ -160,6 +160,39 @@ async def test_a_row_claimed_by_a_process_that_died_is_handled_once_by_the_next_
     assert await waiting(url) == 0
     await zero.close()
     await replacement.release()
+
+
+async def test_a_claim_older_than_its_bound_is_taken_again(url: str) -> None:
+    """A handler that never ended (its process still leases the shard): after STALE_CLAIM_S
+    the row is claimed again, by that process too."""
+    got: list[tuple[int, bool]] = []
+
+    async def deliver(event: str, data: dict[str, Any], again: bool) -> None:
+        got.append((data["n"], again))
+
+    leases = ShardLeases(url, "one")
+    await leases.claim(ONE)
+    stuck = DiesAfterClaiming(url, ONE, leases.owner, deliver)  # as a handler that hangs
+    await stuck.start()
+    await stuck.forward(1, "INTERACTION_CREATE", {"n": 1})
+    await asyncio.wait_for(stuck.claimed_one.wait(), 5)
+    await stuck.close()
+    one = HandOff(url, ONE, leases.owner, deliver)
+    await one.start()
+    await one.collect()
+    assert got == []  # claimed a moment ago
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(
+            f"UPDATE {INBOUND_TABLE} SET claimed_at = claimed_at - make_interval(secs => $1)",
+            STALE_CLAIM_S + 1,
+        )
+    finally:
+        await connection.close()
+    await one.collect()
+    await one.close()
+    assert got == [(1, True)] and await waiting(url) == 0
+    await leases.release()
 
 
 @pytest.mark.sqlite_only

@@ -39,6 +39,8 @@ from .test_protocol_v2 import choice_ids, prompt_to, start, toy_match
 
 DISCORD_GLOBAL_LIMIT = 50
 LEASE_S = "1"  # a dead process's shards are free after a second (renewed every third)
+# with a standby waiting: a live process loses its shards only if frozen a whole second
+STANDBY_LEASE_S = "1.5"
 
 
 @pytest.fixture
@@ -126,9 +128,12 @@ async def dm_submit(fake: FakeDiscord, world: World, value: str) -> str:
 async def test_two_processes_play_a_match_through_kills_and_a_standby(
     fake: FakeDiscord, world: World, launch_bot: LaunchBot, database: str
 ) -> None:
+    lease = {"FLORAL_LEASE_SECONDS": STANDBY_LEASE_S}
     zero, one = await asyncio.gather(
-        launch_shard(launch_bot, database, "zero", "--shards", "0", "--shard-count", "2"),
-        launch_shard(launch_bot, database, "one", "--shards", "1", "--shard-count", "2"),
+        launch_shard(
+            launch_bot, database, "zero", "--shards", "0", "--shard-count", "2", env=lease
+        ),
+        launch_shard(launch_bot, database, "one", "--shards", "1", "--shard-count", "2", env=lease),
     )
     overlapping, match = await asyncio.gather(
         launch_bot(
@@ -159,7 +164,7 @@ async def test_two_processes_play_a_match_through_kills_and_a_standby(
     assert pair is not None
     alice, bob = pair
     standby = await launch_shard(
-        launch_bot, database, "standby", "--standby", "--shard-count", "2", ready=False
+        launch_bot, database, "standby", "--standby", "--shard-count", "2", ready=False, env=lease
     )
     await standby.wait_for_log("no expired lease to take over", timeout=30)
     assert (await click_value(fake, world.alice, alice)).startswith("✅")
