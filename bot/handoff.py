@@ -47,12 +47,14 @@ WITH row AS (INSERT INTO {INBOUND_TABLE} (shard, event, payload) VALUES ($1, $2,
              RETURNING id)
 SELECT pg_notify('{CHANNEL}', $1::text || ':' || id::text) FROM row"""
 # the rows of these shards (or the one row $3) that nobody handles: unclaimed, or claimed by
-# an owner id no lease names (its process died and the shard was leased again), or long ago
+# an owner id no lease names (its process died and the shard was leased again), or long ago;
+# claimed only while the shard is still leased to this owner (a process taken over claims none)
 _CLAIM = f"""
 WITH claimed AS (
     UPDATE {INBOUND_TABLE} i
     SET claimed_by = $1, claimed_at = clock_timestamp(), tries = i.tries + 1
     WHERE i.shard = ANY($2::int[]) AND ($3::bigint IS NULL OR i.id = $3::bigint)
+      AND EXISTS (SELECT 1 FROM {LEASES_TABLE} l WHERE l.owner = $1 AND l.shard = i.shard)
       AND (i.claimed_by IS NULL
            OR i.claimed_at < clock_timestamp() - make_interval(secs => $4::float8)
            OR NOT EXISTS (SELECT 1 FROM {LEASES_TABLE} l WHERE l.owner = i.claimed_by))

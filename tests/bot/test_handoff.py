@@ -141,10 +141,11 @@ async def test_a_row_claimed_by_a_process_that_died_is_handled_once_by_the_next_
     await zero.start()
     await zero.forward(1, "INTERACTION_CREATE", {"n": 1})
     await asyncio.wait_for(dying.claimed_one.wait(), 5)
-    intruder = HandOff(url, ONE, "not the lease holder", deliver)
-    await intruder.start()
-    await intruder.collect()  # claimed by a live holder: not taken again
-    await intruder.close()
+    for owner in (dead.owner, "no lease holder"):
+        again = HandOff(url, ONE, owner, deliver)
+        await again.start()
+        await again.collect()  # claimed by a live holder: not taken again; none by a stranger
+        await again.close()
     await dying.close()
     await die(dead)
     assert got == [] and await waiting(url) == 1
