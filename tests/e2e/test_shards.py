@@ -59,6 +59,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 def database() -> AsyncIterator[str]:
+    """A database of its own; a test takes it before ``launch_bot``, so its processes are
+    stopped before it is dropped (dropping it ends their connections: errors)."""
     url = postgres.new_database()
     yield url
     postgres.drop_database(url)
@@ -126,7 +128,7 @@ async def dm_submit(fake: FakeDiscord, world: World, value: str) -> str:
 
 
 async def test_two_processes_play_a_match_through_kills_and_a_standby(
-    fake: FakeDiscord, world: World, launch_bot: LaunchBot, database: str
+    fake: FakeDiscord, world: World, database: str, launch_bot: LaunchBot
 ) -> None:
     lease = {"FLORAL_LEASE_SECONDS": STANDBY_LEASE_S}
     zero, one = await asyncio.gather(
@@ -211,7 +213,7 @@ def guild_on_shard_0(fake: FakeDiscord, world: World) -> Channel:
 
 
 async def test_dms_reach_their_match_across_processes_even_through_a_crash_after_a_claim(
-    fake: FakeDiscord, world: World, launch_bot: LaunchBot, database: str
+    fake: FakeDiscord, world: World, database: str, launch_bot: LaunchBot
 ) -> None:
     """Toy matches m1 (Alice and Bob, 0-9) on shard 1 and m2 (Alice and Carol, 0-3) on shard
     0. Bob's button press is handed to m1's process, which dies (SIGKILL) right after claiming
