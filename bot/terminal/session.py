@@ -21,7 +21,13 @@ from rich.text import Text
 from bot.games import load_game_info
 from bot.host import Host, OpenPrompt
 from bot.process import is_closed_output
-from bot.simulate import AgentPlayer, SimulatedPlayers, check_level, check_players
+from bot.simulate import (
+    AgentPlayer,
+    SimulatedPlayers,
+    check_level,
+    check_players,
+    match_config,
+)
 from bot.store.sqlite import SqliteStore
 from bot.terminal import render
 from bot.terminal.answers import AnswerError, by_number, completions, read_answer
@@ -356,16 +362,19 @@ async def play(
     window_s: float | None = None,
     players: int | None = None,
     lines: TextIO = sys.stdin,
+    options: str | None = None,
     out: TextIO = sys.stdout,
     on_closed: Callable[[], None] | None = None,
     interactive: bool | None = None,
 ) -> int:
-    """Play one match; 0 when it ends or you leave. KeyError for an unknown game or level, or
-    a number of players the game does not seat. ``interactive`` (default: both ``lines`` and
-    ``out`` are terminals) draws the terminal front end; otherwise lines in, plain text out."""
+    """Play one match; 0 when it ends or you leave. KeyError for an unknown game or level, a
+    number of players the game does not seat, or an ``options`` line (the game's setup
+    options) it refuses. ``interactive`` (default: both ``lines`` and ``out`` are terminals)
+    draws the terminal front end; otherwise lines in, plain text out."""
     info = load_game_info(key)
     check_level(info, level)
     seats = check_players(info, players)
+    config = match_config(info, options, seats)
     level = level or info.default_agent
     seed = seed if seed is not None else random.SystemRandom().getrandbits(48)
     if interactive is None:
@@ -385,6 +394,7 @@ async def play(
                 channel_id=0,
                 players=[HUMAN, *(COMPUTER + seat for seat in range(seats - 1))],
                 names=names,
+                config=config,
                 seed=seed,
                 window_s=window_s,
                 timers=_scaled_timers(info, window_s),

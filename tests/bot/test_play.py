@@ -143,3 +143,25 @@ def test_play_against_several_computers() -> None:
     text = "\n".join(transcript)
     assert "You are Human (P1), against AI 1 (random) and AI 2 (random)." in text
     assert "P3 " in text  # the third seat plays every round
+
+
+def test_play_takes_the_games_options_line() -> None:
+    """``--options``: the line of the game's setup command; a refused one is one line."""
+    process = start_play("--options", "broke_buyers", game="warlocks-brew")
+    transcript: list[str] = []
+    read_until(process, "Variants: Two Players, Broke Buyers.", transcript)
+    read_until(process, "Bid one coin.", transcript)
+    assert "Your hand: 1, 2, 3, 4." in "\n".join(transcript)
+    type_in(process, "quit")
+    code, err = finish(process, transcript)
+    assert (code, err) == (0, "")
+    bad = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "warlocks-brew", "--options", "copies=99"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (bad.returncode, bad.stdout) == (2, "")
+    assert bad.stderr == "floral-host play: --options: copies: must be from 4 to 6, not 99\n"
