@@ -9,7 +9,8 @@ shared victory counts as a fraction of a win for each winner. The fair share is 
 ``previous``: the game's AI as it was before its last rework, kept frozen in
 ``bench/baselines/<package>.py`` (its ``AGENT`` factory) only to measure progress against.
 
-Besides the win share: how the matches ended (``reasons``: the outcome's reason, counted), the
+Besides the win share: how the matches ended (``reasons``: the outcome's reason without its
+parenthesised detail, counted), the
 share that ended with every score at zero where the game has scores (``pictures.scores``), and
 the measured agent's decision time (milliseconds: mean, p99, max).
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import statistics
 import sys
 import time
@@ -114,7 +116,7 @@ def play(
     assert outcome is not None, "play_match returns a finished match"
     tally.wins += 1 / len(outcome.winners) if strong in outcome.winners else 0.0
     tally.turns.append(int(game.view(state, None)["turn"]))
-    tally.reasons[outcome.reason] += 1
+    tally.reasons[re.sub(r"\s*\(.*?\)", "", outcome.reason)] += 1  # "(ahead after turn 30)"
     scores: Callable[[Any], Any] | None = info.pictures.scores if info.pictures else None
     if scores is not None and not any(scores(state)):
         tally.scoreless += 1

@@ -16,7 +16,13 @@ Prints JSON:
                            one or two of these (the WAL's group sync), whatever the host does
 
 Usage: python bench/host_load.py [--matches 200] [--game floral-extract] [--window 1.0]
-       [--config '{"max_turns": 15}'] [--agent random] [--db PATH]
+       [--config '{"max_turns": 15}'] [--agent random] [--db PATH|URL|pgserver ...]
+
+``--db`` names the database: an SQLite file (default: a temporary one), a ``postgresql://`` URL
+(an empty database), or ``pgserver``: a PostgreSQL server started from the pgserver wheel in a
+temporary folder, with PostgreSQL's defaults (commits wait for the disk). Given more than once,
+the runs go one after the other and the JSON holds each one's figures under its backend's name
+(``sqlite``, ``postgresql``), side by side.
 """
 
 from __future__ import annotations
@@ -33,14 +39,17 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.database import is_postgres, open_store
 from bot.host import Host, SubmitResult
 from bot.simulate import SimulatedPlayers, Simulation
-from bot.store.sqlite import SqliteStore
+from bot.store.common import SqlStore
 from bot.transport import Delivery
 
 
@@ -80,8 +89,8 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
-    store = await SqliteStore.open(db)
+async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
+    store = await open_store(db)
     players = TimedPlayers(io.StringIO(), quiet=True)
     players.prompted_at = {}
     host = TimedHost(store, players, grace_s=args.window)
@@ -102,14 +111,14 @@ async def run(args: argparse.Namespace, db: Path) -> dict[str, Any]:
     await host.wait_idle()
     elapsed = time.perf_counter() - started
     figures = await measure(host, store, ids)
-    figures.update(await prompt_lag(store, players.prompted_at))
+    figures.update(await prompt_lag(store, ids, players.prompted_at))
     figures["seconds"] = round(elapsed, 1)
     await players.stop()
     await host.close()
     return figures
 
 
-async def measure(host: TimedHost, store: SqliteStore, ids: list[int]) -> dict[str, Any]:
+async def measure(host: TimedHost, store: SqlStore, ids: list[int]) -> dict[str, Any]:
     logs = {match_id: await store.steps(match_id) for match_id in ids}
     lost = 0
     for match_id, step, seat in host.acked:
@@ -161,9 +170,11 @@ def fsync_ms(folder: Path, rounds: int = 50) -> dict[str, float]:
     }
 
 
-async def prompt_lag(store: SqliteStore, prompted_at: dict[int, float]) -> dict[str, float]:
-    rows = await store._fetch("SELECT id, created_at FROM outbox")
-    lags = [(prompted_at[id_] - at) * 1000 for id_, at in rows if id_ in prompted_at]
+async def prompt_lag(
+    store: SqlStore, ids: list[int], prompted_at: dict[int, float]
+) -> dict[str, float]:
+    rows = [row for match_id in ids for row in await store.outbox(match_id)]
+    lags = [(prompted_at[r.id] - r.created_at) * 1000 for r in rows if r.id in prompted_at]
     return {
         "prompt_lag_ms_p50": round(statistics.median(lags), 1) if lags else 0,
         "prompt_lag_ms_p99": round(percentile(lags, 0.99), 1),
@@ -181,15 +192,42 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     # a cheap AI keeps the players' thinking from loading the host's event loop
     parser.add_argument("--agent", default="random", help="AI level of every seat")
-    parser.add_argument("--db", default=None, help="database file (default: a temporary one)")
+    parser.add_argument(
+        "--db",
+        action="append",
+        default=None,
+        help="an SQLite file, a postgresql:// URL or pgserver (see above); again: side by side",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        db = Path(args.db) if args.db else Path(scratch) / "host_load.db"
-        load_before = os.getloadavg()[0]
-        figures = asyncio.run(run(args, db))
-        figures.update(fsync_ms(db.parent))
-        figures.update(load_before=load_before, load_after=os.getloadavg()[0])
-        print(json.dumps(figures))
+        folder = Path(scratch)
+        runs = {}
+        for index, given in enumerate(args.db or [str(folder / "host_load.db")]):
+            with pgserver_database(folder) if given == "pgserver" else nullcontext(given) as db:
+                name = "postgresql" if is_postgres(db) else "sqlite"
+                load_before = os.getloadavg()[0]
+                figures = asyncio.run(run(args, db))
+                figures.update(load_before=load_before, load_after=os.getloadavg()[0])
+            runs[name if name not in runs else f"{name}-{index + 1}"] = figures
+        fsync = fsync_ms(folder)
+        if len(runs) == 1:
+            print(json.dumps({**next(iter(runs.values())), **fsync}))
+        else:
+            print(json.dumps({**runs, **fsync}))
+
+
+@contextmanager
+def pgserver_database(folder: Path) -> Iterator[str]:
+    """A new database on a PostgreSQL server started from the pgserver wheel in ``folder``,
+    stopped (and deleted) afterwards."""
+    from tests import postgres
+
+    server = postgres.start(folder / "pgserver")
+    try:
+        postgres.fetch(server.url(), "CREATE DATABASE host_load")
+        yield server.url("host_load")
+    finally:
+        postgres.stop(server)
 
 
 if __name__ == "__main__":

@@ -15,12 +15,12 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from bot.database import command_db_path
+from bot.database import command_database, open_store
 from bot.games import load_game_info
 from bot.history import replay
 from bot.report import emit, wants_json
 from bot.store import Attempt, MatchRecord, StepRecord, Store
-from bot.store.sqlite import SqliteStore
+from bot.store.common import SqlStore
 from games.moves import judge
 from games.protocol import JSON, ConfigError, Game
 from games.registry import GameInfo
@@ -182,9 +182,10 @@ async def audit_store(store: Store) -> tuple[dict[str, int], list[str]]:
     return summary, problems
 
 
-async def open_existing(db: str | None) -> SqliteStore:
-    """The stored database, read-only: a missing, empty or unusable file raises UnusableDatabase."""
-    return await SqliteStore.open(command_db_path(db), readonly=True)
+async def open_existing(db: str | None) -> SqlStore:
+    """The stored database, read-only: a missing, empty or unusable one raises
+    UnusableDatabase."""
+    return await open_store(command_database(db), readonly=True)
 
 
 async def _main(args: argparse.Namespace) -> int:

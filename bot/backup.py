@@ -4,6 +4,9 @@ Copying the file with ``cp`` misses the committed rows still in its ``-wal`` fil
 page half-written; SQLite's backup API reads one consistent snapshot instead (see
 :meth:`SqliteStore.backup`). The copy is written beside DEST and renamed into place only once it
 is complete and checked, so DEST is never a half-made backup.
+
+A PostgreSQL database is backed up with PostgreSQL's own tools (``pg_dump``, see
+docs/running.md): this command refuses it, naming them.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from bot.database import command_db_path
+from bot.database import command_database, is_postgres, open_store, shown
 from bot.store.faults import UnusableDatabase, explain
 from bot.store.sqlite import SqliteStore
 
@@ -30,10 +33,22 @@ def check_destination(dest: Path, replace: bool) -> None:
         raise UnusableDatabase(dest, "already exists", "choose a new name, or --force replaces it")
 
 
-async def backup(source: Path, dest: Path, replace: bool = False) -> int:
+def refuse_postgres(source: str | Path) -> None:
+    if is_postgres(source):
+        raise UnusableDatabase(
+            shown(source),
+            "floral-host backup copies SQLite files; PostgreSQL has its own tools",
+            "use pg_dump -Fc -f floral.dump URL (restore: pg_restore, see docs/running.md),"
+            " or floral-host copy-db --from URL --to FILE.db",
+        )
+
+
+async def backup(source: str | Path, dest: Path, replace: bool = False) -> int:
     """Copy ``source`` to ``dest``; the number of matches copied."""
+    refuse_postgres(source)
     check_destination(dest, replace)
-    store = await SqliteStore.open(source, readonly=True, any_older=True)
+    store = await open_store(source, readonly=True, any_older=True)
+    assert isinstance(store, SqliteStore)
     partial = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
     try:
         check = await store.backup(partial)
@@ -52,7 +67,7 @@ async def backup(source: Path, dest: Path, replace: bool = False) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    source, dest = command_db_path(args.db), Path(args.dest)
+    source, dest = command_database(args.db), Path(args.dest)
     matches = asyncio.run(backup(source, dest, args.force))
     size_kb = dest.stat().st_size // 1024
     print(f"backed up {source} to {dest} ({matches} matches, {size_kb} KB)")

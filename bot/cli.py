@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import sqlite3
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from bot import arguments, version
 from bot.arguments import CommandParser
-from bot.database import command_db_path
+from bot.database import command_database, storage_failure
 from bot.process import EXIT_OUTPUT_CLOSED, EXIT_SIGINT, silence_stdout
-from bot.store.faults import UnusableDatabase, explain
+from bot.store.faults import UnusableDatabase
 
 EXIT_CODES = """exit codes: 0 done; 1 failed (a storage fault, a match left unfinished);
 2 bad usage; 130 or 143 stopped by Ctrl-C or SIGTERM (run stops with 0: a service asked to
@@ -40,6 +38,7 @@ _HANDLERS = {
     "ratings": "bot.ratings_command",
     "prune": "bot.prune",
     "forget": "bot.forget",
+    "copy-db": "bot.copydb",
 }
 
 
@@ -72,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--options", default=None, help=OPTIONS_HELP)
     simulate.add_argument("--db", default=None, help="database file (resumes unfinished matches)")
     simulate.add_argument("--quiet", action="store_true", help="print only the summary")
+    simulate.add_argument(
+        "--json", action="store_true", help="the summary as JSON on a terminal too"
+    )
 
     play = sub.add_parser("play", help="you against the AI in the terminal", ai_levels=True)
     play.add_argument("game", metavar="GAME", help="a game listed below")
@@ -130,6 +132,21 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("user", metavar="USER_ID", type=arguments.discord_id, help="digits")
     forget.add_argument("--db", default=None, help="database file (default FLORAL_DB)")
 
+    copy = sub.add_parser(
+        "copy-db",
+        help="copy the whole database into a new one (SQLite <-> PostgreSQL), then audit it",
+    )
+    copy.add_argument(
+        "--from", dest="source", default=None, metavar="DB", help="the database (default FLORAL_DB)"
+    )
+    copy.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        metavar="DB",
+        help="a new SQLite file, or an empty PostgreSQL database (postgresql://...)",
+    )
+
     rated = sub.add_parser("ratings", help="the players' ratings per server and game")
     rated.add_argument("--json", action="store_true", help=JSON_HELP)
     rated.add_argument(
@@ -162,8 +179,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OUTPUT_CLOSED
     except UnusableDatabase as error:
         return _storage_failure(args.command, str(error))
-    except sqlite3.Error as error:  # met after opening: corruption found mid-read, disk full
-        return _storage_failure(args.command, str(explain(_db_named(args), error)))
+    except Exception as error:  # met after opening: corruption found mid-read, disk full
+        explained = storage_failure(_db_named(args), error)
+        if explained is None:
+            raise
+        return _storage_failure(args.command, str(explained))
     return code
 
 
@@ -173,14 +193,11 @@ def _storage_failure(command: str, message: str) -> int:
     return 1
 
 
-def _db_named(args: argparse.Namespace) -> Path:
+def _db_named(args: argparse.Namespace) -> str:
     db: str | None = getattr(args, "db", None)
     if db or args.command == "simulate":  # simulate's default is a scratch file
-        return Path(db or "the scratch database")
-    try:
-        return command_db_path(None)
-    except ValueError:
-        return Path("the database")
+        return db or "the scratch database"
+    return command_database(None)
 
 
 if __name__ == "__main__":

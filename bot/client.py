@@ -17,7 +17,6 @@ import sys
 import time
 import uuid
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -28,12 +27,12 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.database import open_store
 from bot.discord_transport import DiscordTransport, fit
 from bot.host import Host, HostError
 from bot.practice import Practice
 from bot.settings import Settings
-from bot.store.owner import own
-from bot.store.sqlite import SqliteStore
+from bot.store.owner import owning
 from bot.transport import Delivery
 from games import registry
 from games.protocol import ConfigError
@@ -73,13 +72,13 @@ class ViewRegistry:
 
     def __init__(self) -> None:
         self.build: Any = None
-        self.end: Any = None  # a match id -> its end post's buttons, set by the rematch cog
+        self.end: Any = None  # an end post -> its buttons, set by the rematch cog
 
     def __call__(self, request: Mapping[str, Any]) -> discord.ui.View | None:
         return None if self.build is None else self.build(request)
 
-    def end_view(self, match_id: int) -> discord.ui.View | None:
-        return None if self.end is None else self.end(match_id)
+    def end_view(self, delivery: Delivery) -> discord.ui.View | None:
+        return None if self.end is None else self.end(delivery)
 
 
 class FloralBot(commands.Bot):
@@ -108,9 +107,7 @@ class FloralBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self.application_id is not None:  # known once logged in
             log.info("invite URL: %s", invite_url(self.application_id, self.settings.threads))
-        db_path = self.settings.db_path
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        store = await SqliteStore.open(db_path)
+        store = await open_store(self.settings.db)
         transport = DiscordTransport(
             self,
             self.views,
@@ -250,10 +247,11 @@ def permission_name(flag: str) -> str:
     return flag.replace("_", " ").title()
 
 
-async def check_database(path: Path) -> None:
+async def check_database(target: str) -> None:
     """Open (creating or upgrading) the database and prove it writable before connecting, so a
-    bad file stops the bot at once, where a supervisor sees it (UnusableDatabase, one line)."""
-    store = await SqliteStore.open(path)
+    bad database stops the bot at once, where a supervisor sees it (UnusableDatabase, one
+    line)."""
+    store = await open_store(target)
     await store.close()
 
 
@@ -284,8 +282,8 @@ class StopOnSignal:
 async def _run(settings: Settings, token: str) -> None:
     stop = StopOnSignal()
     try:
-        with own(settings.db_path, "floral-host run"):  # one process per database
-            await check_database(settings.db_path)
+        async with owning(settings.db, "floral-host run"):  # one process per database
+            await check_database(settings.db)
             async with FloralBot(settings) as bot:
                 stop.bot = bot
                 await bot.start(token)

@@ -17,6 +17,10 @@ Embeds (``bot.embeds``): a turn or phase post carries the seats' card beside its
 game's colour, a field per player with its public line (the winners marked on the end post),
 the window's deadline as a live timestamp, the game and match in the footer.
 
+Threads (``FLORAL_THREADS``): a match's first post starts a thread where its later posts go. A
+thread Discord refuses to start (the moderators are told why) or one deleted later (said in the
+channel) sends the match's posts to its channel for good: asked for once, never per post.
+
 Prompts (``prompt_on_discord``): a prompt says its deadline once, as a live countdown, and
 leaves its choices to its buttons and menus; without a Help button it says how to ask for help.
 """
@@ -46,11 +50,13 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000
 HELP_PREFIX = "fh:"  # a prompt's Help button: fh:<match>:<step>:? (cogs.prompts)
 CANNOT_DM = 50007
+THREAD_ARCHIVED = 50083
+IN_CHANNEL = 0  # the stored thread of a match whose thread was refused or is gone: its channel
 
 ViewFactory = Callable[[Mapping[str, Any]], discord.ui.View | None]
 """Builds the buttons of a prompt from its request payload (None: no buttons)."""
 
-EndViewFactory = Callable[[int], discord.ui.View | None]  # a match id -> its end post's buttons
+EndViewFactory = Callable[[Delivery], discord.ui.View | None]  # an end post -> its buttons
 CardFinder = Callable[[Delivery], Awaitable[discord.Embed | None]]
 """The embed a delivery carries beside its text (``bot.embeds``), if any."""
 
@@ -285,21 +291,53 @@ class DiscordTransport:
 
     async def _to_channel(self, delivery: Delivery) -> None:
         """A match post: to its channel, or with threads on, to the match's thread, which its
-        first post starts (a thread that cannot be started leaves the posts in the channel)."""
+        first post starts. A thread Discord refuses to start, or one that is gone, leaves the
+        match's posts in the channel from then on (stored, so never asked for again), said once:
+        a refusal to the moderators, a thread gone in the channel."""
         channel = self._client.get_partial_messageable(delivery.channel_id)
         store = client_store(self._client) if self._threads else None
         if store is None:
             await self._post(delivery, channel)
             return
         match_id = delivery.match_id
-        thread_id = self._thread_ids.get(match_id) or await store.thread_of(match_id)
-        if thread_id is not None:
+        thread_id = self._thread_ids.get(match_id)
+        if thread_id is None:
+            thread_id = await store.thread_of(match_id)
+        if thread_id == IN_CHANNEL:
+            await self._post(delivery, channel)
+        elif thread_id is not None:
             self._thread_ids[match_id] = thread_id
+            await self._to_thread(delivery, thread_id, store)
+        else:
+            first = await self._post(delivery, channel)
+            if first is not None:
+                await self._start_thread(delivery, first, store)
+
+    async def _to_thread(self, delivery: Delivery, thread_id: int, store: Store) -> None:
+        try:
             await self._post(delivery, self._client.get_partial_messageable(thread_id))
             return
-        first = await self._post(delivery, channel)
-        if first is None:
-            return
+        except discord.HTTPException as error:
+            if not thread_unusable(error):
+                raise
+            reason = f"{error.status} {error.text or 'no detail'}"
+        self._parts_sent.pop(delivery.message_id, None)  # gone with the thread: all again
+        match_id = delivery.match_id
+        channel = self._client.get_partial_messageable(delivery.channel_id)
+        if self._thread_ids.get(match_id) != IN_CHANNEL:  # the first post to find it gone
+            self._thread_ids[match_id] = IN_CHANNEL
+            log.warning(
+                "the thread of match %d is gone (%s): back to its channel", match_id, reason
+            )
+            await store.set_thread(match_id, IN_CHANNEL)
+            await channel.send(
+                f"⚠ The thread of match m{match_id} is gone ({reason}):"
+                " its posts come here from now on."
+            )
+        await self._post(delivery, channel)
+
+    async def _start_thread(self, delivery: Delivery, first: discord.Message, store: Store) -> None:
+        match_id = delivery.match_id
         record = await store.get_match(match_id)
         title = registry.load(record.game).title if record is not None else "a match"
         try:
@@ -311,12 +349,38 @@ class DiscordTransport:
                 rate_limit_per_user=None,
             )
         except discord.HTTPException as error:
-            log.warning(
-                "no thread for match %d (%s): its posts stay in the channel", match_id, error
-            )
+            if error.status >= 500 or error.status == 429:
+                log.warning("no thread for match %d yet (%s): the next post asks", match_id, error)
+                return
+            await self._thread_refused(delivery, error, store)
             return
         self._thread_ids[match_id] = int(data["id"])
         await store.set_thread(match_id, int(data["id"]))
+
+    async def _thread_refused(
+        self, delivery: Delivery, error: discord.HTTPException, store: Store
+    ) -> None:
+        """Decided once: the match stays in its channel; the moderators are told why (in their
+        log channel, or without one in the match's channel)."""
+        match_id = delivery.match_id
+        self._thread_ids[match_id] = IN_CHANNEL
+        await store.set_thread(match_id, IN_CHANNEL)
+        reason = f"{error.status} {error.text or 'no detail'}"
+        log.warning("no thread for match %d (%s): its posts stay in the channel", match_id, reason)
+        advice = (
+            " Give the bot Create Public Threads and Send Messages in Threads there, or unset"
+            " FLORAL_THREADS."
+            if error.status == 403
+            else ""
+        )
+        told = self._log_channel(delivery) or delivery.channel_id
+        try:  # the post itself is sent: a log channel the bot may not use must not fail it
+            await self._client.get_partial_messageable(told).send(
+                f"⚠ I cannot start a thread for match m{match_id} in <#{delivery.channel_id}>:"
+                f" Discord refused ({reason}). Its posts stay in the channel.{advice}"
+            )
+        except discord.HTTPException as error:
+            log.warning("cannot tell the moderators of match %d: %s", match_id, error)
 
     async def _to_moderators(self, delivery: Delivery) -> None:
         channel_id = self._log_channel(delivery)
@@ -385,11 +449,11 @@ class DiscordTransport:
     def _buttons(
         self, delivery: Delivery, request: Mapping[str, Any] | None
     ) -> discord.ui.View | None:
-        """A prompt's choices, or the end post's Rematch."""
+        """A prompt's choices, or the end post's Rematch (or Practice again)."""
         if request is not None:
             return self._view_factory(request)
         over = delivery.audience.kind == "public" and delivery.payload.get("over") is True
-        return self._end_view(delivery.match_id) if over and self._end_view else None
+        return self._end_view(delivery) if over and self._end_view else None
 
     async def _picture(self, delivery: Delivery) -> Picture | None:
         if delivery.message_id not in self._rendered:
@@ -398,6 +462,12 @@ class DiscordTransport:
                 self._rendered.pop(next(iter(self._rendered)))
             self._rendered[delivery.message_id] = picture
         return self._rendered[delivery.message_id]
+
+
+def thread_unusable(error: discord.HTTPException) -> bool:
+    """Whether a post to a match's thread failed for good: the thread is deleted (404), the bot
+    may not post there (403), or it is archived and locked (400, code 50083)."""
+    return error.status in (403, 404) or error.code == THREAD_ARCHIVED
 
 
 def _describe(error: discord.HTTPException) -> str:

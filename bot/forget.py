@@ -22,22 +22,32 @@ import asyncio
 import dataclasses
 import json
 import re
-import sqlite3
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from bot.audit import audit_match, check_export, judged_moves
-from bot.database import command_db_path
+from bot.database import command_database, open_store, require_database
 from bot.games import load_game_info
 from bot.history import advance, dumped
-from bot.prune import MATCH_TABLES, require_database
+from bot.prune import MATCH_TABLES
 from bot.store import ACTIVE_STATUSES, Attempt, MatchRecord, StepRecord, archive
-from bot.store.owner import own
-from bot.store.sqlite import SqliteStore, dumps, read_match, read_steps
+from bot.store.owner import owning
+from bot.store.sql import (
+    Dialect,
+    Work,
+    changed,
+    dumps,
+    execute,
+    execute_many,
+    fetch,
+    fetchone,
+    insert,
+    marks,
+)
+from bot.store.transactions import read_match, read_steps
 from games.protocol import JSON, Game, Setup
 from games.registry import GameInfo
 
@@ -113,96 +123,97 @@ def in_strings(value: JSON, replace: Callable[[str], str]) -> JSON:
 # --- the transaction ------------------------------------------------------------------------
 
 
-def forget_user(db: sqlite3.Connection, user_id: int, at: float) -> Forgotten | None:
-    """Forget ``user_id`` inside the caller's transaction; None when nothing names them."""
-    _refuse_while_playing(db, user_id)
-    matches = _matches_naming(db, user_id)
-    tables = db.execute(
-        "SELECT id FROM tables WHERE opener = ?"
-        " OR EXISTS (SELECT 1 FROM json_each(players) WHERE json_extract(value, '$[0]') = ?)",
-        (user_id, user_id),
-    ).fetchall()
-    ratings = db.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,)).rowcount
+def forget_user(dialect: Dialect, user_id: int, at: float) -> Work[Forgotten | None]:
+    """Forget ``user_id`` in the transaction this work runs in; None when nothing names them."""
+    yield from _refuse_while_playing(dialect, user_id)
+    matches = yield from _matches_naming(dialect, user_id)
+    tables = yield from fetch(
+        f"SELECT id FROM tables WHERE opener = ? OR {dialect.pairs_have('players')}",
+        user_id,
+        user_id,
+    )
+    ratings = yield from changed("DELETE FROM ratings WHERE user_id = ?", user_id)
     if not (matches or tables or ratings):
         return None
-    cursor = db.execute("INSERT INTO forgotten (at) VALUES (?)", (at,))
-    assert cursor.lastrowid is not None
-    stand_in = -cursor.lastrowid
+    stand_in = -(yield from insert("INSERT INTO forgotten (at) VALUES (?) RETURNING id", at))
     dropped, names = [], set()
     for match_id in matches:
-        kept, taken = _forget_in_match(db, match_id, user_id, stand_in, at)
+        kept, taken = yield from _forget_in_match(match_id, user_id, stand_in, at)
         names.update(taken)
         if not kept:
             dropped.append(match_id)
     for (table_id,) in tables:
-        _forget_at_table(db, table_id, user_id, stand_in)
+        yield from _forget_at_table(table_id, user_id, stand_in)
     return Forgotten(stand_in, matches, dropped, ratings, sorted(names))
 
 
-def _refuse_while_playing(db: sqlite3.Connection, user_id: int) -> None:
-    marks = ", ".join("?" * len(ACTIVE_STATUSES))
-    row = db.execute(
-        f"SELECT id FROM matches WHERE status IN ({marks}) AND (EXISTS (SELECT 1 FROM"
-        " json_each(players) WHERE value = ?) OR EXISTS (SELECT 1 FROM json_each(moderators)"
-        " WHERE value = ?)) ORDER BY id LIMIT 1",
-        (*ACTIVE_STATUSES, user_id, user_id),
-    ).fetchone()
+def _refuse_while_playing(dialect: Dialect, user_id: int) -> Work[None]:
+    row = yield from fetchone(
+        f"SELECT id FROM matches WHERE status IN ({marks(ACTIVE_STATUSES)})"
+        f" AND ({dialect.list_has('players')} OR {dialect.list_has('moderators')})"
+        " ORDER BY id LIMIT 1",
+        *ACTIVE_STATUSES,
+        user_id,
+        user_id,
+    )
     if row is not None:
         raise StillPlaying(f"user {user_id} is in match m{row[0]}, not over yet: end it first")
-    row = db.execute(
-        "SELECT id FROM tables WHERE status = 'open' AND EXISTS (SELECT 1 FROM json_each(players)"
-        " WHERE json_extract(value, '$[0]') = ?) ORDER BY id LIMIT 1",
-        (user_id,),
-    ).fetchone()
+    row = yield from fetchone(
+        f"SELECT id FROM tables WHERE status = 'open' AND {dialect.pairs_have('players')}"
+        " ORDER BY id LIMIT 1",
+        user_id,
+    )
     if row is not None:
         raise StillPlaying(f"user {user_id} sits at open table {row[0]}: it must fill or close")
 
 
-def _matches_naming(db: sqlite3.Connection, user_id: int) -> list[int]:
+def _matches_naming(dialect: Dialect, user_id: int) -> Work[list[int]]:
     """Every match that holds the user's id: as a player, a moderator, in its log."""
-    rows = db.execute(
-        "SELECT id FROM matches WHERE EXISTS (SELECT 1 FROM json_each(players) WHERE value = ?)"
-        " OR EXISTS (SELECT 1 FROM json_each(moderators) WHERE value = ?)"
+    rows = yield from fetch(
+        f"SELECT id FROM matches WHERE {dialect.list_has('players')}"
+        f" OR {dialect.list_has('moderators')}"
         " UNION SELECT match_id FROM attempts WHERE user_id = ?"
-        " UNION SELECT match_id FROM match_log WHERE by_user = ?"
-        " OR (json_type(data) = 'object' AND json_extract(data, '$.user') = ?)",
-        (user_id,) * 5,
+        " UNION SELECT match_id FROM match_log"
+        f" WHERE by_user = ? OR {dialect.field_is('data', 'user')}",
+        *(user_id,) * 5,
     )
     return sorted(int(row[0]) for row in rows)
 
 
 def _forget_in_match(
-    db: sqlite3.Connection, match_id: int, user_id: int, stand_in: int, at: float
-) -> tuple[bool, list[str]]:
+    match_id: int, user_id: int, stand_in: int, at: float
+) -> Work[tuple[bool, list[str]]]:
     """Rename the user's seats in one match: whether its log was kept (False: dropped), and
     the names their seats took. "a former player" where the log replays under it, else
     "former_player" (a game whose names take no spaces)."""
-    record = read_match(db, match_id)
+    record = yield from read_match(match_id)
     if record is None:  # a log entry of a match pruned away
-        _forget_in_log(db, match_id, user_id, stand_in, lambda text: text)
+        yield from _forget_in_log(match_id, user_id, stand_in, lambda text: text)
         return True, []
     seats = [seat for seat, player in enumerate(record.players) if player == user_id]
     swap = {user_id: stand_in}
     renamed, kept = renamed_seats(record, seats, swap), True
     if seats and record.pruned_at is None:
-        tries = (renamed_seats(record, seats, swap, base) for base in (FORMER, FORMER_PLAIN))
-        found = next((r for r in tries if _rename_log(db, record, r, user_id, stand_in)), None)
+        found = None
+        for base in (FORMER, FORMER_PLAIN):
+            again = renamed_seats(record, seats, swap, base)
+            if (yield from _rename_log(record, again, user_id, stand_in)):
+                found = again
+                break
         kept, renamed = found is not None, found or renamed
         if not kept:
-            _drop_log(db, match_id, at)
+            yield from _drop_log(match_id, at)
     replace = replacer(_renames(record, renamed), user_id)
-    db.execute(
+    yield from execute(
         "UPDATE matches SET players = ?, moderators = ?, names = ?, outcome = ? WHERE id = ?",
-        (
-            dumps(list(renamed.players)),
-            dumps(list(renamed.moderators)),
-            dumps(list(renamed.names)),
-            dumps(in_strings(record.outcome, replace)),
-            match_id,
-        ),
+        dumps(list(renamed.players)),
+        dumps(list(renamed.moderators)),
+        dumps(list(renamed.names)),
+        dumps(in_strings(record.outcome, replace)),
+        match_id,
     )
-    _forget_in_log(db, match_id, user_id, stand_in, replace)
-    _forget_in_messages(db, match_id, {f"seat{seat}" for seat in seats}, replace)
+    yield from _forget_in_log(match_id, user_id, stand_in, replace)
+    yield from _forget_in_messages(match_id, {f"seat{seat}" for seat in seats}, replace)
     return kept, [renamed.names[seat] for seat in seats]
 
 
@@ -211,15 +222,15 @@ def _renames(record: MatchRecord, renamed: MatchRecord) -> dict[str, str]:
 
 
 def _rename_log(
-    db: sqlite3.Connection, record: MatchRecord, renamed: MatchRecord, user_id: int, stand_in: int
-) -> bool:
+    record: MatchRecord, renamed: MatchRecord, user_id: int, stand_in: int
+) -> Work[bool]:
     """Rewrite the match's steps and attempts under the new names, replayed and judged again by
     the engine; False (nothing written) when the result would not pass the audit."""
-    rows = db.execute(
+    rows = yield from fetch(
         "SELECT id, match_id, step, seat, user_id, raw, verdict, reason, move, at FROM attempts"
         " WHERE match_id = ? ORDER BY id",
-        (record.id,),
-    ).fetchall()
+        record.id,
+    )
     renames = _renames(record, renamed)
     any_case, exact = replacer(renames, user_id, any_case=True), replacer(renames, user_id)
     seats = [seat for seat, player in enumerate(record.players) if player == user_id]
@@ -243,15 +254,16 @@ def _rename_log(
                 when,
             )
         )
-    steps = _replayed(load_game_info(record.game), renamed, read_steps(db, record.id), attempts)
+    logged = yield from read_steps(record.id)
+    steps = _replayed(load_game_info(record.game), renamed, logged, attempts)
     if steps is None:
         return False
-    db.executemany(
+    yield from execute_many(
         "UPDATE steps SET moves = ?, snapshot = ? WHERE match_id = ? AND step = ?",
         [(_moves_text(s.moves), _snapshot_text(s), s.match_id, s.step) for s in steps],
     )
-    db.execute("DELETE FROM attempts WHERE match_id = ?", (record.id,))
-    db.executemany(
+    yield from execute("DELETE FROM attempts WHERE match_id = ?", record.id)
+    yield from execute_many(
         "INSERT INTO attempts (id, match_id, step, seat, user_id, raw, verdict, reason, move, at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
@@ -259,7 +271,7 @@ def _rename_log(
             for id_, a, m in zip(ids, attempts, moves, strict=True)
         ],
     )
-    db.execute("DELETE FROM moves WHERE match_id = ?", (record.id,))  # the match is over
+    yield from execute("DELETE FROM moves WHERE match_id = ?", record.id)  # the match is over
     return True
 
 
@@ -292,68 +304,70 @@ def _replayed(
     return None if faults else out
 
 
-def _drop_log(db: sqlite3.Connection, match_id: int, at: float) -> None:
+def _drop_log(match_id: int, at: float) -> Work[None]:
     for table in MATCH_TABLES:
-        db.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
-    db.execute("UPDATE matches SET pruned_at = ? WHERE id = ?", (at, match_id))
+        yield from execute(f"DELETE FROM {table} WHERE match_id = ?", match_id)
+    yield from execute("UPDATE matches SET pruned_at = ? WHERE id = ?", at, match_id)
 
 
 def _forget_in_log(
-    db: sqlite3.Connection,
-    match_id: int,
-    user_id: int,
-    stand_in: int,
-    replace: Callable[[str], str],
-) -> None:
-    rows = db.execute("SELECT id, by_user, data FROM match_log WHERE match_id = ?", (match_id,))
+    match_id: int, user_id: int, stand_in: int, replace: Callable[[str], str]
+) -> Work[None]:
+    rows = yield from fetch("SELECT id, by_user, data FROM match_log WHERE match_id = ?", match_id)
     updates = []
-    for id_, by_user, data in rows.fetchall():
+    for id_, by_user, data in rows:
         value = in_strings(json.loads(data) if data is not None else None, replace)
         if isinstance(value, dict) and value.get("user") == user_id:
             value["user"] = stand_in  # kicked
         updates.append((stand_in if by_user == user_id else by_user, dumps(value), id_))
-    db.executemany("UPDATE match_log SET by_user = ?, data = ? WHERE id = ?", updates)
+    yield from execute_many("UPDATE match_log SET by_user = ?, data = ? WHERE id = ?", updates)
 
 
 def _forget_in_messages(
-    db: sqlite3.Connection, match_id: int, their_dms: set[str], replace: Callable[[str], str]
-) -> None:
+    match_id: int, their_dms: set[str], replace: Callable[[str], str]
+) -> Work[None]:
     """Delete the direct messages to the user's seats; rename them in every other message."""
-    rows = db.execute(
-        "SELECT id, audience, text, payload FROM outbox WHERE match_id = ?", (match_id,)
-    ).fetchall()
+    rows = yield from fetch(
+        "SELECT id, audience, text, payload FROM outbox WHERE match_id = ?", match_id
+    )
     for id_, audience, text, payload in rows:
         if audience in their_dms:
-            db.execute("DELETE FROM outbox WHERE id = ?", (id_,))
+            yield from execute("DELETE FROM outbox WHERE id = ?", id_)
         else:
             new_payload = dumps(in_strings(json.loads(payload), replace))
-            db.execute(
+            yield from execute(
                 "UPDATE outbox SET text = ?, payload = ? WHERE id = ?",
-                (replace(text), new_payload, id_),
+                replace(text),
+                new_payload,
+                id_,
             )
-    chunks = db.execute(
-        "SELECT id, messages FROM outbox_archive WHERE match_id = ?", (match_id,)
-    ).fetchall()
+    chunks = yield from fetch(
+        "SELECT id, messages FROM outbox_archive WHERE match_id = ?", match_id
+    )
     for id_, blob in chunks:
         kept = [
             [row[0], row[1], replace(row[2]), dumps(in_strings(row[3], replace)), *row[4:]]
             for row in archive.unpack(blob)
             if row[1] not in their_dms
         ]
-        db.execute("UPDATE outbox_archive SET messages = ? WHERE id = ?", (archive.pack(kept), id_))
+        yield from execute(
+            "UPDATE outbox_archive SET messages = ? WHERE id = ?", archive.pack(kept), id_
+        )
 
 
-def _forget_at_table(db: sqlite3.Connection, table_id: int, user_id: int, stand_in: int) -> None:
-    opener, players = db.execute(
-        "SELECT opener, players FROM tables WHERE id = ?", (table_id,)
-    ).fetchone()
+def _forget_at_table(table_id: int, user_id: int, stand_in: int) -> Work[None]:
+    row = yield from fetchone("SELECT opener, players FROM tables WHERE id = ?", table_id)
+    assert row is not None
+    opener, players = row
     seated = [
         [stand_in, FORMER] if user == user_id else [user, name]
         for user, name in json.loads(players)
     ]
-    db.execute(
+    yield from execute(
         "UPDATE tables SET opener = ?, players = ? WHERE id = ?",
-        (stand_in if opener == user_id else opener, dumps(seated), table_id),
+        stand_in if opener == user_id else opener,
+        dumps(seated),
+        table_id,
     )
 
 
@@ -372,21 +386,21 @@ def _snapshot_text(step: StepRecord) -> str | None:
 # --- the command ------------------------------------------------------------------------------
 
 
-async def forget(path: Path, user_id: int) -> Forgotten | None:
-    store = await SqliteStore.open(path)
-    try:
-        return await store.transaction(lambda db: forget_user(db, user_id, time.time()))
-    finally:
-        await store.close()
+async def forget(target: str, user_id: int) -> Forgotten | None:
+    await require_database(target)
+    async with owning(target, "floral-host forget"):
+        store = await open_store(target)
+        try:
+            return await store.transaction(forget_user(store.dialect, user_id, time.time()))
+        finally:
+            await store.close()
 
 
 def main(args: argparse.Namespace) -> int:
-    path = command_db_path(args.db)
-    require_database(path)
+    target = command_database(args.db)
     user_id: int = args.user
     try:
-        with own(path, "floral-host forget"):
-            forgotten = asyncio.run(forget(path, user_id))
+        forgotten = asyncio.run(forget(target, user_id))
     except StillPlaying as error:
         print(f"floral-host forget: {error}; nothing was changed", file=sys.stderr)
         return 1

@@ -8,10 +8,9 @@ import asyncio
 import sys
 import time
 
-from bot.database import command_db_path
+from bot.database import command_database, open_store
 from bot.report import emit, wants_json
 from bot.store import MatchRecord
-from bot.store.sqlite import SqliteStore
 from games.protocol import JSON
 
 COLUMNS = (
@@ -36,7 +35,7 @@ def match_row(record: MatchRecord) -> dict[str, JSON]:
 
 
 async def list_matches(db: str | None) -> list[dict[str, JSON]]:
-    store = await SqliteStore.open(command_db_path(db), readonly=True)
+    store = await open_store(command_database(db), readonly=True)
     try:
         records = await store.list_matches()
     finally:

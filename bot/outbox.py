@@ -308,7 +308,7 @@ class DeliveryWorker:
                 delay = self._retry_base_s
             if delay == 0:
                 continue
-            if delay is None:
+            if delay is None and not self._wake.is_set():  # (a wake during the pass: again)
                 self._idle.set()
             # asyncio.timeout, not wait_for: in 3.11 wait_for can swallow the cancellation of
             # stop() when a wake() lands at the same moment, and stop() then waits forever

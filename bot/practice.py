@@ -4,7 +4,9 @@ timers included) whose other seats are AI players: their user ids are small numb
 user has (below ``AI_USER_LIMIT``), their names say their level (``AI 1 (normal)``), and the
 host's messages to them go to the AI instead of Discord. A practice offers every game's shared
 AI levels, ``easy``, ``normal`` (the default) and ``hard``. It is never rated (``practice``),
-and a player has one at a time.
+and a player has one at a time: starts are made one after another, so starts at once make one.
+A finished practice may be played again (``again``) once: the new practice claims it as its
+rematch.
 
 On a restart each AI player is rebuilt knowing what its seat was told (the log replayed, as
 ``simulate`` resumes), and answers the prompt it was waiting on.
@@ -12,6 +14,7 @@ On a restart each AI player is rebuilt knowing what its seat was told (the log r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from dataclasses import dataclass
@@ -72,6 +75,17 @@ class PracticeSetup:
     opponents: int
 
 
+def practice_again(record: MatchRecord, user_id: int) -> PracticeSetup:
+    """The practice ``record`` was, asked again by its player; HostError in one line if it is
+    not ``user_id``'s finished practice."""
+    if not record.practice or not record.players or record.players[0] != user_id:
+        raise HostError(f"Match m{record.id} is not your practice.")
+    if record.status in ACTIVE_STATUSES:
+        raise HostError(f"Your practice m{record.id} is not over yet.")
+    levels = [ai_level(name) for name in record.names[1:]]
+    return practice_setup(record.game, levels[0] if levels else None, len(record.names) - 1)
+
+
 def practice_setup(game: str, level: str | None, opponents: int | None) -> PracticeSetup:
     """The practice asked for, checked; HostError in one line otherwise."""
     try:
@@ -97,6 +111,7 @@ class Practice:
         self.host: Host | None = None
         self.players: dict[int, list[AgentPlayer]] = {}
         self.stopped = False  # set by stop: no prompt starts an answer while the host closes
+        self._starting = asyncio.Lock()  # one check-then-create at a time: one practice each
 
     def transport(self, inner: Transport) -> PracticeTransport:
         return PracticeTransport(inner, self)
@@ -104,31 +119,39 @@ class Practice:
     # --- starting ---------------------------------------------------------------------------
 
     async def start(
-        self, asked: PracticeSetup, user_id: int, name: str, channel_id: int
+        self,
+        asked: PracticeSetup,
+        user_id: int,
+        name: str,
+        channel_id: int,
+        again: int | None = None,
     ) -> MatchRecord:
         """Create and start a practice match of ``user_id`` (seat 0) against AI players, played
-        in ``channel_id`` (their DMs); HostError if they already have one running."""
+        in ``channel_id`` (their DMs); HostError if they already have one running. ``again``:
+        the finished practice this one plays again (once: HostError if it was)."""
         host = self._host()
-        mine = [
-            r
-            for r in await host.list_matches(active_only=True)
-            if r.practice and user_id in r.players
-        ]
-        if mine:
-            raise HostError(
-                f"You already have a practice match, m{mine[0].id}: finish it first"
-                " (or leave it with `/match leave`)."
+        async with self._starting:
+            mine = [
+                r
+                for r in await host.list_matches(active_only=True)
+                if r.practice and user_id in r.players
+            ]
+            if mine:
+                raise HostError(
+                    f"You already have a practice match, m{mine[0].id}: finish it first"
+                    " (or leave it with `/match leave`)."
+                )
+            seats = asked.opponents + 1
+            record = await host.create_match(
+                asked.info.name,
+                guild_id=0,
+                channel_id=channel_id,
+                players=[user_id, *range(1, seats)],
+                names=[name, *(ai_name(seat, asked.level) for seat in range(1, seats))],
+                moderators=[user_id],
+                practice=True,
+                rematch_of=again,
             )
-        seats = asked.opponents + 1
-        record = await host.create_match(
-            asked.info.name,
-            guild_id=0,
-            channel_id=channel_id,
-            players=[user_id, *range(1, seats)],
-            names=[name, *(ai_name(seat, asked.level) for seat in range(1, seats))],
-            moderators=[user_id],
-            practice=True,
-        )
         self.players[record.id] = self._ai_players(record)
         log.info("practice match %d of %s started: %s", record.id, user_id, asked.info.name)
         return await host.start_match(record.id, by=user_id)

@@ -15,24 +15,23 @@ import sys
 from collections.abc import Iterable
 
 from bot import ratings
-from bot.database import command_db_path
+from bot.database import command_database, open_store
 from bot.report import emit, wants_json
 from bot.store import Rating
-from bot.store.sqlite import SqliteStore
 from games.protocol import JSON
 
 
 async def read_ratings(db: str | None, *, rebuild: bool = False) -> tuple[list[Rating], int | None]:
     """The ratings of every guild and game, and with ``rebuild`` how many matches were folded."""
-    path = command_db_path(db)
+    target = command_database(db)
     if rebuild:
-        store = await SqliteStore.open(path)
+        store = await open_store(target)
         try:
             folded = await ratings.rebuild(store)
             return await store.ratings(None), folded
         finally:
             await store.close()
-    store = await SqliteStore.open(path, readonly=True)
+    store = await open_store(target, readonly=True)
     try:
         records = await store.list_matches()
     finally:

@@ -20,7 +20,7 @@ _DIGITS = re.compile(r"[0-9]{1,19}")
 class Settings:
     # repr=False: the token must never reach a log line or a traceback
     discord_token: str | None = field(default=None, repr=False)
-    db_path: Path = DEFAULT_DB
+    db: str = str(DEFAULT_DB)  # FLORAL_DB: an SQLite file or a postgresql:// URL
     dev_guild_id: int | None = None
     moderator_role: str | None = None
     log_level: str = "INFO"
@@ -37,6 +37,11 @@ class Settings:
     opener_starts: bool = False  # the opener of a full table may start its match too
     threads: bool = False  # each match's posts after its first go to a thread of the channel
 
+    @property
+    def db_path(self) -> Path:
+        """FLORAL_DB as a file (SQLite)."""
+        return Path(self.db)
+
     @classmethod
     def load(
         cls, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
@@ -46,7 +51,7 @@ class Settings:
         values.update(os.environ if environ is None else environ)
         return cls(
             discord_token=_text(values, "DISCORD_TOKEN"),
-            db_path=Path(_text(values, "FLORAL_DB") or DEFAULT_DB),
+            db=_text(values, "FLORAL_DB") or str(DEFAULT_DB),
             dev_guild_id=_int(values, "DEV_GUILD_ID"),
             moderator_role=_text(values, "MODERATOR_ROLE"),
             log_level=_log_level(values, "LOG_LEVEL"),

@@ -8,7 +8,13 @@ same transcript every time as long as no window runs out; the default window is 
 the players answer at once. The transcript leaves out wall-clock times, the one thing a seed
 cannot fix. With ``--db``, unfinished matches in that database are resumed first; their
 players' memories are rebuilt by replaying the log, keeping only what each seat was told. The
-last stdout line is a JSON summary; ``turns`` counts turns as each game does.
+last stdout line is a JSON summary (on a terminal, a table; ``--json`` for JSON there too);
+``turns`` counts turns as each game does.
+
+On a terminal, a progress bar (rich) counts the matches over and the steps resolved, the
+transcript printed above it; with the transcript sent to a file or a pipe, the bar is drawn on
+stderr if that is a terminal; with neither a terminal, there is no bar (nothing but the
+transcript and the summary).
 
 ``AgentPlayer`` also has a timed mode (``play`` and the load benchmark): it answers after a
 random delay, so some windows time out, as with people.
@@ -24,18 +30,23 @@ import random
 import re
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
 from bot.audit import replay
+from bot.database import open_store
 from bot.games import load_game_info
 from bot.host import Host, SubmitResult
 from bot.process import EXIT_OUTPUT_CLOSED, Stop, is_closed_output, run_command
+from bot.report import wants_json
 from bot.store import ACTIVE_STATUSES, MatchRecord, Store
-from bot.store.owner import own
-from bot.store.sqlite import SqliteStore
+from bot.store.owner import owning
 from bot.transport import (
     Delivery,
     event_from_json,
@@ -52,6 +63,7 @@ JUNK_RATE = 0.05
 FIRST_USER_ID = 1001
 LINE_FIELDS = ("options", "variants", "rules", "config")  # a whole line, or its section
 WALL_CLOCK = re.compile(r" \(until \d\d:\d\d:\d\d UTC\)")
+PROGRESS_EVERY_S = 0.1
 
 
 class Lockstep:
@@ -171,11 +183,15 @@ class SimulatedPlayers:
         self.on_closed = on_closed
         self.closed = False
         self.players: dict[int, list[AgentPlayer]] = {}
+        self.console: Console | None = None  # a progress bar's, on ``out``: printed above it
 
     def say(self, line: str) -> None:
         if self.quiet or self.closed:
             return
         try:
+            if self.console is not None:
+                self.console.print(line, markup=False, highlight=False, soft_wrap=True)
+                return
             print(line, file=self.out, flush=True)
         except OSError as error:
             if not is_closed_output(error):
@@ -313,6 +329,59 @@ class Simulation:
                 await self.host.start_match(match_id)
 
 
+def progress_console(out: TextIO, err: TextIO) -> Console | None:
+    """Where a progress bar is drawn: the terminal the transcript goes to, else stderr if it is
+    a terminal; None when no person watches (a pipe, a file, a test)."""
+    for stream in (out, err):
+        if stream.isatty():
+            return Console(file=stream, highlight=False)
+    return None
+
+
+class ProgressBar:
+    """The matches over out of all, and the steps resolved, redrawn every 0.1 s."""
+
+    def __init__(self, console: Console, host: Host) -> None:
+        self.host = host
+        self.bar = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[steps]} steps"),
+            TimeElapsedColumn(),
+            console=console,
+            redirect_stdout=False,
+            redirect_stderr=False,
+        )
+        self.task = self.bar.add_task("matches over", total=None, steps=0)
+        self.over: list[asyncio.Future[Any]] = []
+
+    def watch(self, match_ids: Sequence[int]) -> None:
+        self.over = [asyncio.ensure_future(self.host.wait_over(i)) for i in match_ids]
+        self.bar.update(self.task, total=len(match_ids))
+
+    def redraw(self) -> None:
+        done = sum(future.done() for future in self.over)
+        self.bar.update(self.task, completed=done, steps=self.host.stats.turns)
+
+    @contextlib.asynccontextmanager
+    async def shown(self) -> AsyncIterator[None]:
+        async def tick() -> None:
+            while True:
+                self.redraw()
+                await asyncio.sleep(PROGRESS_EVERY_S)
+
+        ticker = asyncio.ensure_future(tick())
+        try:
+            with self.bar:
+                yield
+                self.redraw()
+        finally:
+            for future in (ticker, *self.over):
+                future.cancel()
+            await asyncio.gather(ticker, *self.over, return_exceptions=True)
+
+
 async def simulate(
     key: str,
     *,
@@ -322,42 +391,49 @@ async def simulate(
     level: str | None = None,
     seats: int | None = None,
     options: str | None = None,
-    db: Path | None = None,
+    db: str | Path | None = None,
     quiet: bool = False,
     out: TextIO = sys.stdout,
     on_closed: Callable[[], None] | None = None,
+    progress: Console | None = None,
 ) -> dict[str, int]:
     """Run the simulation; the summary. Raises KeyError for an unknown game or level, a number
-    of players the game does not seat, or an ``options`` line it refuses."""
+    of players the game does not seat, or an ``options`` line it refuses. ``progress``: the
+    console a progress bar is drawn on (the transcript goes through it when it draws on
+    ``out``)."""
     window = window_s or DEFAULT_WINDOW_S
     check_level(load_game_info(key), level)
     seats = check_players(load_game_info(key), seats)
     config = match_config(load_game_info(key), options, seats)
     seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
-    with (
-        tempfile.TemporaryDirectory() as scratch,
-        own(db, "floral-host simulate") if db else contextlib.nullcontext(),
-    ):
-        store = await SqliteStore.open(db or Path(scratch) / "simulate.db")
-        players = SimulatedPlayers(out, quiet, on_closed)
-        host = Host(store, players, grace_s=max(window, 0.05), retry_base_s=0.05)
-        try:
-            sim = Simulation(
-                host,
-                players,
-                window,
-                level=level,
-                seats=seats,
-                lockstep=Lockstep(host),
-                config=config,
-            )
-            ids = await _start_all(sim, store, key, matches, seed)
-            assert sim.lockstep is not None
-            await sim.lockstep.run(ids)
-            summary = await _summary(host, ids)
-        finally:
-            await players.stop()
-            await host.close()
+    with tempfile.TemporaryDirectory() as scratch:
+        async with owning(db, "floral-host simulate") if db else contextlib.nullcontext():
+            store = await open_store(db or Path(scratch) / "simulate.db")
+            players = SimulatedPlayers(out, quiet, on_closed)
+            host = Host(store, players, grace_s=max(window, 0.05), retry_base_s=0.05)
+            bar = ProgressBar(progress, host) if progress is not None else None
+            if progress is not None and progress.file is out:
+                players.console = progress
+            try:
+                sim = Simulation(
+                    host,
+                    players,
+                    window,
+                    level=level,
+                    seats=seats,
+                    lockstep=Lockstep(host),
+                    config=config,
+                )
+                async with bar.shown() if bar else contextlib.nullcontext():
+                    ids = await _start_all(sim, store, key, matches, seed)
+                    if bar is not None:
+                        bar.watch(ids)
+                    assert sim.lockstep is not None
+                    await sim.lockstep.run(ids)
+                summary = await _summary(host, ids)
+            finally:
+                await players.stop()
+                await host.close()
     return {"seed": seed, **summary}
 
 
@@ -437,6 +513,20 @@ async def _summary(host: Host, ids: list[int]) -> dict[str, int]:
     }
 
 
+def print_summary(summary: Mapping[str, int], *, as_json: bool, out: TextIO | None = None) -> None:
+    """One JSON line for a program; for a person, a table of what was counted."""
+    out = out or sys.stdout
+    if as_json:
+        print(json.dumps(summary), file=out, flush=True)
+        return
+    table = Table(title="Simulated", title_justify="left", show_header=False)
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    for key, value in summary.items():
+        table.add_row(key, str(value))
+    Console(file=out, highlight=False).print(table)
+
+
 def main(args: argparse.Namespace) -> int:
     async def run(stop: Stop) -> int:
         summary = await simulate(
@@ -447,12 +537,14 @@ def main(args: argparse.Namespace) -> int:
             level=args.level,
             seats=args.players,
             options=args.options,
-            db=Path(args.db) if args.db else None,
+            db=args.db or None,
             quiet=args.quiet,
+            out=sys.stdout,
             on_closed=lambda: stop(EXIT_OUTPUT_CLOSED),
+            progress=progress_console(sys.stdout, sys.stderr),
         )
         try:
-            print(json.dumps(summary), flush=True)
+            print_summary(summary, as_json=wants_json(args.json, sys.stdout))
         except OSError as error:
             if not is_closed_output(error):
                 raise

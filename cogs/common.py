@@ -136,13 +136,27 @@ async def match_autocomplete(
     return [app_commands.Choice(name=match_label(r), value=match_name(r.id)) for r in found[:25]]
 
 
-async def channel_match(interaction: discord.Interaction, match: str | None) -> int:
-    """The match named, or the one active match in this channel."""
-    if match is not None:
-        return match_id_option(match)
+async def matches_here(interaction: discord.Interaction) -> list[MatchRecord]:
+    """The active matches of this channel; in a thread, the match whose thread it is
+    (``FLORAL_THREADS``)."""
     bot = floral_bot(interaction)
     records = await bot.host.list_matches(interaction.guild_id, active_only=True)
-    here = [r for r in records if r.channel_id == interaction.channel_id]
+    channel = interaction.channel
+    if not isinstance(channel, discord.Thread):
+        return [r for r in records if r.channel_id == interaction.channel_id]
+    store = bot.host.store
+    return [
+        r
+        for r in records
+        if r.channel_id == channel.parent_id and await store.thread_of(r.id) == channel.id
+    ]
+
+
+async def channel_match(interaction: discord.Interaction, match: str | None) -> int:
+    """The match named, or the one active match in this channel (or whose thread this is)."""
+    if match is not None:
+        return match_id_option(match)
+    here = await matches_here(interaction)
     if len(here) == 1:
         return here[0].id
     if not here:

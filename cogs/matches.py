@@ -18,19 +18,18 @@ from bot.export import export_match
 from bot.host import HostError, MatchStatusView, OpenPrompt
 from bot.store import ACTIVE_STATUSES, MatchRecord
 from cogs.common import (
-    ack_text,
     channel_match,
     match_autocomplete,
     match_id_option,
     match_label,
     match_name,
+    matches_here,
     moderator_only,
-    refusal_text,
     respond,
     seated_while_active,
     visible_match,
 )
-from cogs.prompts import help_text, is_a_choice
+from cogs.prompts import help_text, is_a_choice, submit_routed
 from games import registry
 from games.text import names_text
 from pictures import Picture, hooks
@@ -142,6 +141,20 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
         visible_match(interaction, (await self.bot.host.status(match_id)).match)
         return match_id
 
+    async def _not_own_match(
+        self, interaction: discord.Interaction, match: str | None, what: str
+    ) -> int:
+        """``_match``, for an operation that decides a match's result (kick, end, abort): a
+        moderator who plays in a rated match leaves it to another moderator."""
+        match_id = await self._match(interaction, match)
+        record = (await self.bot.host.status(match_id)).match
+        if interaction.user.id in record.players and not record.practice:
+            raise HostError(
+                f"You play in match {match_name(match_id)}: another moderator can {what} it"
+                " (a moderator who plays never decides their own rated match)."
+            )
+        return match_id
+
     @app_commands.command(description="The public state of a match and its open window")
     @app_commands.describe(match="The match (default: the one in this channel)")
     @app_commands.autocomplete(match=match_autocomplete)
@@ -187,7 +200,7 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
     async def end(self, interaction: discord.Interaction, match: str | None = None) -> None:
-        match_id = await self._match(interaction, match)
+        match_id = await self._not_own_match(interaction, match, "end")
         await self.bot.host.end(match_id, by=interaction.user.id)
         await respond(interaction, f"Match {match_name(match_id)} is ended.")
 
@@ -196,7 +209,7 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
     @app_commands.autocomplete(match=match_autocomplete)
     @moderator_only()
     async def abort(self, interaction: discord.Interaction, match: str | None = None) -> None:
-        match_id = await self._match(interaction, match)
+        match_id = await self._not_own_match(interaction, match, "abort")
         await self.bot.host.abort(match_id, by=interaction.user.id)
         await respond(interaction, f"Match {match_name(match_id)} is aborted.")
 
@@ -204,10 +217,7 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
     @app_commands.describe(match="The match (default: this channel's, or by DM your active one)")
     @app_commands.autocomplete(match=match_autocomplete)
     async def leave(self, interaction: discord.Interaction, match: str | None = None) -> None:
-        if match is None and interaction.guild_id is None:
-            match_id = await self._my_active_match(interaction)
-        else:
-            match_id = await self._match(interaction, match)
+        match_id = await self._match_to_leave(interaction, match)
         record = (await self.bot.host.status(match_id)).match
         if interaction.user.id not in record.players:
             raise HostError(f"You do not play in match {match_name(match_id)}.")
@@ -223,7 +233,7 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
     async def kick(
         self, interaction: discord.Interaction, player: discord.User, match: str | None = None
     ) -> None:
-        match_id = await self._match(interaction, match)
+        match_id = await self._not_own_match(interaction, match, "kick a player from")
         record = (await self.bot.host.status(match_id)).match
         if player.id not in record.players:
             raise HostError(f"{player.display_name} does not play in match {match_name(match_id)}.")
@@ -232,13 +242,40 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
             interaction, f"{player.display_name} is removed from match {match_name(match_id)}."
         )
 
+    async def _match_to_leave(self, interaction: discord.Interaction, match: str | None) -> int:
+        """The match named (the asker's own practice from anywhere; another match where the
+        asker may see it); by DM, the asker's one running match; in a server, the match of
+        this channel they play in, else their practice (it runs in their DMs), else this
+        channel's match (which the caller refuses as not theirs)."""
+        user_id = interaction.user.id
+        if match is not None:
+            match_id = match_id_option(match)
+            record = (await self.bot.host.status(match_id)).match
+            if not (record.practice and user_id in record.players):
+                visible_match(interaction, record)
+            return match_id
+        if interaction.guild_id is None:
+            return await self._my_active_match(interaction)
+        mine = [r.id for r in await matches_here(interaction) if user_id in r.players]
+        if len(mine) > 1:
+            raise HostError("You play in several matches here: give the match id.")
+        if mine:
+            return mine[0]
+        practices = [r.id for r in await self._running_of(user_id) if r.practice]
+        if len(practices) == 1:
+            return practices[0]
+        return await channel_match(interaction, None)
+
+    async def _running_of(self, user_id: int) -> list[MatchRecord]:
+        return [
+            r
+            for r in await self.bot.host.list_matches(active_only=True)
+            if user_id in r.players and r.status in ("running", "paused")
+        ]
+
     async def _my_active_match(self, interaction: discord.Interaction) -> int:
         """By DM: the asker's one running or paused match."""
-        mine = [
-            r.id
-            for r in await self.bot.host.list_matches(active_only=True)
-            if interaction.user.id in r.players and r.status in ("running", "paused")
-        ]
+        mine = [r.id for r in await self._running_of(interaction.user.id)]
         if not mine:
             raise HostError("You are not in a running match.")
         if len(mine) > 1:
@@ -336,37 +373,47 @@ class Players(commands.Cog):
     def __init__(self, bot: FloralBot) -> None:
         self.bot = bot
 
-    async def _prompt(self, interaction: discord.Interaction) -> OpenPrompt:
+    async def _prompts(
+        self, interaction: discord.Interaction, match: str | None
+    ) -> list[OpenPrompt]:
+        """The asker's open prompts this answer may be for: the named match's; in a server's
+        channel (or a match's thread) with several, that channel's; else every one."""
         prompts = self.bot.host.prompts_for(interaction.user.id)
-        if interaction.guild_id is not None and len(prompts) > 1:
-            here = []
-            for prompt in prompts:
-                record = (await self.bot.host.status(prompt.match_id)).match
-                if record.channel_id == interaction.channel_id:
-                    here.append(prompt)
-            prompts = here
+        if match is not None:
+            match_id = match_id_option(match)
+            prompts = [p for p in prompts if p.match_id == match_id]
+        elif interaction.guild_id is not None and len(prompts) > 1:
+            here = {r.id for r in await matches_here(interaction)}
+            prompts = [p for p in prompts if p.match_id in here] or prompts
         if not prompts:
             raise HostError("Nothing is asked of you right now.")
-        if len(prompts) > 1:
-            raise HostError("You have prompts in several matches: answer in the match channel.")
-        return prompts[0]
+        return prompts
 
     @app_commands.command(description="Answer your open prompt (when DMs or buttons fail)")
-    @app_commands.describe(value="Your answer as the prompt shows it (`help`: how to answer)")
-    async def submit(self, interaction: discord.Interaction, value: str) -> None:
-        prompt = await self._prompt(interaction)
-        if value.strip().casefold() == "help" and not is_a_choice(prompt.request, value.strip()):
-            await respond(interaction, help_text(prompt.request, prompt.match_id))
+    @app_commands.describe(
+        value="Your answer as the prompt shows it (`help`: how to answer)",
+        match="The match it answers, when you have prompts in several",
+    )
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def submit(
+        self, interaction: discord.Interaction, value: str, match: str | None = None
+    ) -> None:
+        prompts = await self._prompts(interaction, match)
+        if value.strip().casefold() == "help" and not any(
+            is_a_choice(p.request, value.strip()) for p in prompts
+        ):
+            if len(prompts) > 1:
+                raise HostError("You have prompts in several matches: give the `match`.")
+            await respond(interaction, help_text(prompts[0].request, prompts[0].match_id))
             return
-        result = await self.bot.host.submit(
-            prompt.match_id, interaction.user.id, value, step=prompt.step
-        )
-        text = ack_text(result) if result.accepted else refusal_text(result)
-        if result.accepted:
-            log.info("match %d: /submit accepted from %s", prompt.match_id, interaction.user.id)
-        else:
+        routed = await submit_routed(self.bot, interaction.user.id, value, prompts)
+        prompt, text = routed.prompt, routed.text
+        if prompt is not None:
+            log.info("match %d: /submit from %s", prompt.match_id, interaction.user.id)
+        if prompt is not None and routed.refused:
             text = f"{text}\n{prompt.request.prompt}"
-        await respond(interaction, text)
+        extra: dict[str, Any] = {"view": routed.view} if routed.view is not None else {}
+        await respond(interaction, text, **extra)
 
     @app_commands.command(description="Your private view of your match, just for you")
     @app_commands.describe(match="The match (default: your active one)")
@@ -420,7 +467,8 @@ class Players(commands.Cog):
         ]
         if not mine:
             raise HostError("You are not in an active match.")
-        here = [r for r in mine if r.channel_id == interaction.channel_id]
+        ids = {r.id for r in await matches_here(interaction)}
+        here = [r for r in mine if r.id in ids]
         return (here or sorted(mine, key=lambda r: -r.id))[0].id
 
 

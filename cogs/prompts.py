@@ -15,6 +15,11 @@ by editing the message. A multi-choice request is one menu with the request's mi
 maximum; its answer is the values joined by the request's separator, as a player would type it.
 Past 25 choices, Discord sends a menu's picks one page at a time: such an answer is picked within
 one page (the menu then asks for at least one; the game checks the minimum), or typed.
+
+A player with prompts in several matches (a practice beside a real match) types an answer, or
+sends it with ``/submit`` by DM, all the same (``route``): it goes to the one prompt whose game
+would take it (``Host.would_accept``); when several would, one short menu asks which match
+(``fa:<match>:<step>:<answer>``); when none would, each game's reason is told.
 """
 
 from __future__ import annotations
@@ -32,12 +37,13 @@ from discord.ext import commands
 
 from bot.client import FloralBot
 from bot.discord_transport import HELP_PREFIX, fit
-from bot.host import HostError
+from bot.host import HostError, OpenPrompt
 from bot.outbox import choices_text
 from bot.transport import request_to_json
 from cogs.cards import cards_page, my_match
 from cogs.common import ack_text, floral_bot, match_name, refusal_text, respond
 from games.protocol import Accepted, Refused, Request
+from games.text import excerpt
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +57,8 @@ PER_PAGE = PER_MENU - 1  # a paged menu keeps one option to turn the page
 BUTTON_LABEL, OPTION_LABEL = 80, 100
 WORD = re.compile(r"[A-Za-z0-9_-]{1,20}")  # a value short and plain enough to be its own key
 KEY = r"[A-Za-z0-9_-]{1,20}|#\d{1,6}"
+ROUTE_SHOWN = 5  # the matches a which-match menu (or a refusal) names, at most: one row
+REASON_CHARS = 200  # each game's reason, as a refusal quotes it
 PAGE = ">"  # an option value ">3": show page 3 of this menu
 
 
@@ -471,6 +479,101 @@ def offered_values(view: discord.ui.View, request: Mapping[str, Any]) -> list[st
     return offered
 
 
+class WhichMatchButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"(?s)fa:(?P<match>\d+):(?P<step>\d+):(?P<raw>.+)",
+):
+    """An answer that fits prompts in several matches, sent to the one the player picks."""
+
+    def __init__(self, match_id: int, step: int, raw: str, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=clip(label or match_name(match_id), BUTTON_LABEL),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"fa:{match_id}:{step}:{raw}",
+            )
+        )
+        self.match_id, self.step, self.raw = match_id, step, raw
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> WhichMatchButton:
+        return cls(int(match["match"]), int(match["step"]), match["raw"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, self.match_id, self.step, self.raw)
+
+
+@dataclass(frozen=True, slots=True)
+class Routed:
+    """Where an answer goes: the one prompt to submit it to; else what to tell the player (a
+    which-match menu in ``view``, or why it answers none)."""
+
+    prompt: OpenPrompt | None = None
+    text: str = ""
+    view: discord.ui.View | None = None
+    refused: bool = False  # submitted to ``prompt``, and refused
+
+
+async def route(bot: FloralBot, user_id: int, raw: str, prompts: Sequence[OpenPrompt]) -> Routed:
+    """Among several open prompts, the one whose game would take ``raw``."""
+    if len(prompts) == 1:
+        return Routed(prompts[0])
+    verdicts = [(p, bot.host.would_accept(p.match_id, user_id, raw)) for p in prompts]
+    fitting = [p for p, verdict in verdicts if isinstance(verdict, Accepted)]
+    # a prompt answered for good takes nothing more: the ones still open come first
+    fitting = [p for p in fitting if not p.answered or p.request.revisable] or fitting
+    if len(fitting) == 1:
+        return Routed(fitting[0])
+    titles = {p.match_id: await prompt_title(bot, p.match_id) for p in prompts}
+    if not fitting:
+        lines = [
+            f"• {titles[p.match_id]}: {clip(verdict.reason, REASON_CHARS)}"
+            for p, verdict in verdicts[:ROUTE_SHOWN]
+            if isinstance(verdict, Refused)
+        ]
+        return Routed(text="\n".join(["✖ That answers none of your prompts:", *lines]))
+    shown = fitting[:ROUTE_SHOWN]
+    buttons = [WhichMatchButton(p.match_id, p.step, raw, titles[p.match_id]) for p in shown]
+    if any(len(button.item.custom_id or "") > 100 for button in buttons):
+        return Routed(
+            text="Your answer fits prompts in several matches: answer with the buttons of the"
+            " prompt you mean, or `/submit` with its `match`."
+        )
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    text = f"Your answer {excerpt(raw)} fits prompts in several matches: which one is it for?"
+    return Routed(text=text, view=view)
+
+
+async def prompt_title(bot: FloralBot, match_id: int) -> str:
+    """``m3 · Toy Guess (practice)``: a match as a which-match menu names it."""
+    record = (await bot.host.status(match_id)).match
+    title = bot.host.game(record.game).title
+    return f"{match_name(match_id)} · {title}{' (practice)' if record.practice else ''}"
+
+
+async def submit_routed(
+    bot: FloralBot, user_id: int, raw: str, prompts: Sequence[OpenPrompt]
+) -> Routed:
+    """``route``, then the answer submitted where it goes: the acknowledgement or refusal
+    (and, when the player has several prompts, which match it went to)."""
+    routed = await route(bot, user_id, raw, prompts)
+    prompt = routed.prompt
+    if prompt is None:
+        return routed
+    result = await bot.host.submit(prompt.match_id, user_id, raw, step=prompt.step)
+    text = ack_text(result) if result.accepted else refusal_text(result)
+    if len(prompts) > 1:
+        text = f"{text}\n↳ {await prompt_title(bot, prompt.match_id)}"
+    return Routed(prompt, text, refused=not result.accepted)
+
+
 class Prompts(commands.Cog):
     """Typed answers in DMs."""
 
@@ -497,7 +600,9 @@ class Prompts(commands.Cog):
                 )
             )
             return
-        await message.channel.send(fit(await self._typed(message.author.id, text)))
+        routed = await self._typed(message.author.id, text)
+        extra: dict[str, Any] = {"view": routed.view} if routed.view is not None else {}
+        await message.channel.send(fit(routed.text), **extra)
 
     def _names_a_choice(self, user_id: int, text: str) -> bool:
         return any(is_a_choice(p.request, text) for p in self.bot.host.prompts_for(user_id))
@@ -552,27 +657,23 @@ class Prompts(commands.Cog):
         verdict = self.bot.host.would_accept(prompts[0].match_id, user_id, text)
         return f" {verdict.reason}" if isinstance(verdict, Refused) else ""
 
-    async def _typed(self, user_id: int, text: str) -> str:
+    async def _typed(self, user_id: int, text: str) -> Routed:
         prompts = self.bot.host.prompts_for(user_id)
-        if len(prompts) > 1:
-            return "You have prompts in several matches: use the buttons or /submit in the channel."
-        if not prompts:
-            # a paused match, say: the host tells why nothing can be answered now
-            mine = [
-                r
-                for r in await self.bot.host.list_matches(active_only=True)
-                if user_id in r.players and r.status in ("running", "paused")
-            ]
-            if len(mine) != 1:
-                return "Nothing is asked of you right now."
-            return refusal_text(await self.bot.host.submit(mine[0].id, user_id, text))
-        prompt = prompts[0]
-        result = await self.bot.host.submit(prompt.match_id, user_id, text, step=prompt.step)
-        return ack_text(result) if result.accepted else refusal_text(result)
+        if prompts:
+            return await submit_routed(self.bot, user_id, text, prompts)
+        # a paused match, say: the host tells why nothing can be answered now
+        mine = [
+            r
+            for r in await self.bot.host.list_matches(active_only=True)
+            if user_id in r.players and r.status in ("running", "paused")
+        ]
+        if len(mine) != 1:
+            return Routed(text="Nothing is asked of you right now.")
+        return Routed(text=refusal_text(await self.bot.host.submit(mine[0].id, user_id, text)))
 
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, FloralBot)
-    bot.add_dynamic_items(ChoiceButton, DeclareSelect, HelpButton)
+    bot.add_dynamic_items(ChoiceButton, DeclareSelect, HelpButton, WhichMatchButton)
     bot.views.build = prompt_view
     await bot.add_cog(Prompts(bot))

@@ -1,10 +1,16 @@
 """``/table open game [seats]``: anyone gathers players for a match. The table's post has Join
 and Leave buttons (persistent: they work after a restart); when its seats are full the match
-is set up, and a moderator starts it with the game's ``start`` command."""
+is set up, and a moderator starts it with the game's ``start`` command. A table not full
+``bot.tables.EXPIRES_S`` after it opened expires: a sweep (each minute, and at start) edits its
+post to say so and takes its buttons away."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -14,11 +20,16 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.host import HostError
 from bot.store import MatchRecord, TableRecord
-from bot.tables import Tables
+from bot.tables import TableExpired, Tables, expired_text
 from cogs.common import floral_bot, is_moderator_member, match_name, respond
 from cogs.help import game_autocomplete
 from games import registry
 from games.text import names_text
+
+log = logging.getLogger(__name__)
+
+SWEEP_S = 60.0  # how often expired tables are looked for
+FIND_POST_LIMIT = 100  # the channel's messages after a table opened, searched for its post
 
 
 def table_text(
@@ -35,6 +46,8 @@ def table_text(
         start = f" with `{start_command} match:{name}`" if start_command else ""
         opener = ", or its opener with **Start**" if opener_starts else ""
         tail = f"Full: match {name} is set up; a moderator starts it{start}{opener}."
+    elif table.status == "closed":
+        tail = f"⌛ {expired_text(table)}"
     else:
         tail = "Press **Join** to take a seat."
     return "\n".join([head, *seats, tail])
@@ -78,6 +91,9 @@ class TableButton(
                 table, record = await tables.join(self.table_id, user.id, user.display_name)
             else:
                 table, record = await tables.leave(self.table_id, user.id), None
+        except TableExpired as expired:
+            await interaction.response.edit_message(content=table_text(expired.table), view=None)
+            return
         except HostError as error:
             await respond(interaction, f"✖ {error}")
             return
@@ -125,6 +141,28 @@ async def start_full_table(bot: FloralBot, interaction: discord.Interaction, tab
     await interaction.followup.send(f"Match {match_name(table.match_id)} is started.")
 
 
+async def find_table_post(bot: FloralBot, table: TableRecord) -> discord.Message | None:
+    """The table's post: the bot's message with its Join button, among the first of its
+    channel from when it opened (the post answers the command within seconds)."""
+    channel = bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+    since = discord.Object(
+        discord.utils.time_snowflake(datetime.fromtimestamp(table.created_at - 5, UTC))
+    )
+    join = f"ft:join:{table.id}"
+    async for message in channel.history(after=since, limit=FIND_POST_LIMIT, oldest_first=True):
+        if message.author.id == getattr(bot.user, "id", None) and join in _custom_ids(message):
+            return message
+    return None
+
+
+def _custom_ids(message: discord.Message) -> list[str]:
+    return [
+        str(getattr(child, "custom_id", ""))
+        for row in message.components
+        for child in getattr(row, "children", [])
+    ]
+
+
 def tables_of(bot: FloralBot) -> Tables:
     return tables_cog(bot).tables
 
@@ -143,7 +181,34 @@ class TableCog(commands.GroupCog, name="TableCog", group_name="table", group_des
     def __init__(self, bot: FloralBot) -> None:
         self.bot = bot
         self.tables = Tables(bot.host, bot.settings.opener_starts)
+        self._sweeping: asyncio.Task[None] | None = None
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self._sweeping = asyncio.create_task(self._sweep(), name="table-expiry")
+
+    async def cog_unload(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeping
+
+    async def _sweep(self) -> None:
+        """Expire the tables open too long, now and each ``SWEEP_S``, and say so on their posts."""
+        while True:
+            try:
+                for table in await self.tables.expire_due():
+                    await self._show_expired(table)
+            except Exception:  # a storage or Discord hiccup: the next sweep tries again
+                log.warning("the sweep of expired tables failed", exc_info=True)
+            await asyncio.sleep(SWEEP_S)
+
+    async def _show_expired(self, table: TableRecord) -> None:
+        post = await find_table_post(self.bot, table)
+        if post is None:
+            log.info("table %d expired; its post was not found to edit", table.id)
+            return
+        await post.edit(content=table_text(table), view=None)
 
     @app_commands.command(description="Open a table for a game: players join with a button")
     @app_commands.describe(game="The game", seats="How many players (default: the fewest)")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,3 +51,25 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if peak > MEMORY_LIMIT:
         print(f"\na test process peaked at {peak / 1024**3:.1f} GiB, above 2 GiB")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The store's backend: "sqlite", unless the test is run per backend (tests/bot/conftest.py
+    runs each test of the host and the store on "sqlite" and on "postgresql")."""
+    name: str = getattr(request, "param", "sqlite")
+    return name
+
+
+@pytest.fixture
+def database(backend: str, tmp_path: Path) -> Iterator[str]:
+    """A new database of the backend: an SQLite file's path, or the URL of a new database on
+    the test run's PostgreSQL server (tests/postgres.py)."""
+    if backend == "sqlite":
+        yield str(tmp_path / "host.db")
+        return
+    from tests import postgres
+
+    url = postgres.new_database()
+    yield url
+    postgres.drop_database(url)

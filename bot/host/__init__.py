@@ -33,6 +33,7 @@ from typing import Any
 from bot.host.lifecycle import Lifecycle
 from bot.host.matches import GameLoader, Matches
 from bot.host.model import (
+    ClaimTaken,
     HostError,
     HostStats,
     Live,
@@ -143,9 +144,14 @@ class Host:
         await self.store.close()
 
     async def wait_idle(self) -> None:
-        """Until no resolution is in flight and the outbox is delivered (tests, simulate)."""
-        await self._matches.wait_tasks()
-        await self.worker.wait_idle()
+        """Until no resolution is in flight and the outbox is delivered (tests, simulate).
+        Again while either made work for the other: a delivered prompt's report is a task
+        (a late prompt moves its deadline), a task's commit is more to deliver."""
+        while True:
+            await self._matches.wait_tasks()
+            await self.worker.wait_idle()
+            if not self._matches.busy():
+                return
 
     async def wait_over(self, match_id: int) -> None:
         """Until the match is finished or aborted."""
@@ -171,13 +177,17 @@ class Host:
         timers: Mapping[str, float] | None = None,
         practice: bool = False,
         starts: StartRule = "moderator",
+        rematch_of: int | None = None,
+        table: int | None = None,
     ) -> MatchRecord:
         """A new match in setup. Raises ConfigError (bad config) or HostError (bad seats or
         timers). Each player gets a hello by DM, which also shows whether their DMs are open.
         ``window_s`` is the ``turn`` length; ``timers`` sets the length of any kind the game
         declares (``{"reaction": 10}``); kinds left out keep the game's default. A ``practice``
         match (against the AI) is never rated, and starts at once; else the hello tells who
-        ``starts`` it (``StartRule``)."""
+        ``starts`` it (``StartRule``). ``rematch_of`` (a finished match: its one rematch) and
+        ``table`` (an open table: its last seat) are claimed in the transaction that stores
+        the match; HostError if the claim is gone."""
         return await self._lifecycle.create(
             game,
             guild_id=guild_id,
@@ -191,6 +201,8 @@ class Host:
             timers=timers,
             practice=practice,
             starts=starts,
+            rematch_of=rematch_of,
+            table=table,
         )
 
     async def configure(
@@ -295,6 +307,7 @@ class Host:
 
 
 __all__ = [
+    "ClaimTaken",
     "Host",
     "HostError",
     "HostStats",

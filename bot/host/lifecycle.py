@@ -13,7 +13,7 @@ from typing import Any
 from bot.games import load_game_info
 from bot.host import notices
 from bot.host.matches import Matches
-from bot.host.model import HostError, Live, NotSaved, Window, restoring, storable
+from bot.host.model import ClaimTaken, HostError, Live, NotSaved, Window, restoring, storable
 from bot.host.windows import Windows
 from bot.outbox import notice, seconds_text, step_messages
 from bot.store import (
@@ -25,6 +25,7 @@ from bot.store import (
     NewMatch,
     StepKind,
     StepRecord,
+    Taken,
     WriteFailed,
 )
 from games.protocol import JSON, PUBLIC, Event, Game, Move, Setup
@@ -61,6 +62,8 @@ class Lifecycle:
         timers: Mapping[str, float] | None = None,
         practice: bool = False,
         starts: notices.StartRule = "moderator",
+        rematch_of: int | None = None,
+        table: int | None = None,
     ) -> MatchRecord:
         key, engine = self._matches.resolve(game)
         players = tuple(players)
@@ -84,6 +87,8 @@ class Lifecycle:
             window_s,
             lengths,
             practice,
+            rematch_of,
+            table,
         )
         hellos = notices.hellos(engine, names, "now" if practice else starts)
         store = self._matches.store
@@ -91,6 +96,8 @@ class Lifecycle:
             match_id = await store.create_match(new, engine.dump(state), self._now(), hellos)
         except WriteFailed as error:
             raise NotSaved from error
+        except Taken as taken:
+            raise _taken(new, taken) from None
         record = await self._matches.record(match_id)
         self._matches.live[match_id] = Live(record, engine, state, start_events=start_events)
         self._matches.worker.wake()
@@ -403,6 +410,14 @@ class Lifecycle:
             await self._matches.commit(live, change)
             self._windows.set(live, None)
             return live.record
+
+
+def _taken(new: NewMatch, taken: Taken) -> ClaimTaken:
+    """Why a match that claims a table's last seat or a match's rematch was not set up."""
+    if new.table is not None:
+        return ClaimTaken(f"Table {new.table} is no longer open.")
+    text = f"Match m{new.rematch_of} already has its rematch, m{taken.match_id}."
+    return ClaimTaken(text, taken.match_id)
 
 
 def _expect(live: Live, statuses: Sequence[str], problem: str) -> None:

@@ -188,6 +188,10 @@ class Matches:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def busy(self) -> bool:
+        """Whether a tracked task is still running."""
+        return bool(self._tasks)
+
     async def wait_tasks(self) -> None:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -17,6 +17,15 @@ class HostError(Exception):
     """An operation that cannot be done now; the message tells the user why."""
 
 
+class ClaimTaken(HostError):
+    """A new match's claim is gone: its table is no longer open, or the match it rematches has
+    its rematch (``match_id``, else None)."""
+
+    def __init__(self, text: str, match_id: int | None = None) -> None:
+        super().__init__(text)
+        self.match_id = match_id
+
+
 class NotSaved(HostError):
     """The store could not write the change (locked, disk full): nothing changed; try again."""
 
@@ -190,7 +199,9 @@ def restoring(window: Window) -> Iterator[None]:
 
 def storable(text: str) -> str:
     """``text`` as the store can hold it: a lone surrogate (which Discord's JSON can carry but
-    UTF-8 cannot) becomes U+FFFD, so the engine, the store and an export all see the same text."""
+    UTF-8 cannot) and a NUL (which PostgreSQL's text cannot) become U+FFFD, so the engine, the
+    store (either backend) and an export all see the same text."""
+    text = text.replace("\x00", "\ufffd")
     if text.isascii():
         return text
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

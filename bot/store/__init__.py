@@ -1,9 +1,11 @@
 """The host's durable store: what it keeps, and the small interface a backend implements.
 
-The SQLite backend (``bot.store.sqlite``) is the default; the interface is narrow on purpose so a
-PostgreSQL backend can serve several bot processes later. Every write that must be atomic is one
-call: ``create_match``, ``add_attempt`` and ``apply`` (a ``Change``) each commit one transaction.
-A write that fails for a passing reason raises ``WriteFailed`` and writes nothing.
+Two backends implement it with the same SQL (``bot.store.common.SqlStore`` over
+``bot.store.transactions``): SQLite (``bot.store.sqlite``, the default) and PostgreSQL
+(``bot.store.postgres``, a database several bot processes can share); ``bot.database.open_store``
+opens the one ``FLORAL_DB`` names. Every write that must be atomic is one call:
+``create_match``, ``add_attempt`` and ``apply`` (a ``Change``) each commit one transaction. A
+write that fails for a passing reason raises ``WriteFailed`` and writes nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +15,15 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from games.protocol import JSON
+
+
+class Taken(Exception):
+    """What a new match claims is gone (``NewMatch.table``: the table is no longer open;
+    ``NewMatch.rematch_of``: that match has its rematch, ``match_id``): nothing was written."""
+
+    def __init__(self, match_id: int | None = None) -> None:
+        super().__init__("taken" if match_id is None else f"taken by match {match_id}")
+        self.match_id = match_id
 
 
 class WriteFailed(Exception):
@@ -40,6 +51,11 @@ class NewMatch:
     # the length of each other timer kind ("reaction": 20.0); "turn" is window_s
     timers: dict[str, float] = field(default_factory=dict)
     practice: bool = False  # against the AI: never rated
+    # claims settled in the transaction that inserts the match (``Taken`` if one is gone):
+    # a finished match's one rematch (a "rematch" entry in its log names this one), and an open
+    # table's last seat (the table is stored full, with these players, and this match)
+    rematch_of: int | None = None
+    table: int | None = None
 
 
 TableStatus = Literal["open", "full", "closed"]
@@ -235,7 +251,9 @@ class Store(Protocol):
         self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
         """Insert the match (status setup, step 0 snapshot) and its first messages (or the
-        messages a function of its new id composes: a hello names its match); its id."""
+        messages a function of its new id composes: a hello names its match); its id. With
+        ``new.rematch_of`` or ``new.table``, the same transaction settles that claim, or
+        raises ``Taken`` and writes nothing."""
 
     async def apply(self, change: Change) -> bool: ...
 
@@ -264,8 +282,12 @@ class Store(Protocol):
 
     async def get_table(self, table_id: int) -> TableRecord | None: ...
 
+    async def open_tables(self) -> list[TableRecord]:
+        """Every table whose status is still open, oldest first."""
+
     async def thread_of(self, match_id: int) -> int | None:
-        """The thread the match's posts go to (``FLORAL_THREADS``), once it has one."""
+        """The thread the match's posts go to (``FLORAL_THREADS``), once it has one; 0 for a
+        match whose thread was refused or is gone (its posts stay in its channel)."""
 
     async def set_thread(self, match_id: int, thread_id: int) -> None: ...
 

@@ -1,4 +1,6 @@
-"""Why a database file cannot be used, said in one line: the file, what is wrong, what to do.
+"""Why a database cannot be used, said in one line: the database, what is wrong, what to do.
+
+This module explains SQLite's errors; ``bot.store.postgres`` explains PostgreSQL's.
 
 The commands print a :class:`UnusableDatabase` as it is and exit non-zero; nothing else about it is
 shown, so each message must stand alone.
@@ -13,11 +15,12 @@ from pathlib import Path
 
 
 class UnusableDatabase(Exception):
-    """The database at ``path`` cannot be used; ``str()`` is the whole explanation."""
+    """The database ``where`` (a file, or a PostgreSQL URL without its password) cannot be
+    used; ``str()`` is the whole explanation."""
 
-    def __init__(self, path: Path, problem: str, remedy: str) -> None:
-        super().__init__(f"{path}: {problem}; {remedy}")
-        self.path = path
+    def __init__(self, where: str | Path, problem: str, remedy: str) -> None:
+        super().__init__(f"{where}: {problem}; {remedy}")
+        self.where = str(where)
 
 
 # SQLite's primary result codes (the low byte of an extended code)

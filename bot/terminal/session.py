@@ -18,6 +18,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from bot.database import open_store
 from bot.games import load_game_info
 from bot.host import Host, OpenPrompt
 from bot.process import is_closed_output
@@ -28,7 +29,6 @@ from bot.simulate import (
     check_players,
     match_config,
 )
-from bot.store.sqlite import SqliteStore
 from bot.terminal import render
 from bot.terminal.answers import AnswerError, by_number, completions, read_answer
 from bot.terminal.keyboard import LineKeyboard, TerminalKeyboard
@@ -385,7 +385,7 @@ async def play(
         names[1] = f"AI ({level})"
     with tempfile.TemporaryDirectory() as scratch:
         terminal = Terminal(screen)
-        host = Host(await SqliteStore.open(Path(scratch) / "play.db"), terminal)
+        host = Host(await open_store(Path(scratch) / "play.db"), terminal)
         try:
             await host.start()
             record = await host.create_match(

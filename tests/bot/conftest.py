@@ -1,5 +1,9 @@
-"""Host fixtures: a real SQLite file, the real scheduler (or manual timers on a frozen clock), a
-transport that records what it sends."""
+"""Host fixtures: a real database, the real scheduler (or manual timers on a frozen clock), a
+transport that records what it sends.
+
+Every test that takes ``env``, ``manual_env`` or ``database`` runs on both backends: an SQLite
+file, and a database of its own on the test run's PostgreSQL server (``tests.postgres``). A test
+of what only SQLite has (its files, locks and pragmas) is marked ``sqlite_only``."""
 
 from __future__ import annotations
 
@@ -13,13 +17,14 @@ from typing import Any
 
 import pytest
 
+from bot.database import open_store
 from bot.host import Host
 from bot.host.timers import ManualTimers
 from bot.store import MatchRecord
-from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
 from tests.bot.toy_game import GAME
 
+BACKENDS = ("sqlite", "postgresql")
 PLAYERS = (101, 102)
 MODERATOR = 900
 GUILD, CHANNEL = 1, 2
@@ -71,14 +76,36 @@ class RecordingTransport:
         ]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only: a test of what only the SQLite store has")
+    config.addinivalue_line("markers", "postgres_only: a test of what only PostgreSQL has")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test that uses a database runs once per backend (SQLite only where marked)."""
+    if "backend" in metafunc.fixturenames:
+        marked = metafunc.definition.get_closest_marker
+        backends = [
+            name
+            for name in BACKENDS
+            if not marked("sqlite_only" if name == "postgresql" else "postgres_only")
+        ]
+        metafunc.parametrize("backend", backends, indirect=True)
+
+
 @dataclass
 class HostEnv:
-    path: Path
+    target: str  # the database: an SQLite file's path or a PostgreSQL URL
     clock: OffsetClock
     transport: RecordingTransport
     host: Host
     options: dict[str, Any]
     timers: ManualTimers | None = None  # the ``manual_env`` fixture's: time moves by advance
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file (tests marked ``sqlite_only``)."""
+        return Path(self.target)
 
     async def advance(self, seconds: float) -> None:
         """Move the frozen clock, run the timers that fell due and what they started."""
@@ -90,7 +117,7 @@ class HostEnv:
     async def reopen(self) -> Host:
         """Close the host (as a stop would) and start a new one on the same file."""
         await self.host.close()
-        self.host = await start_host(self.path, self.transport, self.clock, **self.options)
+        self.host = await start_host(self.target, self.transport, self.clock, **self.options)
         return self.host
 
     async def new_match(self, start: bool = True, **kwargs: Any) -> MatchRecord:
@@ -109,26 +136,26 @@ class HostEnv:
 
 
 async def start_host(
-    path: Path, transport: RecordingTransport, clock: OffsetClock, **options: Any
+    target: str | Path, transport: RecordingTransport, clock: OffsetClock, **options: Any
 ) -> Host:
-    store = await SqliteStore.open(path)
+    store = await open_store(target)
     host = Host(store, transport, clock=clock, **options)
     await host.start()
     return host
 
 
 @pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[HostEnv]:
+async def env(database: str) -> AsyncIterator[HostEnv]:
     clock, transport = OffsetClock(), RecordingTransport()
     options: dict[str, Any] = {"grace_s": 15.0, "reminder_s": 15.0, "retry_base_s": 0.01}
-    host = await start_host(tmp_path / "host.db", transport, clock, **options)
-    environment = HostEnv(tmp_path / "host.db", clock, transport, host, options)
+    host = await start_host(database, transport, clock, **options)
+    environment = HostEnv(database, clock, transport, host, options)
     yield environment
     await environment.host.close()
 
 
 @pytest.fixture
-async def manual_env(tmp_path: Path) -> AsyncIterator[HostEnv]:
+async def manual_env(database: str) -> AsyncIterator[HostEnv]:
     """Like ``env``, but the clock stands still and deadlines and reminders run only when the
     test advances it: no test sleeps to wait for a timer."""
     clock, transport = OffsetClock(), RecordingTransport()
@@ -140,8 +167,8 @@ async def manual_env(tmp_path: Path) -> AsyncIterator[HostEnv]:
         "retry_base_s": 0.01,
         "timers": timers,
     }
-    host = await start_host(tmp_path / "host.db", transport, clock, **options)
-    environment = HostEnv(tmp_path / "host.db", clock, transport, host, options, timers)
+    host = await start_host(database, transport, clock, **options)
+    environment = HostEnv(database, clock, transport, host, options, timers)
     yield environment
     await environment.host.close()
 

@@ -18,7 +18,8 @@ from bot.games import load_game_info
 from bot.simulate import simulate
 from bot.store import archive
 from bot.store.schema import MIGRATIONS
-from bot.store.sqlite import SqliteStore, dumps
+from bot.store.sql import dumps
+from bot.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 # the tables an older schema holds as they are now (not steps and outbox)

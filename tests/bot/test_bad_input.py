@@ -140,9 +140,7 @@ ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=3) | st.sample
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    inputs=st.lists(
-        st.tuples(st.sampled_from([*PLAYERS, 555]), ANY_TEXT), min_size=1, max_size=8
-    )
+    inputs=st.lists(st.tuples(st.sampled_from([*PLAYERS, 555]), ANY_TEXT), min_size=1, max_size=8)
 )
 async def test_only_valid_first_answers_become_moves(
     env: HostEnv, inputs: list[tuple[int, str]]

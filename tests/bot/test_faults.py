@@ -65,6 +65,7 @@ async def free_the_disk(host: Host) -> None:
     await host.store._db.execute("PRAGMA max_page_count=1073741823")
 
 
+@pytest.mark.sqlite_only  # SQLite's locks and full disk; PostgreSQL's faults: test_store_postgres
 async def test_a_lock_held_across_the_deadline_delays_the_resolution_only(
     env: HostEnv, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -95,6 +96,7 @@ async def test_a_lock_held_across_the_deadline_delays_the_resolution_only(
     assert [d.payload["step"] for d in turns] == [1, 2]  # each step announced once
 
 
+@pytest.mark.sqlite_only  # SQLite's locks and full disk; PostgreSQL's faults: test_store_postgres
 async def test_the_sweep_closes_a_window_whose_resolution_gave_up(
     env: HostEnv, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -115,6 +117,7 @@ async def test_the_sweep_closes_a_window_whose_resolution_gave_up(
     assert steps[1].moves == {0: None, 1: 8}
 
 
+@pytest.mark.sqlite_only  # SQLite's locks and full disk; PostgreSQL's faults: test_store_postgres
 async def test_a_full_disk_at_the_deadline_and_the_match_goes_on_once_freed(
     env: HostEnv, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -163,6 +166,7 @@ async def test_a_stalled_host_reopens_the_window_with_grace_and_says_so(env: Hos
     assert (await host.store.steps(record.id))[1].moves == {0: 6, 1: 4}
 
 
+@pytest.mark.sqlite_only  # SQLite's locks and full disk; PostgreSQL's faults: test_store_postgres
 async def test_a_window_expired_while_the_database_was_locked_at_start_still_reopens(
     env: HostEnv, caplog: pytest.LogCaptureFixture
 ) -> None:

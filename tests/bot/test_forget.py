@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.database import open_store
 from bot.forget import FORMER, FORMER_PLAIN, StillPlaying, forget_user, former_name, replacer
 from bot.simulate import FIRST_USER_ID
+from bot.store.sql import fetchvalue
 from bot.store.sqlite import SqliteStore
+from tests import postgres
 from tests.bot.conftest import MODERATOR, PLAYERS, HostEnv
 from tests.bot.storage_helpers import cli, connect, every_value, simulated
 
@@ -22,6 +25,7 @@ USER, OTHER = FIRST_USER_ID, FIRST_USER_ID + 1
 # log plays another match, so only its result can stay
 GAMES = (("potioncraft", 2, 2), ("floral-extract", 2, 1), ("flaky-flasks", 2, 1))
 ID_COLUMNS = ("user_id", "by_user", "opener")
+FORGET_TABLES = ("steps", "attempts", "match_log", "ratings", "outbox", "outbox_archive", "tables")
 
 
 @pytest.fixture(scope="module")
@@ -121,12 +125,15 @@ async def test_forget_removes_every_trace_and_keeps_the_audit_true(db: Path) -> 
 async def test_forget_is_refused_while_the_user_plays(env: HostEnv) -> None:
     record = await env.new_match(window_s=3600)
     await env.host.close()
-    with connect(env.path) as connection:
+    store = await open_store(env.target)
+    try:
         for user in (PLAYERS[0], MODERATOR):
             with pytest.raises(StillPlaying, match=f"in match m{record.id}, not over yet"):
-                forget_user(connection, user, 1.0)
-        assert connection.execute("SELECT count(*) FROM forgotten").fetchone()[0] == 0
-    done = cli("forget", str(PLAYERS[0]), "--db", str(env.path))
+                await store.transaction(forget_user(store.dialect, user, 1.0))
+        assert await store.read(fetchvalue("SELECT count(*) FROM forgotten")) == 0
+    finally:
+        await store.close()
+    done = cli("forget", str(PLAYERS[0]), "--db", env.target)
     assert done.returncode == 1
     assert done.stderr == (
         f"floral-host forget: user {PLAYERS[0]} is in match m{record.id}, not over yet:"
@@ -142,3 +149,32 @@ def test_a_second_former_player_and_names_as_whole_words() -> None:
     rename = replacer({"Al": FORMER}, 42)
     assert rename("Al, Alan and <@42> (Al.)") == f"{FORMER}, Alan and {FORMER} ({FORMER}.)"
     assert replacer({"Al": FORMER}, 42, any_case=True)("pile al") == f"pile {FORMER}"
+
+
+async def test_forget_on_postgresql_as_on_sqlite(played: Path, tmp_path: Path) -> None:
+    """The same forget on the same matches copied to PostgreSQL: the same result (its JSON
+    queries are PostgreSQL's own), and every value the same as SQLite's afterwards."""
+    url = postgres.new_database(schema=False)
+    sqlite_db = tmp_path / "h.db"
+    shutil.copy(played, sqlite_db)
+    try:
+        assert cli("copy-db", "--from", str(played), "--to", url).returncode == 0
+        on_sqlite = cli("forget", str(USER), "--db", str(sqlite_db))
+        on_postgres = cli("forget", str(USER), "--db", url)
+        assert on_postgres.returncode == on_sqlite.returncode == 0, on_postgres.stderr
+        assert on_postgres.stdout == on_sqlite.stdout
+        audit = cli("audit", "--db", url)
+        assert audit.returncode == 0, audit.stdout
+        back = tmp_path / "back.db"
+        assert cli("copy-db", "--from", url, "--to", str(back)).returncode == 0
+        # every value but when each forget ran (a dropped log's pruned_at, forgotten.at)
+        queries = [f"SELECT * FROM {table} ORDER BY 1, 2" for table in FORGET_TABLES]
+        queries += [
+            "SELECT id, players, names, moderators, outcome, pruned_at IS NULL FROM matches",
+            "SELECT id FROM forgotten",
+        ]
+        with connect(sqlite_db) as a, connect(back) as b:
+            for query in queries:
+                assert a.execute(query).fetchall() == b.execute(query).fetchall(), query
+    finally:
+        postgres.drop_database(url)

@@ -1,4 +1,5 @@
-"""Real processes: kill -9 a running ``simulate`` at random points, resume with --matches 0.
+"""Real processes: kill -9 a running ``simulate`` at random points, resume with --matches 0, on
+an SQLite file and on a PostgreSQL database.
 
 Afterwards every match is finished, the audit is clean, every acknowledged move is in the move
 log, and no step was resolved (or announced) twice.
@@ -19,14 +20,15 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.store.sqlite import SqliteStore
+from bot.database import is_postgres, open_store
+from tests import postgres
 from tests.bot.test_simulate import ROOT, cli
 
 MATCHES = 4
 ACK = re.compile(r"^\[m(\d+) seat(\d+) ack step (\d+)\]")
 
 
-def start_simulate(db: Path, log: Path, matches: int) -> subprocess.Popen[bytes]:
+def start_simulate(db: str, log: Path, matches: int) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen(
             [
@@ -43,7 +45,7 @@ def start_simulate(db: Path, log: Path, matches: int) -> subprocess.Popen[bytes]
                 "--window",
                 "0.04",
                 "--db",
-                str(db),
+                db,
             ],
             cwd=ROOT,
             stdout=out,
@@ -51,8 +53,13 @@ def start_simulate(db: Path, log: Path, matches: int) -> subprocess.Popen[bytes]
         )
 
 
-def matches_stored(db: Path) -> int:
-    if not db.exists():
+def matches_stored(db: str) -> int:
+    if is_postgres(db):
+        made = postgres.fetch(db, "SELECT to_regclass('matches') IS NOT NULL")
+        if not made[0][0]:  # the schema is not created yet
+            return 0
+        return int(postgres.fetch(db, "SELECT count(*) FROM matches")[0][0])
+    if not Path(db).exists():
         return 0
     with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as db_:
         try:
@@ -78,10 +85,10 @@ def wait_until(check: Callable[[], bool], process: subprocess.Popen[bytes]) -> b
     return True
 
 
-async def test_kill_nine_and_resume_lose_nothing(tmp_path: Path) -> None:
+async def test_kill_nine_and_resume_lose_nothing(database: str, tmp_path: Path) -> None:
     """Each kill comes after a random number of new acknowledgements, chosen from the output
     rather than the clock; the first only once every match exists, as resuming creates none."""
-    db, log = tmp_path / "kill.db", tmp_path / "out.txt"
+    db, log = database, tmp_path / "out.txt"
     log.touch()
     rng = random.Random()
     for run in range(3):
@@ -97,9 +104,9 @@ async def test_kill_nine_and_resume_lose_nothing(tmp_path: Path) -> None:
         else:  # every match finished before that many acknowledgements
             assert process.wait() == 0, log.read_text()[-2000:]
 
-    final = cli("simulate", "floral-extract", "--matches", "0", "--db", str(db), "--window", "0.04")
+    final = cli("simulate", "floral-extract", "--matches", "0", "--db", db, "--window", "0.04")
     assert final.returncode == 0, final.stdout[-2000:] + final.stderr
-    audit = cli("audit", "--db", str(db))
+    audit = cli("audit", "--db", db)
     assert audit.returncode == 0, audit.stdout
     summary = json.loads(audit.stdout.splitlines()[-1])
     assert summary["matches"] == summary["finished"] == MATCHES
@@ -107,7 +114,7 @@ async def test_kill_nine_and_resume_lose_nothing(tmp_path: Path) -> None:
     acks = [ACK.match(line) for line in log.read_text().splitlines() + final.stdout.splitlines()]
     acked = {tuple(map(int, m.groups())) for m in acks if m}
     assert acked
-    store = await SqliteStore.open(db)
+    store = await open_store(db)
     for match_id, seat, step in acked:
         logged = (await store.steps(match_id))[step]
         assert logged.kind == "resolve" and logged.moves is not None

@@ -4,14 +4,23 @@ resumes it with its AI players answering."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.host import Host, HostError
-from bot.practice import Practice, ai_level, ai_name, is_ai, practice_levels, practice_setup
+from bot.host import ClaimTaken, Host, HostError
+from bot.practice import (
+    Practice,
+    ai_level,
+    ai_name,
+    is_ai,
+    practice_again,
+    practice_levels,
+    practice_setup,
+)
 from bot.store.sqlite import SqliteStore
 from games import registry
 from tests.bot.conftest import RecordingTransport, eventually
@@ -132,6 +141,39 @@ async def test_one_practice_at_a_time(bot: Bot) -> None:
         await bot.practice.start(asked, HUMAN, "Alice", DM_CHANNEL)
     other = await bot.practice.start(asked, HUMAN + 1, "Bob", DM_CHANNEL + 1)
     assert other.id != first.id
+
+
+async def test_three_practices_started_at_once_make_one(bot: Bot) -> None:
+    """One at a time is checked and made in one go: starts racing each other make one."""
+    assert bot.host is not None
+    asked = practice_setup(TOY, None, None)
+    starts = [bot.practice.start(asked, HUMAN, "Alice", DM_CHANNEL) for _ in range(3)]
+    results = await asyncio.gather(*starts, return_exceptions=True)
+    made = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, HostError)]
+    assert len(made) == 1 and len(refused) == 2, results
+    assert all(f"already have a practice match, m{made[0].id}" in str(r) for r in refused)
+    assert [r.id for r in await bot.host.list_matches(active_only=True)] == [made[0].id]
+
+
+async def test_a_finished_practice_is_played_again_once(bot: Bot) -> None:
+    """Practice again: the same game, level and opponents; a second time is refused."""
+    assert bot.host is not None
+    first = await bot.practice.start(practice_setup(TOY, "easy", 2), HUMAN, "Alice", DM_CHANNEL)
+    with pytest.raises(HostError, match=f"Your practice m{first.id} is not over yet"):
+        practice_again(first, HUMAN)
+    await answer_rounds(bot.host, first.id, 3)
+    await bot.host.wait_over(first.id)
+    over = (await bot.host.status(first.id)).match
+    with pytest.raises(HostError, match=f"Match m{first.id} is not your practice"):
+        practice_again(over, HUMAN + 1)
+    asked = practice_again(over, HUMAN)
+    assert (asked.info.name, asked.level, asked.opponents) == (TOY, "easy", 2)
+    again = await bot.practice.start(asked, HUMAN, "Alice", DM_CHANNEL, again=first.id)
+    assert again.names == ("Alice", "AI 1 (easy)", "AI 2 (easy)")
+    await bot.host.abort(again.id)
+    with pytest.raises(ClaimTaken, match=f"m{first.id} already has its rematch, m{again.id}"):
+        await bot.practice.start(asked, HUMAN, "Alice", DM_CHANNEL, again=first.id)
 
 
 async def test_a_restart_resumes_a_practice_with_its_ai_players(bot: Bot) -> None:

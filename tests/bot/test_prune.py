@@ -14,6 +14,7 @@ from bot.ratings import refresh
 from bot.store import Rating
 from bot.store.owner import own
 from bot.store.sqlite import SqliteStore
+from tests import postgres
 from tests.bot.storage_helpers import cli, connect, simulated
 
 OLD = 1_600_000_000.0  # 2020-09-13: matches 1 and 2 ended then
@@ -147,3 +148,37 @@ def test_prune_refuses_a_date_it_cannot_read(db: Path) -> None:
     missing = cli("prune", "--finished-before", "2021-01-01", "--db", str(db.with_name("x.db")))
     assert missing.returncode == 1 and "no database here" in missing.stderr
     assert not db.with_name("x.db").exists()
+
+
+async def test_prune_on_postgresql_as_on_sqlite(three_matches: Path) -> None:
+    """The same prune of the same matches, copied to PostgreSQL: the same rows go, the ratings
+    stay, the audit is clean, and the database is compacted (VACUUM FULL)."""
+    url = postgres.new_database(schema=False)
+    try:
+        assert cli("copy-db", "--from", str(three_matches), "--to", url).returncode == 0
+        assert cli("ratings", "--rebuild", "--db", url).returncode == 0
+        before = postgres.fetch(url, "SELECT * FROM ratings ORDER BY user_id")
+        kept = cli("prune", "--finished-before", "2021-01-01", "--keep-results", "--db", url)
+        assert kept.returncode == 0 and kept.stdout.startswith("pruned 2 matches"), kept.stderr
+        assert postgres.fetch(url, "SELECT id FROM matches WHERE pruned_at IS NOT NULL") == [
+            (1,),
+            (2,),
+        ]
+        done = cli("prune", "--finished-before", "2021-01-01", "--db", url)
+        assert done.returncode == 0 and done.stdout.startswith("pruned 2 matches"), done.stderr
+        assert f"{url.split('?')[0]}" in done.stdout and "MB before" in done.stdout
+        assert postgres.fetch(url, "SELECT id FROM matches") == [(3,)]
+        for table in MATCH_TABLES:
+            assert postgres.fetch(url, f"SELECT count(*) FROM {table} WHERE match_id < 3") == [
+                (0,)
+            ], table
+        assert postgres.fetch(url, "SELECT * FROM ratings ORDER BY user_id") == before
+        audit = cli("audit", "--db", url)
+        assert audit.returncode == 0, audit.stdout
+        assert json.loads(audit.stdout.splitlines()[-1]) == {
+            "matches": 1,
+            "finished": 1,
+            "mismatches": 0,
+        }
+    finally:
+        postgres.drop_database(url)

@@ -6,15 +6,15 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import ratings
+from bot.database import open_store
 from bot.store import Change, MatchRecord, MatchStatus, NewMatch, Rating
-from bot.store.sqlite import SqliteStore
+from bot.store.common import SqlStore
 from games.protocol import JSON
 from tests.bot.conftest import HostEnv
 
@@ -24,8 +24,8 @@ NAMES = {ANN: "Ann", BEN: "Ben", CAT: "Cat", DAN: "Dan"}
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(tmp_path / "h.db")
+async def store(database: str) -> AsyncIterator[SqlStore]:
+    opened = await open_store(database)
     try:
         yield opened
     finally:
@@ -33,7 +33,7 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
 
 
 async def play(
-    store: SqliteStore,
+    store: SqlStore,
     players: Sequence[int],
     winners: Sequence[int] | None,
     at: float,
@@ -54,13 +54,13 @@ async def play(
     return match_id
 
 
-async def table(store: SqliteStore, guild: int | None = GUILD) -> dict[int, Rating]:
+async def table(store: SqlStore, guild: int | None = GUILD) -> dict[int, Rating]:
     found = await store.ratings(guild)
     assert len({(r.guild_id, r.game, r.user_id) for r in found}) == len(found)
     return {r.user_id: r for r in found}
 
 
-async def test_a_win_raises_the_winner_and_a_loss_lowers_the_loser(store: SqliteStore) -> None:
+async def test_a_win_raises_the_winner_and_a_loss_lowers_the_loser(store: SqlStore) -> None:
     await play(store, (ANN, BEN), winners=[0], at=10.0)
     assert await ratings.refresh(store) == 1
     by_user = await table(store)
@@ -80,7 +80,7 @@ async def test_a_win_raises_the_winner_and_a_loss_lowers_the_loser(store: Sqlite
     assert (again[ANN].matches, again[ANN].wins, again[ANN].losses) == (2, 1, 1)
 
 
-async def test_a_shared_victory_ties_the_winners_above_the_rest(store: SqliteStore) -> None:
+async def test_a_shared_victory_ties_the_winners_above_the_rest(store: SqlStore) -> None:
     await play(store, (ANN, BEN, CAT), winners=[0, 2], at=10.0)
     await ratings.refresh(store)
     by_user = await table(store)
@@ -93,14 +93,14 @@ async def test_a_shared_victory_ties_the_winners_above_the_rest(store: SqliteSto
     assert (await table(store, OTHER_GUILD))[DAN].mu > ann.mu
 
 
-async def test_a_match_nobody_won_is_a_draw_for_all(store: SqliteStore) -> None:
+async def test_a_match_nobody_won_is_a_draw_for_all(store: SqlStore) -> None:
     await play(store, (ANN, BEN), winners=[], at=10.0)
     await ratings.refresh(store)
     ann, ben = (await table(store))[ANN], (await table(store))[BEN]
     assert ann.mu == ben.mu and (ann.matches, ann.wins, ann.losses) == (1, 0, 0)
 
 
-async def test_practice_aborted_and_unreadable_matches_do_not_count(store: SqliteStore) -> None:
+async def test_practice_aborted_and_unreadable_matches_do_not_count(store: SqlStore) -> None:
     await play(store, (ANN, BEN), winners=[0], at=10.0, practice=True)
     await play(store, (ANN, BEN), winners=None, at=11.0, status="aborted")
     running = await play(store, (ANN, BEN), winners=None, at=12.0, status="running")
@@ -123,7 +123,7 @@ async def test_practice_aborted_and_unreadable_matches_do_not_count(store: Sqlit
     assert (await table(store))[ANN].matches == 2
 
 
-async def test_ratings_belong_to_one_guild_and_one_game(store: SqliteStore) -> None:
+async def test_ratings_belong_to_one_guild_and_one_game(store: SqlStore) -> None:
     await play(store, (ANN, BEN), winners=[0], at=10.0, guild=GUILD)
     await play(store, (ANN, BEN), winners=[1], at=11.0, guild=OTHER_GUILD)
     await play(store, (CAT, ANN), winners=[0], at=12.0, guild=OTHER_GUILD, game="other")
@@ -140,7 +140,7 @@ async def test_ratings_belong_to_one_guild_and_one_game(store: SqliteStore) -> N
 
 
 async def test_refresh_is_idempotent_and_concurrent_refreshes_count_each_match_once(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     for n in range(7):
         await play(store, (ANN, BEN, CAT), winners=[n % 3], at=10.0 + n)
@@ -153,7 +153,7 @@ async def test_refresh_is_idempotent_and_concurrent_refreshes_count_each_match_o
     assert sum(r.wins for r in once.values()) == 7
 
 
-async def random_season(store: SqliteStore, rng: random.Random, n: int, start: float) -> None:
+async def random_season(store: SqlStore, rng: random.Random, n: int, start: float) -> None:
     users = [ANN, BEN, CAT, DAN, 15, 16, 17]
     for i in range(n):
         seats = rng.randint(2, 6)
@@ -176,7 +176,7 @@ async def random_season(store: SqliteStore, rng: random.Random, n: int, start: f
 
 
 async def test_rebuild_equals_the_incremental_result_and_the_in_memory_fold(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     rng = random.Random(13)
     for part in range(5):
@@ -192,7 +192,7 @@ async def test_rebuild_equals_the_incremental_result_and_the_in_memory_fold(
 
 
 async def test_matches_fold_in_the_order_they_ended_whatever_the_clock_said(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     first = await play(store, (ANN, BEN), winners=[0], at=10.0)
     second = await play(store, (ANN, BEN), winners=[1], at=30.0)
@@ -210,7 +210,7 @@ async def test_matches_fold_in_the_order_they_ended_whatever_the_clock_said(
 
 
 async def test_a_crash_between_two_folds_loses_nothing_and_counts_nothing_twice(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     await play(store, (ANN, BEN), winners=[0], at=10.0)
     await play(store, (ANN, BEN), winners=[1], at=20.0)

@@ -7,13 +7,14 @@ import io
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from bot.report import emit, wants_json
 from tests.bot.test_backup import make_db
-from tests.bot.test_simulate import ROOT
+from tests.bot.test_simulate import ROOT, TOY, cli
 
 COLUMNS = (("match", "Match"), ("players", "Players"))
 ROWS = [{"match": "m1", "players": ["Alice", "Bob"]}, {"match": "m2", "players": ["Carol"]}]
@@ -34,14 +35,15 @@ def test_json_is_the_default_off_a_terminal() -> None:
     assert wants_json(False, io.StringIO()) and wants_json(True, io.StringIO())
 
 
-def run_in_terminal(*args: str) -> str:
-    """A command's output as a terminal shows it (its stdout is a pseudo-terminal)."""
+def run_in_terminal(*args: str, stderr_only: bool = False) -> str:
+    """A command's output as a terminal shows it (its stdout is a pseudo-terminal; with
+    ``stderr_only``, its stderr is, and its stdout is discarded)."""
     leader, follower = pty.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "bot", *args],
         cwd=ROOT,
-        stdout=follower,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL if stderr_only else follower,
+        stderr=follower if stderr_only else subprocess.PIPE,
         env={**os.environ, "COLUMNS": "120", "TERM": "dumb"},
     )
     os.close(follower)
@@ -71,3 +73,28 @@ def test_list_and_ratings_and_audit_print_tables_on_a_terminal(tmp_path: Path) -
     assert "Every match replays as stored." in audited and "Mismatches" in audited
     rated = run_in_terminal("ratings", "--db", str(db))
     assert "no ratings yet" in rated
+
+
+SIMULATE = ("simulate", TOY, "--matches", "3", "--window", "0.05", "--seed", "4")
+
+
+def test_simulate_shows_its_progress_and_a_summary_table_on_a_terminal() -> None:
+    shown = run_in_terminal(*SIMULATE)
+    assert re.search(r"matches over .*3/3 \d+ steps", shown), shown[-600:]
+    assert "[m3 public]" in shown  # the transcript, printed above the bar
+    assert "Simulated" in shown and re.search(r"finished\s+.\s+3", shown)
+    assert not shown.rstrip().endswith("}")
+    forced = run_in_terminal(*SIMULATE, "--quiet", "--json")
+    assert "matches over" in forced  # the bar still shows; the summary is JSON
+    assert json.loads(forced.splitlines()[-1])["finished"] == 3
+    beside = run_in_terminal(*SIMULATE, "--quiet", stderr_only=True)
+    assert re.search(r"matches over .*3/3", beside)  # the transcript to a file: bar on stderr
+
+
+def test_simulate_piped_prints_no_progress_and_a_json_summary() -> None:
+    piped = cli(*SIMULATE)
+    assert piped.returncode == 0 and piped.stderr == ""
+    lines = piped.stdout.splitlines()
+    assert json.loads(lines[-1])["finished"] == 3
+    assert all(line.startswith(("[m", " ")) for line in lines[:-1])
+    assert "matches over" not in piped.stdout and "\x1b" not in piped.stdout

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings
+from bot.settings import Settings, read_env_file
 
 TOKEN = "MTIz.secret-token-value"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_defaults(tmp_path: Path) -> None:
@@ -96,3 +98,13 @@ def test_discord_run_options() -> None:
     )
     with pytest.raises(ValueError, match="FLORAL_MAX_TURNS"):
         Settings.load({"FLORAL_MAX_TURNS": "many"}, env_file=None)
+
+
+def test_every_setting_is_in_the_example_file_and_the_operators_guide() -> None:
+    """What ``Settings.load`` reads, ``.env.example`` lists and docs/running.md explains."""
+    source = (ROOT / "bot" / "settings.py").read_text(encoding="utf-8")
+    read = set(re.findall(r'_\w+\(values, "([A-Z_]+)"', source))
+    assert {"DISCORD_TOKEN", "FLORAL_DB", "FLORAL_THREADS"} <= read
+    assert read == set(read_env_file(ROOT / ".env.example"))
+    guide = (ROOT / "docs" / "running.md").read_text(encoding="utf-8")
+    assert [name for name in sorted(read) if f"`{name}" not in guide] == []

@@ -13,6 +13,7 @@ from bot import history
 from bot.audit import audit_store
 from bot.store import SNAPSHOT_EVERY, archive
 from bot.store.archive import ARCHIVE_EVERY
+from bot.store.sql import fetch, fetchvalue
 from bot.store.sqlite import SqliteStore
 from games.registry import PictureHooks
 from pictures import hooks
@@ -94,9 +95,9 @@ async def test_messages_are_archived_as_they_settle_and_read_back_as_sent(env: H
     record = await env.new_match(window_s=3600, config={"rounds": 60})
     await play_rounds(env, record.id, 59)
     store = env.host.store
-    with connect(env.path) as connection:  # a running match archives what was delivered
-        live = connection.execute("SELECT count(*) FROM outbox").fetchone()[0]
-        chunks = connection.execute("SELECT count(*) FROM outbox_archive").fetchone()[0]
+    # a running match archives what was delivered
+    live = await store.read(fetchvalue("SELECT count(*) FROM outbox"))
+    chunks = await store.read(fetchvalue("SELECT count(*) FROM outbox_archive"))
     assert chunks >= 1 and live < ARCHIVE_EVERY
     await play_rounds(env, record.id, 1)
     rows = await store.outbox(record.id)
@@ -108,9 +109,8 @@ async def test_messages_are_archived_as_they_settle_and_read_back_as_sent(env: H
         (row.id, row.message.audience, row.message.text) for row in rows
     ]
     assert {row.status for row in rows} == {"sent"}
-    with connect(env.path) as connection:
-        assert connection.execute("SELECT count(*) FROM outbox").fetchone()[0] == 0
-        blobs = [row[0] for row in connection.execute("SELECT messages FROM outbox_archive")]
+    assert await store.read(fetchvalue("SELECT count(*) FROM outbox")) == 0
+    blobs = [row[0] for row in await store.read(fetch("SELECT messages FROM outbox_archive"))]
     packed = sum(len(blob) for blob in blobs)
     unpacked = sum(len(json.dumps(archive.unpack(blob))) for blob in blobs)
     assert packed * 5 < unpacked

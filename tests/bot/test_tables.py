@@ -3,10 +3,13 @@ set up when the last seat is taken; refusals in one line; a table outlives a res
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.host import HostError
-from bot.tables import Tables
+from bot.store import NewMatch, TableRecord, WriteFailed
+from bot.tables import EXPIRES_S, TableExpired, Tables
 from tests.bot.conftest import CHANNEL, GUILD, HostEnv
 
 ALICE, BOB, CAROL, OPENER = 11, 12, 13, 99
@@ -63,3 +66,61 @@ async def test_a_table_outlives_a_restart(env: HostEnv) -> None:
     host = await env.reopen()
     table, record = await Tables(host).join(table.id, BOB, "Bob")
     assert record is not None and record.players == (ALICE, BOB)
+
+
+async def test_the_last_join_and_its_match_are_one_write_a_failed_one_sets_nothing_up(
+    env: HostEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write that stores the table full fails once (a locked database): the press is
+    refused and nothing is set up, so the next press sets up the one match."""
+    store = env.host.store
+    failed: list[str] = []
+    update_table, create_match = store.update_table, store.create_match
+
+    async def failing_update(table: TableRecord) -> None:
+        if table.status == "full" and not failed:
+            failed.append("update_table")
+            raise WriteFailed("database is locked")
+        await update_table(table)
+
+    async def failing_create(new: NewMatch, *args: Any) -> int:
+        if getattr(new, "table", None) is not None and not failed:
+            failed.append("create_match")
+            raise WriteFailed("database is locked")
+        return await create_match(new, *args)
+
+    monkeypatch.setattr(store, "update_table", failing_update)
+    monkeypatch.setattr(store, "create_match", failing_create)
+    tables = Tables(env.host)
+    table = await tables.open(GUILD, CHANNEL, "warlocks-brew", OPENER, None)
+    await tables.join(table.id, ALICE, "Alice")
+    with pytest.raises((HostError, WriteFailed)):
+        await tables.join(table.id, BOB, "Bob")
+    assert failed
+    table, record = await tables.join(table.id, BOB, "Bob")  # Bob presses again
+    assert record is not None and table.status == "full"
+    assert len(await env.host.list_matches()) == 1
+    assert (await tables.get(table.id)).match_id == record.id
+
+
+async def test_a_table_not_full_after_a_day_expires_and_refuses_every_press(
+    env: HostEnv,
+) -> None:
+    now = [1_000_000.0]
+    tables = Tables(env.host, clock=lambda: now[0])
+    old = await tables.open(GUILD, CHANNEL, "warlocks-brew", OPENER, None)
+    await tables.join(old.id, ALICE, "Alice")
+    now[0] += EXPIRES_S - 1
+    young = await tables.open(GUILD, CHANNEL, "warlocks-brew", OPENER, None)
+    assert await tables.expire_due() == []
+    now[0] += 1
+    expired = await tables.expire_due()
+    assert [(t.id, t.status) for t in expired] == [(old.id, "closed")]
+    assert [t.id for t in await env.host.store.open_tables()] == [young.id]
+    for press in (tables.join(old.id, BOB, "Bob"), tables.leave(old.id, ALICE)):
+        with pytest.raises(TableExpired, match=f"Table {old.id} has expired: .* 24 hours"):
+            await press
+    now[0] += EXPIRES_S  # a press finds a table the sweep has not closed yet expired too
+    with pytest.raises(TableExpired):
+        await tables.join(young.id, BOB, "Bob")
+    assert await env.host.list_matches() == []

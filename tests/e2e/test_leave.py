@@ -59,3 +59,35 @@ async def test_a_moderator_kicks_a_player_and_the_other_wins(
     assert any(
         "Alice is removed by a moderator" in m.content for m in fake.messages_in(world.channel)
     )
+
+
+async def test_a_moderator_who_plays_may_not_kick_end_or_abort_their_rated_match(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    """A moderator in a seat of a rated match may not decide it (kick the opponent, end or
+    abort it); another moderator can."""
+    await start_bot(launch_bot)
+    options = {"player1": world.mod, "player2": world.alice, "window": 30}
+    ix = await fake.slash(world.helper, "floral setup", options, channel=world.channel)
+    assert "Match **1**" in (await ix.reply()).content
+    for command in ("floral reveal", "floral start"):
+        ix = await fake.slash(world.helper, command, {"match": "m1"}, channel=world.channel)
+        await ix.reply()
+    await prompt_after(fake, world.mod, 0)
+    for what, command, extra in (
+        ("kick a player from", "match kick", {"player": world.alice}),
+        ("end", "match end", {}),
+        ("abort", "match abort", {}),
+    ):
+        refused = await moderator(fake, world, command, **extra)
+        assert refused == (
+            f"You play in match m1: another moderator can {what} it (a moderator who plays"
+            " never decides their own rated match)."
+        ), refused
+    assert "running" in await moderator(fake, world, "match status")
+    ix = await fake.slash(
+        world.helper, "match kick", {"player": world.alice}, channel=world.channel
+    )
+    assert "Alice is removed from match m1" in (await ix.reply()).content
+    post = await end_post(fake, world)
+    assert "P1 wins (P2 left)" in post.content, post.content

@@ -1,7 +1,9 @@
 """End to end: an open table filled by two Join presses, then started by a moderator, through
-the real ``floral-host run`` and the fake Discord."""
+the real ``floral-host run`` and the fake Discord; a table left open a day expires."""
 
 from __future__ import annotations
+
+import sqlite3
 
 from .fake_discord import FakeDiscord, Message, User, World
 from .test_floral_host import LaunchBot, moderator, start_bot
@@ -74,3 +76,31 @@ async def test_every_games_group_opens_a_table_of_that_game(
     assert not post.ephemeral and "**Table 1: Potioncraft**, 3 seats" in post.content
     assert await press(fake, world.bob, post, "join") == ""
     assert "1. Bob\n2. —\n3. —" in post.content
+
+
+async def test_a_table_not_full_after_a_day_expires_and_its_post_says_so(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot
+) -> None:
+    """The bot was down when the table's day ran out: at start, its post is edited to say it
+    expired, and its buttons go."""
+    bot = await start_bot(launch_bot)
+    ix = await fake.slash(
+        world.carol, "table open", {"game": "warlocks-brew"}, channel=world.channel
+    )
+    post = await ix.reply()
+    fresh = await (await fake.slash(world.bob, "brew open", {}, channel=world.channel)).reply()
+    assert await press(fake, world.alice, post, "join") == ""
+    await bot.terminate()
+    with sqlite3.connect(bot.env["FLORAL_DB"]) as db:  # the first table opened 24 h ago
+        db.execute("UPDATE tables SET created_at = created_at - 86400 WHERE id = 1")
+    db.close()
+    await bot.start()
+    await fake.wait_until(lambda: "expired" in post.content, what="the post edited")
+    assert "**Table 1: Warlock's Brew**" in post.content and "1. Alice\n2. —" in post.content
+    assert post.content.endswith(
+        "⌛ Table 1 has expired: its seats were not all taken within 24 hours."
+        " Open a new one with `/table open`."
+    )
+    assert not post.custom_ids()
+    assert "expired" not in fresh.content and fresh.custom_ids()  # the other table is open
+    assert await press(fake, world.alice, fresh, "join") == ""

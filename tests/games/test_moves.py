@@ -136,6 +136,7 @@ async def test_the_host_and_a_script_replay_agree_on_every_attempt_and_the_moves
     for seat, raw in sent:
         lists.setdefault(seat, []).append(raw)
         results.append((await env.host.submit(record.id, players[seat], raw)).accepted)
+    await env.host.wait_idle()  # the prompts delivered on time (a late one reopens the window)
     env.clock.advance(WINDOW_S + 0.5)  # past the deadline: the sweep closes the window
     while (await store.latest_step(record.id)).step == 0:
         await asyncio.sleep(0.005)

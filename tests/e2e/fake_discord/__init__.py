@@ -21,7 +21,8 @@ Quick start (see ``conftest.py`` for the fixtures ``fake``, ``world`` and ``laun
 
 World building (before the bot connects: the guild is sent in GUILD_CREATE):
     ``fake.build_world()`` -> :class:`World` (the ``world`` fixture), or ``add_guild``,
-    ``add_channel``, ``add_role``, ``add_user``, ``add_member`` by hand.
+    ``add_channel``, ``add_role``, ``add_user``, ``add_member`` by hand; ``await
+    fake.remove_member(guild, user)`` (a member leaves: 404 Unknown Member when fetched).
     ``world.mod`` has Manage Server; ``world.helper`` has the role "Floral Moderator" and no
     Manage Server; ``alice``, ``bob``, ``carol`` are plain members. ``#mod-log`` is private
     (permission overwrites: moderators and the bot only); ``fake.set_overwrite(channel, role or
@@ -66,6 +67,9 @@ Faults:
     ``hits`` counts answers), ``fake.slow("POST /channels/{channel_id}/messages", 1.2)`` (every
     such request answered 1.2 s late, as over a slow connection), ``fake.close_dms(user)``
     (403 code 50007 on every DM send to that user until ``open_dms``),
+    ``await fake.threads.delete(thread)`` (posting there answers 404 code 10003 Unknown
+    Channel), a bot without Create Public Threads (``set_overwrite(channel, fake.bot_user,
+    deny=Perm.CREATE_PUBLIC_THREADS)``: starting a thread answers 403 code 50013),
     ``await fake.drop_gateway()`` (close 4000: the client RESUMEs; dispatches meanwhile are
     replayed), ``await fake.send_reconnect()`` (op 7),
     ``await fake.invalidate_session()`` (op 9: the client must IDENTIFY again).

@@ -48,7 +48,10 @@ class UserActions:
             "entitlements": [],
             "attachment_size_limit": self.attachment_size_limit,
             "channel_id": str(channel.id),
-            "channel": channel.payload(),
+            # a thread as Discord sends it: with its parent, owner and metadata
+            "channel": self._facade.threads.payload(channel)
+            if channel.parent_id is not None
+            else channel.payload(),
         }
         if channel.is_dm:
             if channel.recipient is not user:

@@ -27,8 +27,10 @@ class Perm:
     ATTACH_FILES = 1 << 15
     READ_MESSAGE_HISTORY = 1 << 16
     USE_APPLICATION_COMMANDS = 1 << 31
+    CREATE_PUBLIC_THREADS = 1 << 35
+    SEND_MESSAGES_IN_THREADS = 1 << 38
     ALL = (1 << 51) - 1
-    MEMBER_DEFAULT = (
+    MEMBER_DEFAULT = (  # as Discord's @everyone has them by default
         VIEW_CHANNEL
         | SEND_MESSAGES
         | EMBED_LINKS
@@ -36,6 +38,8 @@ class Perm:
         | READ_MESSAGE_HISTORY
         | ADD_REACTIONS
         | USE_APPLICATION_COMMANDS
+        | CREATE_PUBLIC_THREADS
+        | SEND_MESSAGES_IN_THREADS
     )
 
 

@@ -215,6 +215,13 @@ class FakeDiscord(UserActions, FaultInjection):
     def add_member(self, guild: Guild, user: User, roles: Sequence[Role] = ()) -> None:
         guild.members[user.id] = list(roles)
 
+    async def remove_member(self, guild: Guild, user: User) -> None:
+        """``user`` leaves ``guild`` (GUILD_MEMBER_REMOVE reaches a bot with the members
+        intent only): fetching the member then answers 404 Unknown Member."""
+        guild.members.pop(user.id, None)
+        data = {"guild_id": str(guild.id), "user": user.payload()}
+        await self.dispatch("GUILD_MEMBER_REMOVE", data)
+
     def build_world(self) -> World:
         """One guild "Floral Test" with #floral and #mod-log, a moderator and three players."""
         owner = self.add_user("owner")

@@ -73,6 +73,8 @@ class Gateway:
         if event.startswith("MESSAGE_"):
             bit = Intent.GUILD_MESSAGES if data.get("guild_id") else Intent.DIRECT_MESSAGES
             return bool(session.intents & bit)
+        if event.startswith("GUILD_MEMBER_"):  # add, update, remove: a privileged intent
+            return bool(session.intents & Intent.GUILD_MEMBERS)
         if event.startswith("GUILD_"):
             return bool(session.intents & Intent.GUILDS)
         return True

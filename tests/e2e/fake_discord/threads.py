@@ -1,12 +1,14 @@
 """Threads started from a message (``POST /channels/{channel_id}/messages/{message_id}/threads``):
 a public thread (channel type 11) of the message's channel, where the bot may then post like in
-any channel. Names are 1 to 100 characters, as Discord requires; one thread per message."""
+any channel. Names are 1 to 100 characters, as Discord requires; one thread per message; the bot
+needs Create Public Threads in the channel (else 403 code 50013 Missing Permissions). A deleted
+thread (``delete_thread``) answers 404 code 10003 Unknown Channel, like any unknown channel."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import JSON, ApiError
+from .base import JSON, ApiError, Perm
 from .entities import Channel
 
 if TYPE_CHECKING:
@@ -30,6 +32,9 @@ class ThreadRoutes:
         message = fake.rest.message(q)
         if parent.is_dm or parent.type != 0:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        guild = fake.guilds[parent.guild_id]  # type: ignore[index]
+        if not guild.permissions_in(parent, fake.bot_user.id) & Perm.CREATE_PUBLIC_THREADS:
+            raise ApiError(403, 50013, "Missing Permissions")
         name = str((q.json or {}).get("name") or "")
         if not 1 <= len(name) <= 100:
             raise ApiError(400, 50035, "Invalid Form Body: name: 1 to 100 long", failure=True)
@@ -64,3 +69,18 @@ class ThreadRoutes:
 
     def thread_of(self, message_id: int) -> Channel | None:
         return self.started.get(message_id)
+
+    async def delete(self, thread: Channel) -> None:
+        """A moderator deletes the thread: it and its messages are gone (THREAD_DELETE)."""
+        fake = self.fake
+        fake.channels.pop(thread.id, None)
+        for message in fake.messages:
+            if message.channel_id == thread.id:
+                message.deleted = True
+        data = {
+            "id": str(thread.id),
+            "guild_id": str(thread.guild_id),
+            "parent_id": str(thread.parent_id),
+            "type": PUBLIC_THREAD,
+        }
+        await fake.dispatch("THREAD_DELETE", data)
