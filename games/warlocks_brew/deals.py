@@ -326,6 +326,8 @@ def _check_draft(state: State, seat: int, draft: Draft, word: str, rest: str, te
         favour = favour_text(rest)
         if not favour:
             raise Bad("Write the favour after the word, e.g. favour I won't bid on Toadstool.")
+        if draft.favour:  # once an offer: a window's steps stay bounded
+            raise Bad("This offer has its favour already: cancel it to start again.")
         return Accepted(f"favour {favour}", f"Favour noted: “{favour}”.")
     if draft.step == "send":
         if word == SEND and not rest:

@@ -59,9 +59,7 @@ class WarlocksBrew:
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         check_seats(setup.seats)
         config = parse_config(setup.config, setup.seats)
-        deck, storefront, snakeoil = build_deck(config, derive_rng(setup.seed, "deck"))
-        effects = infuse(len(deck), int(config["magic_infused"]), derive_rng(setup.seed, "magic"))
-        return start_match(config, seat_names(setup), deck, storefront, snakeoil, effects)
+        return start_match(config, seat_names(setup), *setup_deck(config, setup.seed))
 
     def requests(self, state: State) -> list[Request]:
         return open_requests(state)
@@ -138,6 +136,16 @@ def seat_names(setup: Setup) -> list[str]:
             raise ConfigError("names", f"expected {setup.seats} names")
         return list(setup.names)
     return [f"P{i + 1}" for i in range(setup.seats)]
+
+
+def setup_deck(
+    config: dict[str, JSON], seed: int
+) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The deck a seed sets up (top card first), the Storefront and Snakeoil cards set aside,
+    and the effect of each card of the deck (Magic Infused, G2; "" for none)."""
+    deck, storefront, snakeoil = build_deck(config, derive_rng(seed, "deck"))
+    effects = infuse(len(deck), int(config["magic_infused"]), derive_rng(seed, "magic"))
+    return deck, storefront, snakeoil, effects
 
 
 def start_match(
@@ -350,7 +358,6 @@ def _resolve_deals(state: State, moves: Mapping[int, Move | None]) -> list[Event
     refused to its seat); the window closes once nobody has anything left to do, or when its
     deadline gives nobody's answer."""
     events: list[Event] = []
-    before = (state.next_offer, len(state.offers))
     answered = [(seat, move) for seat, move in moves.items() if move is not None]
     for seat, move in answered:
         if state.phase != "deals":
@@ -366,8 +373,6 @@ def _resolve_deals(state: State, moves: Mapping[int, Move | None]) -> list[Event
         return [*events, *_continue(state)]
     if not answered or not deals.asked_seats(state):
         return [*events, *deals.close_window(state), *_continue(state)]
-    if (state.next_offer, len(state.offers)) == before:  # a draft's step: nothing to log
-        return events
     return [*events, render.hidden_state(state)]
 
 

@@ -47,7 +47,7 @@ def test_list_options_take_joined_or_following_types() -> None:
         ("Toadstool", "variants", "'Toadstool' is not an option"),
         ("colour=red", "variants", "'colour' is not an option"),
         ("window=5", "variants", "window option"),
-        ("deals", "deals", "not supported"),
+        ("deals", "deals", "the deal_window option"),
         ("limited_supply", "limited_supply", "must be a whole number"),
         ("limited_supply=", "limited_supply", "needs a value"),
         ("small_selection", "small_selection", "name the ingredient types"),

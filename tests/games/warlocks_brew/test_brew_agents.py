@@ -122,7 +122,7 @@ def test_remembers_face_down_brews_from_the_reveals() -> None:
     for event in events:
         agent.observe(event)
     for card in ("Toadstool", "Toadstool"):
-        data = {"card": card, "winner": 1, "declared": [], "bids": [1, 5, 2]}
+        data = {"card": card, "effect": "", "winner": 1, "declared": [], "bids": [1, 5, 2]}
         agent.observe(Event(to_seat(0), "reveal", data, ""))
     view = GAME.view(state, 0)
     assert view["players"][1]["brew"] is None
