@@ -200,6 +200,8 @@ def _bid_request(state: State, seat: int, window: float) -> Request:
     lines = [f"Auction {state.auction}: {render.card_on_offer(state)}."]
     if state.round > 1:
         lines[0] += " Rebid: no bid was unique, so bid again with the coins left in hand."
+    if state.card_effect:
+        lines.append(render.effect_line(state))
     lines.append(render.holders_line(state, seat))
     lines.append(render.rival_coins(state, seat, bidding_seats(state)))
     lines.append(f"Your hand: {render.coins_text(hand)}. Bid one coin.")
