@@ -54,7 +54,7 @@ def test_g2_an_effect_is_announced_when_its_card_is_revealed() -> None:
     assert "Refund (E3): the winning coin goes back to the winner's hand" in post
     assert prompt(state, 0).startswith("Auction 1: Toadstool (Refund).\nRefund (E3): ")
     players = [e for e in events if e.audience != MODERATORS]
-    assert "Bat Wing (Potent)" in texts(events) and "Potent" not in texts(players)  # not yet
+    assert "Bat Wing (Potent)" in texts(events) and "Bat Wing (Potent)" not in texts(players)
     assert GAME.view(state, None)["effects_in_deck"] == ["Potent"]
 
 
