@@ -282,19 +282,13 @@ def test_g2_e6_free_sample_counts_cards_not_potent_doubles() -> None:
 
 
 def test_g2_e6_free_sample_that_completes_a_triple_wins() -> None:
-    state, _ = start([T, f"{B} (Free Sample)", N])
-    state.seats[2].brew = [B, B]
-    state.seats[1].brew = [W]
-    state, events = bids(state, "5", "1", "2")  # P1: Toadstool; P3 has the fewest... no: P2
-    assert state.seats[1].brew == [W]
-    state2, _ = start([T, N, f"{B} (Free Sample)", W])
-    state2.seats[2].brew = [B, B]
-    state2.seats[0].brew = [M, M]
-    state2.seats[1].brew = [R, R]
-    state2, _ = bids(state2, "5", "1", "2")  # P1 three cards, P2 and P3 two each: a tie
-    state2, events = bids(state2, "1", "5", "2")  # P2 three: P3 has the fewest
-    outcome = GAME.outcome(state2)
+    state, _ = start([T, N, f"{B} (Free Sample)", W])
+    state.seats[0].brew, state.seats[1].brew, state.seats[2].brew = [M, M], [R, R], [B, B]
+    state, _ = bids(state, "5", "1", "2")  # P1: three cards
+    state, events = bids(state, "1", "5", "2")  # P2: three cards; the sample goes to P3
+    outcome = GAME.outcome(state)
     assert outcome is not None and (outcome.winners, outcome.reason) == ((2,), "triple")
+    assert "P3 brewed three Bat Wing." in texts(events, "game_over")
 
 
 def test_g2_e6_free_sample_as_the_last_card_then_the_count() -> None:
