@@ -18,9 +18,7 @@ def start(deck: list[str], seats: int = 3, **options: Any) -> tuple[State, list[
     options.setdefault("magic_infused", sum(1 for _, effect in cards if effect))
     config = GAME.parse_config(options, seats)
     names = [f"P{i + 1}" for i in range(seats)]
-    return start_match(
-        config, names, [c for c, _ in cards], effects=[e for _, e in cards]
-    )
+    return start_match(config, names, [c for c, _ in cards], effects=[e for _, e in cards])
 
 
 def bids(state: State, *raws: str | None) -> tuple[State, list[Event]]:

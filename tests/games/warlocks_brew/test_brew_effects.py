@@ -12,8 +12,15 @@ from games.warlocks_brew import GAME
 from games.warlocks_brew.config import INGREDIENTS
 from games.warlocks_brew.effects import CHAMELEON, EFFECTS, triple_of
 from games.warlocks_brew.engine import setup_deck
-
-from tests.games.warlocks_brew.brew_helpers import accepted, bids, prompt, refusal, start, texts, values
+from tests.games.warlocks_brew.brew_helpers import (
+    accepted,
+    bids,
+    prompt,
+    refusal,
+    start,
+    texts,
+    values,
+)
 
 N, B, T, M, R, W = INGREDIENTS[:6]
 
