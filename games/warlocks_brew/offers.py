@@ -121,8 +121,8 @@ def missing(state: State, seat: int, items: Sequence[str], stamp: int | None = N
             if stamp is not None and stamp != player.removed:
                 return f"{player.name}'s cards have moved since the offer was made"
             if count > 1 or not 1 <= int(rest) <= len(player.brew):
-                cards = "1 card" if len(player.brew) == 1 else f"{len(player.brew)} cards"
-                return f"{player.name} has no card {rest} in front ({cards})"
+                held = "1 card" if len(player.brew) == 1 else f"{len(player.brew)} cards"
+                return f"{player.name} has no card {rest} in front ({held})"
         elif cards[item] < count:
             return f"{player.name} {_holds(count, item)} in front"
     return ""

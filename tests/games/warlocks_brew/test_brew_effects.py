@@ -72,7 +72,7 @@ def test_g2_e1_potent_counts_as_two_at_the_deck_empty_count() -> None:
     state, _ = start([f"{T} (Potent)", B, N])
     state, _ = bids(state, "5", "1", "2")  # P1: Toadstool (Potent)
     state, _ = bids(state, "1", "5", "2")  # P2: Bat Wing
-    state, events = bids(state, "1", "2", "5")  # P3: Eye of Newt, the last card
+    state, _ = bids(state, "1", "2", "5")  # P3: Eye of Newt, the last card
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (0,)  # 2 against 1 and 1, not a tie
     assert "P1 2 (0 pairs), P2 1 (0 pairs), P3 1 (0 pairs)" in outcome.detail
@@ -132,7 +132,7 @@ def test_g2_e2_chameleon_makes_a_declared_triple_under_utter_darkness() -> None:
     for coin in ("5", "4", "3"):
         state, _ = bids(state, coin, "1", "2")  # P1 wins all three; no automatic win
     assert GAME.outcome(state) is None
-    state, events = bids(state, "declare", "1", "2")
+    state, _ = bids(state, "declare", "1", "2")
     outcome = GAME.outcome(state)
     assert outcome is not None and (outcome.winners, outcome.reason) == ((0,), "declared")
 
@@ -206,7 +206,7 @@ def test_g2_e4_cursed_timeout_sends_back_the_ingredient_held_fewest() -> None:
 
 
 def test_g2_e4_cursed_is_skipped_with_no_other_card() -> None:
-    state, events = cursed_start([])
+    state, _ = cursed_start([])
     assert state.phase == "bid" and state.auction == 2 and state.seats[0].brew == [T]
 
 
@@ -214,7 +214,7 @@ def test_g2_e4_cursed_on_the_last_card_puts_a_card_back_and_play_goes_on() -> No
     state, _ = start([f"{T} (Cursed)"])
     state.seats[0].add(B, "")
     state, _ = bids(state, "5", "1", "2")
-    state, events = GAME.resolve(state, {0: None})
+    state, _ = GAME.resolve(state, {0: None})
     assert GAME.outcome(state) is None and (state.auction, state.card) == (2, B)
 
 
@@ -276,7 +276,7 @@ def test_g2_e6_free_sample_with_a_tie_for_the_fewest_leaves_the_game() -> None:
 
 
 def test_g2_e6_free_sample_as_the_first_card_is_removed_everyone_has_none() -> None:
-    state, events = start([f"{B} (Free Sample)", T, N])
+    state, _ = start([f"{B} (Free Sample)", T, N])
     assert state.discarded == [B] and (state.auction, state.card) == (2, T)
 
 
@@ -300,7 +300,7 @@ def test_g2_e6_free_sample_that_completes_a_triple_wins() -> None:
 
 def test_g2_e6_free_sample_as_the_last_card_then_the_count() -> None:
     state, _ = start([T, f"{B} (Free Sample)"], seats=2, two_players=False)
-    state, events = bids(state, "5", "1")  # P1: Toadstool; the sample to P2; the deck is empty
+    state, _ = bids(state, "5", "1")  # P1: Toadstool; the sample to P2; the deck is empty
     outcome = GAME.outcome(state)
     assert outcome is not None and (outcome.reason, outcome.winners) == ("deck_empty", (0, 1))
 
