@@ -114,7 +114,9 @@ def export_script(
             continue
         attempts = {int(seat): [str(raw) for raw in raws] for seat, raws in window.items()}
         key = STEP_KEYS[state.phase]
-        steps.append({key: {players[seat]: raws for seat, raws in sorted(attempts.items())}})
+        # deal answers resolve in the order they arrived (the window's order); bids at once
+        ordered = attempts.items() if key == "deals" else sorted(attempts.items())
+        steps.append({key: {players[seat]: raws for seat, raws in ordered}})
         state, _, _ = play_window(state, attempts)
     defaults = _GAME.parse_config({}, len(players))
     return {
