@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from games.protocol import (
+    HELP_CHARS,
     PUBLIC,
     Accepted,
     Choice,
@@ -297,7 +298,7 @@ def _help(state: State, seat: int) -> str:
         "`2 Toadstool`, `nothing`; with brews face down a card by its place, `card 2`. A deal "
         "is made when its partner accepts, if both still hold what it names.\n"
         + render.table_text(state, seat)
-    )
+    )[:HELP_CHARS]
 
 
 # --- answers ---------------------------------------------------------------------------------

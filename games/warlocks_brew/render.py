@@ -458,9 +458,9 @@ def describe(state: State, seat: int | None) -> str:
 
 
 def table_text(state: State, seat: int | None, under_way: bool = False) -> str:
-    """The table for everyone (with ``under_way``: who the window waits for), plus the
-    seat's own hand, brew and offers: a prompt's help leaves out what changes while the
-    seat's own prompt does not."""
+    """The table for everyone, plus the seat's own hand and brew; with ``under_way``, who the
+    window waits for and the seat's offers (a prompt's help leaves them out: they change while
+    the seat's own prompt does not, or the prompt shows them)."""
     face_down = brews_face_down(state)
     if state.phase == "over":
         head = f"Over after auction {state.auction}: {state.end_reason}."
@@ -470,9 +470,9 @@ def table_text(state: State, seat: int | None, under_way: bool = False) -> str:
         card = card_on_offer(state) if state.card else "no card"
         head = f"Auction {state.auction}: {card} on offer, {len(state.deck)} left."
     lines = [head]
-    hidden = effects_in_deck(state)
-    if hidden:
-        lines.append(f"Effects still in the deck: {', '.join(hidden)}.")
+    if state.effects:
+        hidden = ", ".join(effects_in_deck(state)) or "none"
+        lines.append(f"Effects in play: {', '.join(state.effects)}; still in the deck: {hidden}.")
     for other in state.seats:
         status = " (eliminated)" if other.eliminated else ""
         lines.append(
@@ -485,7 +485,8 @@ def table_text(state: State, seat: int | None, under_way: bool = False) -> str:
         lines.append(f"Your hand: {coins_text(own.hand)}.")
         if face_down and owner_may_peek(state):
             lines.append(f"Your brew (face down, you peek): {brew_text(own)}.")
-        lines += [offer_line(state, o, seat) for o in state.offers if seat in (o.by, o.to)]
+        if under_way:
+            lines += [offer_line(state, o, seat) for o in state.offers if seat in (o.by, o.to)]
     return "\n".join(lines)
 
 
