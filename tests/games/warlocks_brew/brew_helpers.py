@@ -12,12 +12,14 @@ from games.warlocks_brew.engine import start_match
 from games.warlocks_brew.state import State
 
 
-def start(deck: list[str], seats: int = 3, **options: Any) -> tuple[State, list[Event]]:
+def start(
+    deck: list[str], seats: int = 3, names: list[str] | None = None, **options: Any
+) -> tuple[State, list[Event]]:
     """A match on ``deck`` (top first); ``magic_infused`` is the number of effects it names."""
     cards = [split_label(text) for text in deck]
     options.setdefault("magic_infused", sum(1 for _, effect in cards if effect))
     config = GAME.parse_config(options, seats)
-    names = [f"P{i + 1}" for i in range(seats)]
+    names = names or [f"P{i + 1}" for i in range(seats)]
     return start_match(config, names, [c for c, _ in cards], effects=[e for _, e in cards])
 
 
