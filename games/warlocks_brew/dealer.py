@@ -129,14 +129,19 @@ def _without(brew: Sequence[str], card: str) -> list[str]:
 
 
 def _swap(mine: list[str], theirs: list[str]) -> tuple[str, str] | None:
-    """A single card of ours the partner holds one of, for a single of theirs we hold one of."""
+    """A single card of ours the partner holds one of, for a single of another ingredient of
+    theirs we hold one of: a pair each."""
     plain = [split_label(c)[0] for c in mine]
     other = [split_label(c)[0] for c in theirs]
-    give = next((c for c in mine if plain.count(c) == 1 and other.count(c) == 1), None)
-    take = next((c for c in theirs if other.count(c) == 1 and plain.count(c) == 1), None)
-    if give is None or take is None or give == take:
-        return None
-    return give, take
+    singles = [c for c in theirs if other.count(split_label(c)[0]) == 1]
+    for give in mine:
+        kind = split_label(give)[0]
+        if plain.count(kind) != 1 or other.count(kind) != 1:
+            continue
+        for take in singles:
+            if split_label(take)[0] != kind and plain.count(split_label(take)[0]) == 1:
+                return give, take
+    return None
 
 
 def cursed_choice(request: Request, view: JSON, brew: Sequence[str]) -> str:
