@@ -137,6 +137,8 @@ class Session:
     leaving: bool = False
     told: set[tuple[int, int]] = field(default_factory=set)  # (step, mark) said on a pipe
     answered: set[int] = field(default_factory=set)  # the steps you answered
+    sending: int | None = None  # the step of the answer on its way to the host
+    question_deadline: float = 0.0  # of the question shown
 
     @property
     def game(self) -> str:
@@ -167,7 +169,9 @@ class Session:
         asked = self.question_step
         if kind != "turn" or asked is None or step < asked or self.question is None:
             return
-        if asked not in self.answered:
+        if self.question.close == "each" and time.time() < self.question_deadline:
+            return  # another player's answer resolved alone: yours is still asked
+        if asked not in self.answered and asked != self.sending:
             default = self.question.default
             self.screen.show(Text(f"⌛ Closed without your answer: {default}.", "yellow"))
         self.question_step = None
@@ -175,6 +179,7 @@ class Session:
     def _ask(self, payload: dict[str, Any], kind: str) -> None:
         self.question = request_from_json(payload)
         self.question_step = int(payload["step"])
+        self.question_deadline = float(payload["deadline"])
         if kind in QUESTION_KINDS:
             left = float(payload["deadline"]) - time.time()
             self.screen.show(render.question(self.question, self.game, left))
@@ -242,7 +247,11 @@ class Session:
         except AnswerError as error:
             self.screen.show(render.acknowledgement(False, str(error), self.game))
             return
-        result = await self.host.submit(self.match_id, HUMAN, raw, step=step)
+        self.sending = step  # an answer that closes its window is no "closed without" it
+        try:
+            result = await self.host.submit(self.match_id, HUMAN, raw, step=step)
+        finally:
+            self.sending = None
         if result.accepted and result.step is not None:
             self.answered.add(result.step)
         self.screen.show(render.acknowledgement(result.accepted, result.text, self.game))

@@ -55,7 +55,7 @@ TIMER = "deal"  # its length is the ``deal_window`` option (not a timer the host
 READY, SEND, CANCEL = "ready", "send", "cancel"
 FAVOUR_WORDS = ("favour", "favor")
 STEP_KIND = {"give": "deal_give", "ask": "deal_ask", "send": "deal_send"}
-DEFAULT = "no deal: offers lapse, drafts are dropped"
+DEFAULT = "the window closes; offers not answered lapse"
 PRESENTATION: dict[str, Presentation] = {"propose": "menu", "withdraw": "menu"}
 
 
@@ -69,8 +69,8 @@ def open_window(state: State) -> list[Event]:
         seat.ready, seat.proposals, seat.draft = False, 0, None
     seconds = state.config["deal_window"]
     text = (
-        f"Deal window: trade in your DMs for up to {seconds} s (ingredients in front, coins in "
-        "hand, favours). The next card comes when everyone is Ready."
+        f"Deal window: up to {seconds} s to trade ingredients in front, coins in hand and "
+        "favours, privately, two players at a time. The next card comes when everyone is Ready."
     )
     return [Event(PUBLIC, "deal_window", {"auction": state.auction, "seconds": seconds}, text)]
 
@@ -212,7 +212,11 @@ def can_propose_to(state: State, seat: int) -> list[int]:
 def _choices_said(state: State, seat: int, offers: bool) -> str:
     said = []
     if state.seats[seat].proposals < MAX_PROPOSALS:
-        said.append("Propose a deal: pick a player, then what you give and what you ask for.")
+        partner = state.seats[partners(state, seat)[0]].name
+        said.append(
+            "Propose a deal: pick a player, then what you give and what you ask for (or type "
+            f"it in one line: offer {partner} give coin 1 for coin 2)."
+        )
     else:
         said.append(f"You have made {MAX_PROPOSALS} offers, the most in one window.")
     if offers:
@@ -267,12 +271,15 @@ def _draft_request(state: State, seat: int, draft: Draft) -> Request:
         choices.append(Choice(NOTHING, "Nothing", draft.step))
         base = _request(state, seat, STEP_KIND[draft.step], prompt, choices)
         return replace(base, max_choices=len(choices))
-    favour = f" Favour: “{draft.favour}”." if draft.favour else ""
+    favour = (
+        f" Favour: “{draft.favour}”."
+        if draft.favour
+        else " To add a favour (recorded, not enforced), type favour and its text, e.g. "
+        "`favour I won't bid on the next Toadstool`."
+    )
     prompt = (
         f"Your offer to {partner}, step 3 of 3: you give {items_text(draft.give)}; you get "
-        f"{items_text(draft.ask, partner)}.{favour} Send it to {partner}, or Cancel. To add a "
-        "favour (recorded, not enforced), type favour and its text, e.g. `favour I won't bid "
-        f"on the next Toadstool`.{note}"
+        f"{items_text(draft.ask, partner)}. Send it to {partner}, or Cancel.{favour}{note}"
     )
     full = len(incoming(state, draft.to)) >= MAX_WAITING
     if full:
@@ -290,9 +297,10 @@ def _has_content(draft: Draft) -> bool:
 
 
 def _help(state: State, seat: int) -> str:
+    bo = state.seats[partners(state, seat)[0]].name
     return (
-        "Deal commands: `offer Bo give Toadstool, coin 3 for Bat Wing` (one line; add `favour "
-        "TEXT` at its end), `propose Bo` (then what you give, what you ask, `send`), "
+        f"Deal commands: `offer {bo} give Toadstool, coin 3 for Bat Wing` (one line; add "
+        f"`favour TEXT` at its end), `propose {bo}` (then what you give, what you ask, `send`), "
         "`accept 3`, `decline 3`, `withdraw 3`, `cancel`, `ready`. Items: an ingredient in "
         "front by name (with its effect: `Toadstool (Potent)`), `coin 3` from your hand, "
         "`2 Toadstool`, `nothing`; with brews face down a card by its place, `card 2`. A deal "

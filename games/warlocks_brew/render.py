@@ -300,8 +300,8 @@ def start_post(state: State) -> Event:
         )
     if state.config["deal_window"]:
         lines.append(
-            f"Deals: after each auction a deal window of {state.config['deal_window']} s "
-            "(trade ingredients in front, coins in hand and favours, in your DMs)."
+            f"Deals: after each auction a deal window of up to {state.config['deal_window']} s "
+            "to trade ingredients in front, coins in hand and favours with another player."
         )
     data = {
         "players": [s.name for s in state.seats],

@@ -45,7 +45,7 @@ def test_a7_the_window_opens_between_auctions_only_when_it_is_on() -> None:
     assert state.phase == "bid"  # none before the first auction
     state, events = bids(state, "5", "1", "2")
     assert state.phase == "deals" and state.auction == 1
-    assert "Deal window: trade in your DMs for up to 30 s" in texts(events, "deal_window")
+    assert "Deal window: up to 30 s to trade ingredients in front" in texts(events, "deal_window")
     requests = GAME.requests(state)
     assert [r.seat for r in requests] == [0, 1, 2]
     for request in requests:
