@@ -25,13 +25,13 @@ EFFECTS = (POTENT, CHAMELEON, REFUND, CURSED, BARGAIN_BIN, FREE_SAMPLE)
 EFFECT_IDS = {name: f"E{i + 1}" for i, name in enumerate(EFFECTS)}
 
 RULES = {
-    POTENT: "counts as 2 ingredients at the count when the deck runs out (1 for a triple).",
-    CHAMELEON: "wild: two of one ingredient plus a Chameleon make three (one Chameleon a triple).",
+    POTENT: "it counts as two ingredients when the deck runs out (still one toward three).",
+    CHAMELEON: "wild, so two cards of one ingredient and a Chameleon make three of a kind.",
     REFUND: "the winning coin goes back to the winner's hand (not in front, nor to the rival).",
-    CURSED: "its winner returns one other ingredient of their choice to the bottom of the deck.",
-    BARGAIN_BIN: "the lowest bid nobody else made wins this auction, not the highest.",
-    FREE_SAMPLE: "not auctioned: it goes to the player with the fewest ingredients; "
-    "if they tie, it leaves the game.",
+    CURSED: "its winner sends one other ingredient of their brew to the bottom of the deck.",
+    BARGAIN_BIN: "the lowest bid that nobody else made wins this auction, not the highest.",
+    FREE_SAMPLE: "nobody bids: it goes to the player with the fewest ingredients; if several "
+    "tie, it leaves the game.",
 }
 
 

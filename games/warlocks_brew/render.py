@@ -48,7 +48,7 @@ def card_on_offer(state: State) -> str:
 def effect_line(state: State) -> str:
     """What the effect of the card on offer does ("" for a card without one)."""
     effect = state.card_effect
-    return f"{effect} ({EFFECT_IDS[effect]}): {RULES[effect]}" if effect else ""
+    return f"{effect}: {RULES[effect]}" if effect else ""
 
 
 def names(state: State, seats: Sequence[int]) -> list[str]:
@@ -198,9 +198,8 @@ def holders_line(state: State, seat: int) -> str:
     if state.card_effect == CHAMELEON:
         seen = [i for i in state.active() if not face_down or (i == seat and owner_may_peek(state))]
         wins = ["you" if i == seat else state.seats[i].name for i in seen if _wins_with(state, i)]
-        line += (
-            f" As a Chameleon it completes three for: {names_text(wins) or 'nobody you can see'}."
-        )
+        nobody = "nobody you can see" if face_down else "nobody"
+        line += f" As a Chameleon it completes three for: {names_text(wins) or nobody}."
     return line
 
 
@@ -362,14 +361,12 @@ def _bids_line(state: State, result: dict[str, JSON]) -> str:
 
 
 def _result_lines(state: State, result: dict[str, JSON]) -> list[str]:
-    card, winner = result["card"], result["winner"]
+    card, winner = label(str(result["card"]), result["effect"]), result["winner"]
     lines: list[str] = []
     if winner is not None:
         coin = result["bids"][winner]
         name = state.seats[winner].name
-        lowest = (
-            " (Bargain Bin: the lowest unique bid wins)" if result["effect"] == BARGAIN_BIN else ""
-        )
+        lowest = ": the lowest unique bid wins" if result["effect"] == BARGAIN_BIN else ""
         line = f"{name} wins {card} with the {coin} coin{lowest}."
         if result["refund"]:
             line += f" Refund: the coin goes back to {name}'s hand."

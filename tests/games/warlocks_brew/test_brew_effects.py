@@ -58,8 +58,8 @@ def test_g2_an_effect_is_announced_when_its_card_is_revealed() -> None:
     state, events = start([f"{T} (Refund)", f"{B} (Potent)", N])
     post = texts(events, "auction")
     assert "Auction 1: Toadstool (Refund) is up." in post
-    assert "Refund (E3): the winning coin goes back to the winner's hand" in post
-    assert prompt(state, 0).startswith("Auction 1: Toadstool (Refund).\nRefund (E3): ")
+    assert "Refund: the winning coin goes back to the winner's hand" in post
+    assert prompt(state, 0).startswith("Auction 1: Toadstool (Refund).\nRefund: the winning coin")
     players = [e for e in events if e.audience != MODERATORS]
     assert "Bat Wing (Potent)" in texts(events) and "Bat Wing (Potent)" not in texts(players)
     assert GAME.view(state, None)["effects_in_deck"] == ["Potent"]
@@ -144,8 +144,9 @@ def test_g2_e3_refund_sends_the_winning_coin_back_to_hand() -> None:
     state, events = start([f"{T} (Refund)", B, N])
     state, events = bids(state, "5", "3", "1")
     assert state.seats[0].hand == [1, 2, 3, 4, 5] and state.seats[0].front == []
-    assert "P1 wins Toadstool with the 5 coin. Refund: the coin goes back to P1's hand." in texts(
-        events, "reveal"
+    assert (
+        "P1 wins Toadstool (Refund) with the 5 coin. Refund: the coin goes back to P1's hand."
+        in texts(events, "reveal")
     )
 
 
@@ -237,7 +238,7 @@ def test_g2_e5_bargain_bin_goes_to_the_lowest_unique_bid() -> None:
     state, _ = start([f"{T} (Bargain Bin)", B, N], seats=4)
     state, events = bids(state, "5", "4", "4", "1")  # unique: 5 and 1
     assert state.seats[3].brew == [T] and state.seats[3].front == [1]
-    assert "P4 wins Toadstool with the 1 coin (Bargain Bin: the lowest unique bid wins)." in (
+    assert "P4 wins Toadstool (Bargain Bin) with the 1 coin: the lowest unique bid wins." in (
         texts(events, "reveal")
     )
 
