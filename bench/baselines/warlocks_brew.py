@@ -2,8 +2,9 @@
 level (``NormalBidder``) of games/warlocks_brew/agents.py, frozen here only so ``bench/ai.py
 --against previous`` can measure the new AI against it. Do not change it. It knows no effect
 (it bids on a card as if it had none) and does not deal: in a Deal Window it declines every
-offer and is Ready at once, and a Cursed choice it leaves to the default. (The AI frozen here
-before, from the rework that made the ``Bidder``, is in the git history.) Original docstring:
+offer and is Ready at once, and for a Cursed card it sends back the first card it won. (The AI
+frozen here before, from the rework that made the ``Bidder``, is in the git history.) Original
+docstring:
 Computer players. They see what their seat sees: public and own events, and their own view.
 
 Levels (every game has the same four): ``random`` bids any coin; ``easy`` bids at random but
@@ -391,11 +392,12 @@ class NormalBidder(BidderAgent):
 
 class PreviousAgent(NormalBidder):
     """The frozen ``normal`` level, with the least it takes to sit at a table with the new
-    requests: it declines every offer, is Ready at once, and lets a Cursed choice default."""
+    requests: it declines every offer, is Ready at once, and sends back the first card it won
+    for a Cursed one."""
 
     def act(self, request: Request, view: JSON) -> str:
         if request.kind == "curse":
-            return request.default
+            return request.choices[0].value  # the first card it won
         if request.kind not in ("bid", "declare"):
             values = [choice.value for choice in request.choices]
             declined = next((v for v in values if v.startswith("decline ")), None)

@@ -161,7 +161,7 @@ class EasyAgent(RandomAgent):
 
     def act(self, request: Request, view: JSON) -> str:
         if request.kind == "curse":
-            return request.default
+            return request.choices[0].value  # the first card it won
         if request.kind not in BIDS:  # it declines every offer and proposes none
             values = [choice.value for choice in request.choices]
             return next((v for v in values if v.startswith("decline ")), None) or (

@@ -70,7 +70,7 @@ def request(state: State, seat: int) -> Request:
         "curse",
         prompt,
         choices,
-        default,
+        f"your {default} goes back",
         window,
         occasion=f"the Cursed card of auction {state.auction}",
         presentation={"return": "menu"},

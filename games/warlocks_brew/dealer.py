@@ -146,12 +146,11 @@ def _swap(mine: list[str], theirs: list[str]) -> tuple[str, str] | None:
 
 def cursed_choice(request: Request, view: JSON, brew: Sequence[str]) -> str:
     """The card a Cursed win sends back: the one whose loss costs least (under Utter Darkness
-    cards go by place, and its memory of the brew picks the place)."""
+    cards go by place, and its memory of the brew picks the place); else the first offered."""
     values = [choice.value for choice in request.choices]
-    if len(brew) < 2:
-        return request.default
-    index = best_return(brew)
-    if values and values[0].startswith("card "):
-        wanted = f"card {index + 1}"
-        return wanted if wanted in values else request.default
-    return brew[index] if brew[index] in values else request.default
+    if len(brew) >= 2:
+        index = best_return(brew)
+        wanted = f"card {index + 1}" if values[0].startswith("card ") else brew[index]
+        if wanted in values:
+            return wanted
+    return values[0]

@@ -156,9 +156,8 @@ def _main_request(state: State, seat: int) -> Request:
     offers, choices = [], []
     for offer in incoming(state, seat):
         why = why_not(state, offer)
-        offers.append(
-            offer_line(state, offer, seat) + (f" It can no longer be made: {why}." if why else "")
-        )
+        note = f" It can no longer be made: {why}." if why else _outcome_note(state, offer, seat)
+        offers.append(offer_line(state, offer, seat) + note)
         if not why:
             choices.append(Choice(f"accept {offer.id}", f"Accept offer {offer.id}", "answer"))
         choices.append(Choice(f"decline {offer.id}", f"Decline offer {offer.id}", "answer"))
@@ -187,6 +186,24 @@ def _main_request(state: State, seat: int) -> Request:
         holdings_line(state, seat),
     ]
     return _request(state, seat, "deal", _fit(head, offers, said), choices)
+
+
+def _outcome_note(state: State, offer: Offer, seat: int) -> str:
+    """What accepting an offer would win, while brews lie face up (its win check, told)."""
+    if face_down(state):
+        return ""
+    after = state.clone()
+    _hand_over(after, offer.to, offer.by, offer.ask)
+    _hand_over(after, offer.by, offer.to, offer.give)
+    winners = [i for i in (offer.by, offer.to) if after.seats[i].has_triple()]
+    if not winners:
+        return ""
+    if len(winners) == 2:
+        return " Accepting it gives you both three of a kind: a shared victory."
+    if winners == [seat]:
+        return " Accepting it gives you three of a kind: you win."
+    name = state.seats[offer.by].name
+    return f" Accepting it gives {name} three of a kind: {name} wins."
 
 
 def _fit(head: list[str], offers: list[str], tail: str) -> str:

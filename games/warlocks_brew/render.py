@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from games.protocol import JSON, MODERATORS, PUBLIC, TOPIC_CHARS, Event, Secret, Topic, to_seat
 from games.text import names_text
 
-from .effects import BARGAIN_BIN, CHAMELEON, EFFECT_IDS, RULES, label, triple_of
+from .effects import BARGAIN_BIN, CHAMELEON, CURSED, EFFECT_IDS, RULES, label, triple_of
 from .offers import offer_data, offer_line
 from .state import Offer, Seat, State
 
@@ -376,6 +376,8 @@ def _result_lines(state: State, result: dict[str, JSON]) -> list[str]:
             )
         if state.phase == "curse":
             line += f" Cursed: {name} now sends one other ingredient back to the deck."
+        elif result["effect"] == CURSED:
+            line += f" Cursed: {name} holds no other ingredient, so nothing goes back."
         lines.append(line)
     elif result["removed"]:
         if any(coin is not None for coin in result["bids"]):

@@ -155,6 +155,7 @@ def test_a7_the_win_check_runs_after_every_deal() -> None:
     assert GAME.outcome(state) is None  # no triple
     state.seats[1].brew = [T]
     state, _ = answer(state, 0, "offer P2 give coin 2 for Toadstool")
+    assert "Accepting it gives P1 three of a kind: P1 wins." in prompt(state, 1)
     state, events = answer(state, 1, "accept 2")
     outcome = GAME.outcome(state)
     assert outcome is not None and (outcome.winners, outcome.reason) == ((0,), "deal")
@@ -165,6 +166,7 @@ def test_a7_a_deal_completing_both_parties_triples_is_a_shared_victory() -> None
     state = dealing()
     state.seats[0].brew, state.seats[1].brew = [T, T, B], [B, B, T]
     state, _ = answer(state, 0, "offer P2 give Bat Wing for Toadstool")
+    assert "Accepting it gives you both three of a kind: a shared victory." in prompt(state, 1)
     state, _ = answer(state, 1, "accept 1")
     outcome = GAME.outcome(state)
     assert outcome is not None and (outcome.winners, outcome.reason) == ((0, 1), "deal")

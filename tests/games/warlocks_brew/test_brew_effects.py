@@ -197,9 +197,8 @@ def test_g2_e4_cursed_card_completes_a_triple_only_if_what_goes_back_keeps_it() 
 def test_g2_e4_cursed_timeout_sends_back_the_ingredient_held_fewest() -> None:
     state, _ = cursed_start([B, T, N, N])
     request = GAME.requests(state)[0]
-    assert request.default == B and "If you don't choose in time: your Bat Wing goes back." in (
-        request.prompt
-    )
+    assert request.default == "your Bat Wing goes back"
+    assert "If you don't choose in time: your Bat Wing goes back." in (request.prompt)
     assert request.timer == "curse" and request.timeout_s == 20
     state, events = GAME.resolve(state, {0: None})
     assert state.deck[-1] == B
@@ -207,8 +206,9 @@ def test_g2_e4_cursed_timeout_sends_back_the_ingredient_held_fewest() -> None:
 
 
 def test_g2_e4_cursed_is_skipped_with_no_other_card() -> None:
-    state, _ = cursed_start([])
+    state, events = cursed_start([])
     assert state.phase == "bid" and state.auction == 2 and state.seats[0].brew == [T]
+    assert "Cursed: P1 holds no other ingredient, so nothing goes back." in texts(events)
 
 
 def test_g2_e4_cursed_on_the_last_card_puts_a_card_back_and_play_goes_on() -> None:
@@ -222,7 +222,7 @@ def test_g2_e4_cursed_on_the_last_card_puts_a_card_back_and_play_goes_on() -> No
 def test_g2_e4_cursed_under_utter_darkness_goes_by_place_and_tells_nobody_the_card() -> None:
     state, events = cursed_start([B, N], utter_darkness=True)
     request = GAME.requests(state)[0]
-    assert values(state, 0) == ["card 1", "card 2"] and request.default == "card 1"
+    assert values(state, 0) == ["card 1", "card 2"] and request.default == "your card 1 goes back"
     assert "you may not look" in request.prompt and B not in request.prompt
     state, events = GAME.resolve(state, {0: accepted(state, 0, "2")})
     assert state.seats[0].brew == [B, T] and state.deck[-1] == N
