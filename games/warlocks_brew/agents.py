@@ -12,7 +12,7 @@ card that wins them the game, makes a pair, blocks a rival, or is just a card), 
 With Magic Infused it counts the card's effect (``worth.py``: a Chameleon is a wild third, a
 Potent card counts twice at the count, a Cursed card costs what it sends back, a Refund coin
 comes back, a Bargain Bin auction goes to the lowest unique bid); in a Deal Window and for a
-Cursed choice it plays ``dealer.py``'s policy (``easy`` declines every offer and proposes none).
+Cursed choice it plays ``dealer.py``'s policy (``easy`` accepts what helps it, proposes none).
 docs/ai/warlocks-brew.md describes the levels and their measured strength.
 """
 
@@ -162,11 +162,9 @@ class EasyAgent(RandomAgent):
     def act(self, request: Request, view: JSON) -> str:
         if request.kind == "curse":
             return request.choices[0].value  # the first card it won
-        if request.kind not in BIDS:  # it declines every offer and proposes none
-            values = [choice.value for choice in request.choices]
-            return next((v for v in values if v.startswith("decline ")), None) or (
-                "ready" if "ready" in values else "cancel"
-            )
+        if request.kind not in BIDS:  # it takes a deal that helps it, and proposes none
+            labels = self.memory.labels
+            return dealer.answer_deal(self.seat, request, view, labels, proposes=False)
         triple = self.memory.holds_triple(view)
         if request.kind == "declare":
             return DECLARE if triple else PASS

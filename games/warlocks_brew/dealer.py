@@ -21,8 +21,11 @@ Labels = Callable[[JSON, int], list[str]]  # a seat's brew as the AI knows it, b
 GAIN_MARGIN = 0.01  # a deal must gain more than this to be worth accepting
 
 
-def answer_deal(seat: int, request: Request, view: JSON, labels: Labels) -> str:
-    """The AI's answer to a Deal Window prompt: an offer answered, a deal proposed, Ready."""
+def answer_deal(
+    seat: int, request: Request, view: JSON, labels: Labels, proposes: bool = True
+) -> str:
+    """The AI's answer to a Deal Window prompt: an offer answered, a deal proposed (unless
+    ``proposes`` is off), Ready."""
     values = {choice.value for choice in request.choices}
     for offer in view["you"]["offers"]:
         accept, decline = f"accept {offer['offer']}", f"decline {offer['offer']}"
@@ -33,7 +36,7 @@ def answer_deal(seat: int, request: Request, view: JSON, labels: Labels) -> str:
         return "cancel"  # it proposes in one line, so it never drafts
     if "ready" not in values:
         return request.choices[0].value  # only offers to answer, and none left: unreachable
-    if view["you"]["proposals"] == 0 and not _face_down(view):
+    if proposes and view["you"]["proposals"] == 0 and not _face_down(view):
         offer = propose(seat, view, labels, values)
         if offer:
             return offer

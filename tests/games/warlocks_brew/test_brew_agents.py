@@ -263,11 +263,11 @@ def test_a7_the_ai_proposes_a_swap_of_singles_into_two_pairs() -> None:
     assert bid(NormalBidder(1, random.Random(0)), state, 1) == "accept 1"  # and P2 agrees
 
 
-def test_a7_easy_declines_every_offer_and_proposes_none() -> None:
-    state = dealing([["Toadstool", "Bat Wing"], ["Toadstool", "Eye of Newt"], []])
-    assert bid(EasyAgent(0, random.Random(0)), state, 0) == "ready"
+def test_a7_easy_takes_a_deal_that_helps_it_and_proposes_none() -> None:
+    state = dealing([["Toadstool", "Bat Wing"], ["Toadstool", "Bat Wing"], []])
+    assert bid(EasyAgent(0, random.Random(0)), state, 0) == "ready"  # no swap offered
     state = offer_to_p1(state, "offer P1 give Toadstool for Bat Wing")
-    assert bid(EasyAgent(0, random.Random(0)), state, 0) == "decline 1"
+    assert bid(EasyAgent(0, random.Random(0)), state, 0) == "accept 1"
 
 
 def test_g2_a7_normal_beats_random_at_three_seats_with_effects_and_deals() -> None:
