@@ -23,6 +23,9 @@ Usage: python bench/host_load.py [--matches 200] [--game floral-extract] [--wind
 temporary folder, with PostgreSQL's defaults (commits wait for the disk). Given more than once,
 the runs go one after the other and the JSON holds each one's figures under its backend's name
 (``sqlite``, ``postgresql``), side by side.
+
+``bench/shard_load.py`` is the two-process variant: two sharded hosts on one PostgreSQL, DM
+answers handed over, one request budget.
 """
 
 from __future__ import annotations

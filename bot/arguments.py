@@ -123,3 +123,12 @@ class CommandParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
         sys.exit(2)
+
+
+def shard_count(text: str) -> int:
+    """``--shard-count``: 1 to ``bot.shards.MAX_SHARDS``."""
+    from bot.shards import MAX_SHARDS
+
+    if not text.strip().isdigit() or not 1 <= int(text) <= MAX_SHARDS:
+        raise argparse.ArgumentTypeError(f"expected a number of shards from 1 to {MAX_SHARDS}")
+    return int(text)

@@ -51,7 +51,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"floral-host {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
 
-    sub.add_parser("run", help="connect to Discord and host matches (needs DISCORD_TOKEN)")
+    run = sub.add_parser("run", help="connect to Discord and host matches (needs DISCORD_TOKEN)")
+    run.add_argument(
+        "--shards",
+        default=None,
+        metavar="RANGE",
+        help="connect these Discord shards (0-3) and host their servers' matches; PostgreSQL"
+        " only, with --shard-count (default FLORAL_SHARDS, such as 0-3/8)",
+    )
+    run.add_argument(
+        "--shard-count",
+        type=arguments.shard_count,
+        default=None,
+        metavar="N",
+        help="the bot's shards in all (1 to 1024)",
+    )
+    run.add_argument(
+        "--standby",
+        action="store_true",
+        help="wait, then take over the shards (of the range, else all) of a process that died",
+    )
 
     simulate = sub.add_parser(
         "simulate", help="play whole matches between AI players", ai_levels=True

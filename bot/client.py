@@ -11,13 +11,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import logging
 import signal
 import sys
 import time
 import uuid
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -27,13 +29,17 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.database import open_store
+from bot.budget import PROMPT, RequestBudget, counts
+from bot.database import is_postgres, open_store
 from bot.discord_transport import DiscordTransport, fit
+from bot.handoff import HandOff
 from bot.host import Host, HostError
 from bot.practice import Practice
 from bot.settings import Settings
-from bot.store.owner import owning
-from bot.transport import Delivery
+from bot.shards import Shards, parse_range
+from bot.store.leases import leasing
+from bot.store.owner import describe, owning
+from bot.transport import Delivery, Transport
 from games import registry
 from games.protocol import ConfigError
 
@@ -67,6 +73,11 @@ def extensions() -> list[str]:
     return [*SHARED_EXTENSIONS, *registry.cogs(), *AFTER_GAMES]
 
 
+# a component whose press edits its own message (a page turn), matched on its custom id or its
+# selected values: deferred as an update, not as an answer to come (set by the cogs)
+PageTurn = Callable[[Mapping[str, Any]], bool]
+
+
 class ViewRegistry:
     """The builders of the buttons the transport sends, set by the cogs when they load."""
 
@@ -82,7 +93,9 @@ class ViewRegistry:
 
 
 class FloralBot(commands.Bot):
-    def __init__(self, settings: Settings) -> None:
+    shard_range: Shards | None = None  # a sharded process's shards (ShardedFloralBot)
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         intents.dm_messages = True  # typed answers; DM content needs no privileged intent
@@ -93,8 +106,10 @@ class FloralBot(commands.Bot):
             help_command=None,
             guild_ready_timeout=settings.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            **options,
         )
         self.views = ViewRegistry()
+        self.page_turns: list[PageTurn] = []  # set by the cogs (ShardedFloralBot defers them)
         self.practice = Practice()
         self._host: Host | None = None
         self.started_at = time.time()
@@ -115,21 +130,32 @@ class FloralBot(commands.Bot):
             end_view=self.views.end_view,
             threads=self.settings.threads,
         )
+        await self._share_budget()
         self._host = Host(
             store,
-            self.practice.transport(transport),  # AI seats of practice matches answer here
+            # AI seats of practice matches answer here
+            self.practice.transport(PromptsFirst(transport)),
             grace_s=self.settings.grace_s,
             reminder_s=self.settings.reminder_s,
+            shards=self.shard_range,
         )
         self.practice.host = self._host
         for extension in extensions():
             await self.load_extension(extension)
         self.tree.error(self.on_app_command_error)
         await self._sync_commands()
-        await self.practice.resume(store)  # before the host re-prompts anyone
+        if self.shard_range is None or self.shard_range.has_dms:  # practices are played in DMs
+            await self.practice.resume(store)  # before the host re-prompts anyone
         await self._host.start()
+        await self._start_handoff()  # DMs handed over now find their matches hosted
         self.practice.answer_open_windows()
         log.info("host started with %d active matches", len(self._host.active_match_ids()))
+
+    async def _start_handoff(self) -> None:
+        """Sharded processes only (``ShardedFloralBot``)."""
+
+    async def _share_budget(self) -> None:
+        """Sharded processes only (``ShardedFloralBot``)."""
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -152,7 +178,7 @@ class FloralBot(commands.Bot):
         channels = {
             record.channel_id
             for record in await self.host.list_matches(active_only=True)
-            if not record.practice
+            if not record.practice and self.host.hosts(record)
         }
         for channel_id in sorted(channels):
             channel = self.get_channel(channel_id)
@@ -170,11 +196,19 @@ class FloralBot(commands.Bot):
                 )
 
     async def close(self) -> None:
+        await self._stop_handoff()
         if self._host is not None:
             host, self._host = self._host, None
             await self.practice.stop()
             await host.close()
+        await self._stop_budget()  # after the host: its last deliveries take tokens
         await super().close()
+
+    async def _stop_handoff(self) -> None:
+        """Sharded processes only (``ShardedFloralBot``)."""
+
+    async def _stop_budget(self) -> None:
+        """Sharded processes only (``ShardedFloralBot``)."""
 
     def log_channel_of(self, delivery: Delivery) -> int | None:
         return self.log_channel_in(delivery.guild_id)
@@ -208,6 +242,145 @@ class FloralBot(commands.Bot):
             exc_info=original,
         )
         await reply(interaction, f"Sorry, something went wrong (error id `{error_id}`).")
+
+
+class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
+    """``floral-host run --shards``: discord.py's AutoShardedBot on this process's shards,
+    hosting their servers' matches. The process holding shard 0 hands each DM about a match
+    another process hosts to that process (``bot.handoff``), which answers it."""
+
+    def __init__(self, settings: Settings, shards: Shards) -> None:
+        self.shard_range = shards
+        super().__init__(settings, shard_ids=list(shards.ids), shard_count=shards.count)
+        self.handoff: HandOff | None = None
+        self.budget: RequestBudget | None = None
+        self._routing: set[asyncio.Task[None]] = set()
+
+    async def _start_handoff(self) -> None:
+        assert self.shard_range is not None
+        self.handoff = handoff = HandOff(self.settings.db, self.shard_range, self._handed_over)
+        await handoff.start()
+        if self.shard_range.has_dms and len(self.shard_range.ids) < self.shard_range.count:
+            parsers = self._connection.parsers
+            for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):
+                parsers[event] = functools.partial(self._received, event, parsers[event])
+        await handoff.collect()
+
+    async def _stop_handoff(self) -> None:
+        if self.handoff is not None:
+            handoff, self.handoff = self.handoff, None
+            await handoff.close()
+
+    async def _stop_budget(self) -> None:
+        if self.budget is not None:
+            budget, self.budget = self.budget, None
+            await budget.close()
+
+    async def _share_budget(self) -> None:
+        """Every request to Discord takes a token of the budget all processes share first."""
+        self.budget = budget = RequestBudget(self.settings.db)
+        await budget.start()
+        send = self.http.request
+
+        async def request(route: discord.http.Route, **kwargs: Any) -> Any:
+            if counts(route.path):
+                await budget.take(PROMPT.get())
+            return await send(route, **kwargs)
+
+        self.http.request = request  # type: ignore[method-assign]
+
+    # --- the process holding shard 0: DMs about other processes' matches go there ---------
+
+    def _received(self, event: str, parse: Callable[[Any], None], data: Any) -> None:
+        """A gateway event, before discord.py parses it: a DM is routed first."""
+        if data.get("guild_id") is not None or not self._may_hand_over(event, data):
+            parse(data)
+            return
+        task = asyncio.create_task(self._route(event, parse, data))
+        self._routing.add(task)
+        task.add_done_callback(self._routing.discard)
+
+    @staticmethod
+    def _may_hand_over(event: str, data: Mapping[str, Any]) -> bool:
+        if event == "MESSAGE_CREATE":
+            return not data.get("author", {}).get("bot")
+        if data.get("type") == 2:  # a command: /practice starts a practice, shard 0's own
+            return data.get("data", {}).get("name") not in LOCAL_COMMANDS
+        return data.get("type") == 3  # a component (autocomplete is answered here)
+
+    async def _route(self, event: str, parse: Callable[[Any], None], data: Any) -> None:
+        assert self.handoff is not None
+        user = data.get("author") or data.get("user") or {}
+        try:
+            shard = await self.handoff.route(int(user.get("id", 0)), dm_match_of(data))
+        except Exception:
+            log.exception("a DM could not be routed; answered here")
+            shard = None
+        if shard is None:
+            parse(data)
+            return
+        if event == "INTERACTION_CREATE":
+            interaction = discord.Interaction(data=data, state=self._connection)
+            if any(turns(data) for turns in self.page_turns):
+                await interaction.response.defer()
+                data = {**data, DEFERRED: DEFERRED_UPDATE}
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                data = {**data, DEFERRED: DEFERRED_ANSWER}
+        await self.handoff.forward(shard, event, data)
+
+    # --- the process hosting the match: the DM as if Discord had sent it here -------------
+
+    async def _handed_over(self, event: str, data: dict[str, Any]) -> None:
+        state = self._connection
+        if event == "MESSAGE_CREATE":
+            state.parse_message_create(cast(Any, data))
+            return
+        interaction: discord.Interaction[Any] = discord.Interaction(
+            data=cast(Any, data), state=state
+        )
+        deferred = discord.InteractionResponseType(int(data.get(DEFERRED, DEFERRED_ANSWER)))
+        interaction.response._response_type = deferred  # shard 0's process answered Discord
+        if data["type"] == 2:
+            self.tree._from_interaction(interaction)
+        else:
+            inner = data["data"]
+            state._view_store.dispatch_view(
+                inner["component_type"], inner["custom_id"], interaction
+            )
+        state.dispatch("interaction", interaction)
+
+
+LOCAL_COMMANDS = frozenset({"practice"})  # DM commands the process holding shard 0 answers
+DEFERRED = "floral_deferred"  # how shard 0's process deferred a handed-over interaction
+DEFERRED_ANSWER = discord.InteractionResponseType.deferred_channel_message.value
+DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update.value
+
+
+def dm_match_of(data: Mapping[str, Any]) -> int | None:
+    """The match a DM component is about: the first number in its custom id (every prompt,
+    help and page button has its match there); None for a command or typed text."""
+    custom_id = str(data.get("data", {}).get("custom_id", "")) if data.get("type") == 3 else ""
+    for part in custom_id.split(":"):
+        if part.isdigit() and len(part) <= 18:
+            return int(part)
+    return None
+
+
+class PromptsFirst:
+    """The transport, marking the sends of a window's prompt (``bot.budget``: they may take the
+    shared budget's reserve)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    async def send(self, delivery: Delivery) -> float | None:
+        prompt = delivery.audience.kind == "seat" and "request" in delivery.payload
+        marked = PROMPT.set(prompt)
+        try:
+            return await self._transport.send(delivery)
+        finally:
+            PROMPT.reset(marked)
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
@@ -257,11 +430,13 @@ async def check_database(target: str) -> None:
 
 class StopOnSignal:
     """SIGINT (Ctrl-C) and SIGTERM stop the bot as ``close`` does (the host finishes what is in
-    flight and closes the store); before the bot exists they cancel the start."""
+    flight and closes the store); before the bot exists they cancel the start. A sharded
+    process that lost its leases stops the same way, with exit code 1."""
 
     def __init__(self) -> None:
         self.bot: FloralBot | None = None
         self.requested = False
+        self.code = 0
         self._closing: asyncio.Task[None] | None = None  # held: the loop keeps weak references
         self._task = asyncio.current_task()
         loop = asyncio.get_running_loop()
@@ -278,18 +453,84 @@ class StopOnSignal:
         elif self._task is not None:
             self._task.cancel()
 
+    def lost(self, reason: str) -> None:
+        """The shard leases are lost: another process may host these matches now."""
+        print(f"floral-host run: {reason}; stopping", file=sys.stderr)
+        self.code = 1
+        self.stop()
 
-async def _run(settings: Settings, token: str) -> None:
+
+async def _run(settings: Settings, token: str, sharding: Sharding | None) -> int:
     stop = StopOnSignal()
     try:
-        async with owning(settings.db, "floral-host run"):  # one process per database
-            await check_database(settings.db)
-            async with FloralBot(settings) as bot:
-                stop.bot = bot
-                await bot.start(token)
+        if sharding is None:
+            async with owning(settings.db, "floral-host run"):  # one process per database
+                await check_database(settings.db)
+                async with FloralBot(settings) as bot:
+                    stop.bot = bot
+                    await bot.start(token)
+        else:
+            await _run_sharded(settings, token, sharding, stop)
     except asyncio.CancelledError:
         if not stop.requested:
             raise
+    return stop.code
+
+
+async def _run_sharded(
+    settings: Settings, token: str, sharding: Sharding, stop: StopOnSignal
+) -> None:
+    """The shards' leases first (refused, or waiting as a standby), then the bot on the shards
+    taken."""
+    command = f"floral-host run {sharding.describe()}"
+    async with leasing(
+        settings.db,
+        sharding.shards,
+        describe(command),
+        standby=sharding.standby,
+        lease_s=settings.lease_s,
+        on_lost=stop.lost,
+    ) as leases:
+        assert leases.shards is not None
+        await check_database(settings.db)
+        async with ShardedFloralBot(settings, leases.shards) as bot:
+            stop.bot = bot
+            log.info("hosting the matches of shards %s", leases.shards.text)
+            await bot.start(token)
+
+
+@dataclass(frozen=True, slots=True)
+class Sharding:
+    """How ``run`` was asked to shard: the range, and whether it waits as a standby."""
+
+    shards: Shards
+    standby: bool = False
+
+    def describe(self) -> str:
+        return f"--shards {self.shards.text}" + (" --standby" if self.standby else "")
+
+
+def sharding_of(args: argparse.Namespace | None, settings: Settings) -> Sharding | None:
+    """``--shards``/``--shard-count``/``--standby``, else FLORAL_SHARDS; ValueError in one
+    line for a bad combination or an SQLite database (one process)."""
+    shards_arg = getattr(args, "shards", None)
+    count = getattr(args, "shard_count", None)
+    standby = bool(getattr(args, "standby", False))
+    if shards_arg is not None or count is not None:
+        if count is None:
+            raise ValueError("--shards needs --shard-count (how many shards the bot has in all)")
+        shards = parse_range(shards_arg, count) if shards_arg else Shards.every(count)
+    elif settings.shards is not None:
+        shards = settings.shards
+    elif standby:
+        raise ValueError("--standby needs --shard-count (or FLORAL_SHARDS)")
+    else:
+        return None
+    if not is_postgres(settings.db):
+        raise ValueError(
+            "--shards needs a PostgreSQL FLORAL_DB: an SQLite database is one process's"
+        )
+    return Sharding(shards, standby)
 
 
 class UnusedVoiceFilter(logging.Filter):
@@ -309,11 +550,16 @@ def main(args: argparse.Namespace | None = None) -> int:
     if not token:
         print("floral-host run: DISCORD_TOKEN is not set (environment or .env)", file=sys.stderr)
         return 2
+    try:
+        sharding = sharding_of(args, settings)
+    except ValueError as error:
+        print(f"floral-host run: {error}", file=sys.stderr)
+        return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
     logging.getLogger("discord.client").addFilter(UnusedVoiceFilter())
     point_at(settings)
     try:
-        asyncio.run(_run(settings, token))
+        return asyncio.run(_run(settings, token, sharding))
     except discord.LoginFailure:
         print("floral-host run: Discord rejected DISCORD_TOKEN (invalid token)", file=sys.stderr)
         return 1
@@ -322,4 +568,3 @@ def main(args: argparse.Namespace | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 0
-    return 0

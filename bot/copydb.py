@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from bot.audit import audit_store
 from bot.database import command_database, open_store, require_database, shown
-from bot.store.common import OWNER_TABLE, Session, SqlStore
+from bot.store.common import COORDINATION_TABLES, Session, SqlStore
 from bot.store.faults import UnusableDatabase
 from bot.store.owner import owning
 from bot.store.sql import Dialect, Work, execute, execute_many, fetch, fetchone, fetchvalue
@@ -45,7 +45,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "rated_matches": ("match_id",),
     "forgotten": ("id",),
 }
-BOOKKEEPING = {"schema_migrations", OWNER_TABLE}  # each database's own
+BOOKKEEPING = {"schema_migrations", *COORDINATION_TABLES}  # each database's own
 # the tables whose ids a counter gives (SQLite: AUTOINCREMENT, PostgreSQL: an identity)
 COUNTED = ("matches", "attempts", "match_log", "outbox", "outbox_archive", "tables", "forgotten")
 CHUNK = 500  # rows a statement

@@ -256,16 +256,16 @@ class DiscordTransport:
         self._parts_sent: dict[int, int] = {}
         self._rendered: dict[int, Picture | None] = {}  # kept across a retry of the message
 
-    async def send(self, delivery: Delivery) -> None:
+    async def send(self, delivery: Delivery) -> float | None:
         try:
-            await self._send_mapped(delivery)
+            return await self._send_mapped(delivery)
         except PermanentError:
             self._rendered.pop(delivery.message_id, None)  # never sent again
             raise
 
-    async def _send_mapped(self, delivery: Delivery) -> None:
+    async def _send_mapped(self, delivery: Delivery) -> float | None:
         try:
-            await self._send(delivery)
+            return await self._send(delivery)
         except discord.Forbidden as error:
             raise PermanentError(_describe(error)) from None
         except discord.NotFound as error:
@@ -277,7 +277,9 @@ class DiscordTransport:
         except (TimeoutError, aiohttp.ClientError, OSError) as error:
             raise TransientError(f"network: {error!r}") from None
 
-    async def _send(self, delivery: Delivery) -> None:
+    async def _send(self, delivery: Delivery) -> float | None:
+        """The delivery sent; for a DM, when Discord says its last part was posted (the time
+        of the first post, for a resend its nonce dropped)."""
         audience = delivery.audience
         if audience.kind == "public":
             await self._to_channel(delivery)
@@ -285,9 +287,11 @@ class DiscordTransport:
             assert delivery.user_id is not None
             user = self._client.get_user(delivery.user_id) or discord.Object(delivery.user_id)
             dm = await self._client.create_dm(user)
-            await self._post(delivery, dm, delivery.payload.get("request"))
+            sent = await self._post(delivery, dm, delivery.payload.get("request"))
+            return None if sent is None else sent.created_at.timestamp()
         else:
             await self._to_moderators(delivery)
+        return None
 
     async def _to_channel(self, delivery: Delivery) -> None:
         """A match post: to its channel, or with threads on, to the match's thread, which its

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.shards import Shards
 from bot.store import OutboxMessage, OutboxRow, Retry, Store, WriteFailed
 from bot.transport import (
     Delivery,
@@ -259,6 +260,7 @@ class DeliveryWorker:
         retry_max_s: float = 300.0,
         max_tries: int = 10,
         batch: int = 500,
+        shards: Shards | None = None,
     ) -> None:
         self._store = store
         self._transport = transport
@@ -271,6 +273,7 @@ class DeliveryWorker:
         self._retry_max_s = retry_max_s
         self._max_tries = max_tries
         self._batch = batch
+        self._shards = shards  # a sharded process sends only its own matches' messages
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -324,7 +327,7 @@ class DeliveryWorker:
         queue waiting to retry (a log channel answering 5xx) never holds up the others."""
         await self._settle()  # a pass whose record failed: record it before sending again
         now = self._clock()
-        rows, next_try = await self._store.due_outbox(now, self._batch)
+        rows, next_try = await self._store.due_outbox(now, self._batch, self._shards)
         if not rows:
             return None if next_try is None else max(0.001, next_try - now)
         await self._store.sync()  # what the messages tell is on disk before anyone reads it
@@ -361,7 +364,7 @@ class DeliveryWorker:
         if late:  # the seat's time counts from now: the prompt shows the moved deadline
             delivery = late_delivery(delivery, delay, min(delay, self._late_cap_s), now)
         try:
-            await self._transport.send(delivery)
+            posted_at = await self._transport.send(delivery)
         except PermanentError as error:
             log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
             self._fail(row, str(error), result)
@@ -375,7 +378,12 @@ class DeliveryWorker:
                 result.retries.append(Retry(row.id, retry_at, str(error)))
         else:
             result.sent.append(row.id)
-            sent_after = self._clock() - row.created_at  # a 429 wait inside the send counts
+            # a 429 wait inside the send counts; a resend Discord dropped (its nonce: posted
+            # before a crash) counts from the first post, trusted between commit and now
+            sent_at = self._clock()
+            if posted_at is not None and row.created_at <= posted_at < sent_at:
+                sent_at = posted_at
+            sent_after = sent_at - row.created_at
             if is_window_prompt(row) and self._on_prompt is not None:
                 shown = min(delay, self._late_cap_s) if late else 0.0
                 was_late = sent_after > self._late_allowance_s

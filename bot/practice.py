@@ -218,8 +218,8 @@ class PracticeTransport:
         self.inner = inner
         self.practice = practice
 
-    async def send(self, delivery: Delivery) -> None:
+    async def send(self, delivery: Delivery) -> float | None:
         self.practice.route(delivery)
         if delivery.audience.kind == "seat" and is_ai(delivery.user_id):
-            return
-        await self.inner.send(delivery)
+            return None
+        return await self.inner.send(delivery)

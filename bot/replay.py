@@ -12,7 +12,7 @@ from pathlib import Path
 from games import registry
 from games.protocol import ConfigError
 from games.registry import GameInfo
-from games.text import excerpt
+from games.text import DuplicateKey, excerpt, unique_keys
 
 
 def game_of(script: object) -> GameInfo:
@@ -64,7 +64,9 @@ def read_script(path: Path) -> object:
     except UnicodeDecodeError as error:
         raise ValueError(f"not UTF-8 text (byte {error.start})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as duplicate:
+        raise ValueError(f"the key {excerpt(duplicate.key)} is given twice in one object") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"not valid JSON: {error}") from None
     except (ValueError, RecursionError):  # a number past Python's digit limit, deep nesting

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.shards import DEFAULT_LEASE_S, Shards, parse_setting
+
 DEFAULT_DB = Path("data/floral-host.db")
 MAX_SECONDS = 86_400.0  # a day; more only overflows timers
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -36,6 +38,8 @@ class Settings:
     guild_ready_timeout: float = 2.0  # seconds on_ready waits for guilds (tests lower it)
     opener_starts: bool = False  # the opener of a full table may start its match too
     threads: bool = False  # each match's posts after its first go to a thread of the channel
+    shards: Shards | None = None  # FLORAL_SHARDS (0-3/8): this process's Discord shards
+    lease_s: float = DEFAULT_LEASE_S  # a sharded process's leases last this long unrenewed
 
     @property
     def db_path(self) -> Path:
@@ -64,6 +68,8 @@ class Settings:
             guild_ready_timeout=_seconds(values, "FLORAL_GUILD_READY_TIMEOUT", 2.0),
             opener_starts=_flag(values, "FLORAL_OPENER_STARTS"),
             threads=_flag(values, "FLORAL_THREADS"),
+            shards=_shards(values, "FLORAL_SHARDS"),
+            lease_s=_lease_seconds(values, "FLORAL_LEASE_SECONDS"),
         )
 
 
@@ -131,6 +137,20 @@ def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
             f"{name}: expected a number of seconds above 0 and up to {MAX_SECONDS:.0f},"
             f" got {_excerpt(value)}"
         )
+    return seconds
+
+
+def _shards(values: Mapping[str, str], name: str) -> Shards | None:
+    value = _text(values, name)
+    return None if value is None else parse_setting(value)
+
+
+def _lease_seconds(values: Mapping[str, str], name: str) -> float:
+    """A lease from 1 s (renewed three times a second) to an hour (a dead process's matches
+    wait that long)."""
+    seconds = _seconds(values, name, DEFAULT_LEASE_S)
+    if not 1.0 <= seconds <= 3600.0:
+        raise ValueError(f"{name}: expected 1 to 3600 seconds, got {_excerpt(str(values[name]))}")
     return seconds
 
 

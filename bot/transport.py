@@ -53,8 +53,10 @@ class Delivery:
 
 
 class Transport(Protocol):
-    async def send(self, delivery: Delivery) -> None:
-        """Deliver one message; raise TransientError or PermanentError when it fails."""
+    async def send(self, delivery: Delivery) -> float | None:
+        """Deliver one message; raise TransientError or PermanentError when it fails. May
+        return when the message was first posted (epoch seconds), when that was earlier: a
+        resend after a crash that Discord dropped by its nonce reached the player back then."""
 
 
 def audience_key(audience: Audience) -> str:

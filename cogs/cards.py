@@ -17,11 +17,13 @@ from discord.ext import commands
 from bot.client import FloralBot
 from bot.host import HostError
 from cogs.common import (
+    custom_id_of,
     floral_bot,
     match_autocomplete,
     match_id_option,
     match_name,
     respond,
+    update_message,
     visible_match,
 )
 from games import registry
@@ -130,9 +132,7 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         shown = await cards_page(floral_bot(interaction), self.match_id, self.page)
-        await interaction.response.edit_message(
-            content=shown.text, embed=shown.embed, view=shown.view
-        )
+        await update_message(interaction, content=shown.text, embed=shown.embed, view=shown.view)
 
 
 async def my_match(bot: FloralBot, user_id: int, channel_id: int | None) -> int:
@@ -183,4 +183,5 @@ class Cards(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, FloralBot)
     bot.add_dynamic_items(PageButton)
+    bot.page_turns.append(lambda data: custom_id_of(data).startswith(PAGE_PREFIX))
     await bot.add_cog(Cards(bot))

@@ -177,6 +177,21 @@ async def respond(
         await interaction.response.send_message(fit(text), ephemeral=ephemeral, **kwargs)
 
 
+async def update_message(interaction: discord.Interaction, **changes: Any) -> None:
+    """Edit the message whose component was pressed (a page turn); a press another process
+    deferred already (``bot.handoff``) edits it through the interaction's webhook."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**changes)
+    else:
+        await interaction.response.edit_message(**changes)
+
+
+def custom_id_of(data: Any) -> str:
+    """A raw component interaction's custom id ("" for anything else)."""
+    inner = data.get("data") if data.get("type") == 3 else None
+    return str(inner.get("custom_id", "")) if isinstance(inner, dict) else ""
+
+
 async def respond_text(
     interaction: discord.Interaction, head: str, body: str, filename: str
 ) -> None:

@@ -7,12 +7,12 @@ Every error is a ``ConfigError`` naming the file's field.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import discord
 
 from games.protocol import JSON, ConfigError
+from games.text import parse_json
 
 FILE_BYTES = 256 * 1024  # an attached file larger than this is refused unread
 
@@ -20,19 +20,14 @@ FILE_BYTES = 256 * 1024  # an attached file larger than this is refused unread
 def json_file(data: bytes, name: str, check: Callable[[JSON], object] | None = None) -> JSON:
     """An attached file as one JSON object, ``check``ed (it raises ConfigError naming the
     field: ``card_set.results.I[3]``); ConfigError ``name`` when the file is too large, not
-    UTF-8 text, not valid JSON or not one object."""
+    UTF-8 text, not valid JSON (an object giving a key twice included) or not one object."""
     if len(data) > FILE_BYTES:
         raise ConfigError(name, f"the file has {len(data)} bytes; at most {FILE_BYTES} are read")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ConfigError(name, "the file is not UTF-8 text") from None
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        where = getattr(error, "lineno", None)
-        at = f" (line {where})" if where is not None else ""
-        raise ConfigError(name, f"the file is not valid JSON{at}") from None
+    value = parse_json(text, name)
     if not isinstance(value, dict):
         raise ConfigError(name, "the file must hold one JSON object")
     if check is not None:

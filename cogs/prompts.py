@@ -11,8 +11,10 @@ on an old prompt maps to nothing and the host refuses it as before. Components a
 
 Choices show as buttons while they fit (five rows of five, less the rows menus take), in menus
 past that, and a menu of more than 25 shows one page at a time: its last option turns the page
-by editing the message. A multi-choice request is one menu with the request's minimum and
-maximum; its answer is the values joined by the request's separator, as a player would type it.
+by editing the message. When a request's groups want more menus than a message has rows, the
+two-step ones stay and the others join one two-step menu: first the group, then its choices.
+A multi-choice request is one menu with the request's minimum and maximum; its answer is the
+values joined by the request's separator, as a player would type it.
 Past 25 choices, Discord sends a menu's picks one page at a time: such an answer is picked within
 one page (the menu then asks for at least one; the game checks the minimum), or typed.
 
@@ -41,7 +43,14 @@ from bot.host import HostError, OpenPrompt
 from bot.outbox import choices_text
 from bot.transport import request_to_json
 from cogs.cards import cards_page, my_match
-from cogs.common import ack_text, floral_bot, match_name, refusal_text, respond
+from cogs.common import (
+    ack_text,
+    floral_bot,
+    match_name,
+    refusal_text,
+    respond,
+    update_message,
+)
 from games.protocol import Accepted, Refused, Request
 from games.text import excerpt
 
@@ -221,7 +230,13 @@ class DeclareSelect(
             return
         payload = request_to_json(found.request, self.match_id, self.step, found.deadline)
         view = prompt_view(payload, pages={(self.kind, self.n): page})
-        await interaction.response.edit_message(view=view)
+        await update_message(interaction, view=view)
+
+
+def turns_a_page(data: Mapping[str, Any]) -> bool:
+    """A raw interaction that picks a menu's page-turning option (it edits the prompt)."""
+    values = data.get("data", {}).get("values") if data.get("type") == 3 else None
+    return isinstance(values, list) and any(str(v).startswith(PAGE) for v in values)
 
 
 @dataclass(slots=True)
@@ -235,6 +250,7 @@ class Menu:
     multi: tuple[int, int] | None = None  # (min, max) choices of a multi-choice answer
     # a two-step menu: each stage's name and choices; page 0 lists the stages, page k stage k
     steps: list[tuple[str, list[int]]] | None = None
+    group: str = ""  # the choice group it shows (none: several, or choices past the buttons)
     pages: int = field(init=False, default=1)
 
     def __post_init__(self) -> None:
@@ -288,18 +304,20 @@ def plan(request: Mapping[str, Any]) -> tuple[list[int], list[int], list[Menu]]:
     menus: list[Menu] = []
     for group, indices in groups.items():
         steps = stages_of(choices, indices) if hints.get(group) == "steps" else None
+        label = clip(f"{group.capitalize()}…" if group else "Choose…", 100)
         if steps is not None:
-            label = f"{group.capitalize()}…" if group else "Choose…"
-            menus.append(Menu(menu_kind(group), indices, clip(label, 100), steps=steps))
+            menus.append(Menu(menu_kind(group), indices, label, steps=steps, group=group))
         elif hints.get(group) not in ("menu", "steps"):
             buttons += indices
         elif len(indices) < MENU_FROM:  # one or two read better as (quiet) buttons
             quiet += indices
         else:
-            label = f"{group.capitalize()}…" if group else "Choose…"
-            menus.append(Menu(menu_kind(group), indices, clip(label, 100)))
-    if len(menus) >= ROWS:  # too many menus: one paged menu of everything
-        return [], [], [Menu("menu", list(range(len(choices))))]
+            menus.append(Menu(menu_kind(group), indices, label, group=group))
+    if len(menus) >= ROWS:  # too many menus: the plain ones join as one, the group first
+        joined = joined_menus(menus)
+        if joined is None:  # not even so: one paged menu of everything
+            return [], [], [Menu("menu", list(range(len(choices))))]
+        menus = joined
     loose = buttons + quiet
     rows_left = ROWS - len(menus)
     if len(loose) <= rows_left * PER_ROW:
@@ -308,6 +326,24 @@ def plan(request: Mapping[str, Any]) -> tuple[list[int], list[int], list[Menu]]:
     if len(chunks) > rows_left:
         chunks = [loose]  # paged
     return [], [], number(menus + [Menu("menu", chunk) for chunk in chunks])
+
+
+def joined_menus(menus: list[Menu]) -> list[Menu] | None:
+    """More menus than a message has rows for (a row kept for buttons): the two-step ones as
+    they are, and the others joined in one two-step menu whose first step picks the group (a
+    group past a page takes several stages, ``Buy``, ``Buy (2)``); None when that is still too
+    many rows or stages."""
+    kept = [menu for menu in menus if menu.steps is not None]
+    stages: list[tuple[str, list[int]]] = []
+    for menu in menus:
+        if menu.steps is None:
+            name = menu.group.replace("_", " ").capitalize() or "Other"
+            chunks = [menu.indices[i : i + PER_PAGE] for i in range(0, len(menu.indices), PER_PAGE)]
+            stages += [(name if k == 0 else f"{name} ({k + 1})", c) for k, c in enumerate(chunks)]
+    if len(kept) + 1 >= ROWS or len(stages) > PER_MENU:
+        return None
+    indices = [i for _, members in stages for i in members]
+    return [*kept, Menu("menu", indices, "Choose what to do…", steps=stages)]
 
 
 def number(menus: list[Menu]) -> list[Menu]:
@@ -676,4 +712,5 @@ async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, FloralBot)
     bot.add_dynamic_items(ChoiceButton, DeclareSelect, HelpButton, WhichMatchButton)
     bot.views.build = prompt_view
+    bot.page_turns.append(turns_a_page)
     await bot.add_cog(Prompts(bot))

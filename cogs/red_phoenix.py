@@ -93,7 +93,7 @@ async def read_card_set(attachment: discord.Attachment) -> JSON:
 def options_text(config: dict[str, JSON]) -> str:
     """The options a config changes from the rules page's defaults, in words."""
     defaults = {
-        **{k: d for k, (d, _) in INT_OPTIONS.items()},
+        **{k: d for k, (d, _, _) in INT_OPTIONS.items()},
         **{k: v[0] for k, v in CHOICE_OPTIONS.items()},
     }
     parts = []

@@ -87,6 +87,11 @@ class GameInfo:
     # a game with nothing hidden (rock-paper-scissors) says False, and the conformance suite
     # then checks it never declares a secret instead of looking for leaks
     secrets: bool = True
+    # every whole-number option of the config -> its inclusive range (low, high): parse_config
+    # refuses a value outside it naming the option, and the game's page says it under
+    # ``# For moderators``; the maximums keep every prompt, state and step bounded
+    # (tests/games/test_options.py checks each)
+    ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -9,16 +9,95 @@ long, which keeps far away from Python's limit on converting long digit strings.
 **Quoting bad input**: an error shows at most ``EXCERPT_CHARS`` characters of it (``excerpt``),
 so a megabyte of junk is never echoed back, and rendering the quote can never fail (deep
 nesting, huge numbers, lone surrogates).
+
+**Names and texts in set files** (card sets, content sets, spellbooks, presets) pass one check,
+``checked_text``: a text of 1 to N characters, not blank, every character printable, so no
+control character, line break, zero-width or other format character, and no lone surrogate
+(which cannot be encoded, so a message holding it could never be sent); a seat's name in a
+script passes ``checked_seat_name`` (no control character, no lone surrogate). **A JSON document**
+a moderator gives is read by ``parse_json``, which refuses an object that names a key twice
+(plain ``json.loads`` would keep the last value silently).
 """
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from games.protocol import ConfigError
 
 EXCERPT_CHARS = 60
+NAME_CHARS = 60  # the longest name or text of a set file (a card, a tile, a set's own name)
+SEAT_NAME_CHARS = 100  # the longest seat name a script may give
 MAX_DIGITS = 9
 ELLIPSIS = "…"
 OTHER_NUMERALS = "write numbers with the digits 0-9"
+
+
+def checked_text(value: object, field: str, limit: int = NAME_CHARS) -> str:
+    """``value`` as a name or text of a set file: 1 to ``limit`` characters, not blank, every
+    one printable (``str.isprintable``: no control, line break, format or zero-width character,
+    no lone surrogate). Otherwise ConfigError naming ``field`` and the first bad character."""
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        raise ConfigError(field, f"must be a text of 1 to {limit} characters, got {excerpt(value)}")
+    bad = next((char for char in value if not char.isprintable()), None)
+    if bad is not None:
+        raise ConfigError(field, f"holds {_character(bad)}, which does not print: {excerpt(value)}")
+    return value
+
+
+def checked_seat_name(value: object, field: str, limit: int = SEAT_NAME_CHARS) -> str:
+    """``value`` as a seat's name in a script: 1 to ``limit`` characters, not blank, with no
+    control character or lone surrogate (a display name's emoji may join with U+200D, so
+    format characters pass). Otherwise ConfigError naming ``field``."""
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        raise ConfigError(field, f"must be a name of 1 to {limit} characters, got {excerpt(value)}")
+    bad = next((char for char in value if unicodedata.category(char) in ("Cc", "Cs")), None)
+    if bad is not None:
+        raise ConfigError(field, f"holds {_character(bad)}: {excerpt(value)}")
+    return value
+
+
+def _character(char: str) -> str:
+    """``U+200B (ZERO WIDTH SPACE)``: a character named for an error message."""
+    kind = {"Cs": "a lone surrogate", "Cc": "a control character"}
+    name = unicodedata.name(char, "") or kind.get(unicodedata.category(char), "unassigned")
+    return f"U+{ord(char):04X} ({name})"
+
+
+def parse_json(text: str, field: str) -> Any:
+    """``text`` as one JSON document; ConfigError naming ``field`` when it is not valid JSON
+    (with the line), nests too deep, or an object gives a key twice (naming the key)."""
+    try:
+        return json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKey as duplicate:
+        raise ConfigError(
+            field, f"the key {excerpt(duplicate.key)} is given twice in one object"
+        ) from None
+    except (ValueError, RecursionError) as error:
+        where = getattr(error, "lineno", None)
+        at = f" (line {where})" if where is not None else ""
+        raise ConfigError(field, f"the file is not valid JSON{at}") from None
+
+
+class DuplicateKey(ValueError):
+    """A JSON object gives ``key`` twice (``unique_keys``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' ``object_pairs_hook`` that raises DuplicateKey for a key given twice."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise DuplicateKey(key)
+        found[key] = value
+    return found
 
 
 def names_text(names: Sequence[str]) -> str:

@@ -50,6 +50,7 @@ from bot.host.submissions import Submissions
 from bot.host.timers import Clock, ManualTimers, SchedulerTimers, Timers
 from bot.host.windows import Windows
 from bot.outbox import DeliveryWorker, Late
+from bot.shards import Shards
 from bot.store import ACTIVE_STATUSES, MatchRecord, OutboxMessage, OutboxRow, Store
 from bot.transport import Transport
 from games.protocol import JSON, Game, Verdict
@@ -74,6 +75,7 @@ class Host:
         timers: Timers | None = None,
         late_allowance_s: float = 2.0,
         late_cap_s: float = 30.0,
+        shards: Shards | None = None,
     ) -> None:
         """``stall_s``: a deadline met later than this is treated like downtime (grace).
         ``sweep_s``: how often the sweep looks for windows this long past their deadline.
@@ -81,8 +83,11 @@ class Host:
         ``timers``: runs the deadlines and reminders (default: APScheduler).
         ``late_allowance_s``, ``late_cap_s``: a prompt that opens a window and reaches its seat
         later than the allowance after its commit moves the window's deadline by the delay, at
-        most the cap, and the seat is told (fair clocks)."""
+        most the cap, and the seat is told (fair clocks).
+        ``shards``: a sharded process's (``bot.shards``): it hosts, times, resolves and delivers
+        only the matches these shards hold; None: every match."""
         self.store = store
+        self.shards = shards
         self.worker = DeliveryWorker(
             store,
             transport,
@@ -92,6 +97,7 @@ class Host:
             late_cap_s=late_cap_s,
             clock=clock,
             retry_base_s=retry_base_s,
+            shards=shards,
         )
         self._matches = Matches(
             store,
@@ -127,6 +133,8 @@ class Host:
         self._matches.stopping.clear()
         self._windows.start_timers()
         for record in await self.store.list_matches(statuses=ACTIVE_STATUSES):
+            if not self.hosts(record):
+                continue
             live = await self._matches.load(record)
             self._matches.live[record.id] = live
             if record.status == "running" and live.window is not None:
@@ -156,6 +164,10 @@ class Host:
     async def wait_over(self, match_id: int) -> None:
         """Until the match is finished or aborted."""
         await self._matches.wait_over(match_id)
+
+    def hosts(self, record: MatchRecord) -> bool:
+        """Whether this process hosts the match (a sharded one: its shards hold it)."""
+        return self.shards is None or self.shards.holds(record.guild_id, record.practice)
 
     def game(self, key: str) -> Game[Any]:
         return self._matches.game(key)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from bot.shards import Shards
 from games.protocol import JSON
 
 
@@ -330,10 +331,13 @@ class Store(Protocol):
         """Every message of the match in order, delivered ones included: a backend may keep
         those compressed (SQLite: ``bot.store.archive``), they read back as they were."""
 
-    async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
+    async def due_outbox(
+        self, now: float, limit: int, shards: Shards | None = None
+    ) -> tuple[list[OutboxRow], float | None]:
         """The head (oldest pending message) of each (match, audience) queue that is due at
         ``now``, DMs first, then oldest first; and the earliest retry time of the queues not
-        due yet (None when there are none). A queue waiting to retry never hides another."""
+        due yet (None when there are none). A queue waiting to retry never hides another.
+        ``shards``: only the queues of the matches these shards hold (``bot.shards``)."""
 
     async def settle_outbox(
         self, sent: Sequence[int], retries: Sequence[Retry], failed: Sequence[Retry], at: float

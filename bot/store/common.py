@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TypeVar
 
+from bot.shards import Shards
 from bot.store import (
     Attempt,
     Change,
@@ -42,9 +43,13 @@ from games.protocol import JSON
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# a table of floral-host's that the migrations do not make: the holder of a PostgreSQL
-# database (bot/store/owner.py)
+# tables of floral-host's that the migrations do not make, each database's own (never copied):
+# the holder of a PostgreSQL database (bot/store/owner.py), the sharded processes' leases
+# (bot/store/leases.py), the DMs handed to a match's owner (bot/handoff.py) and the shared
+# Discord request budget (bot/budget.py)
 OWNER_TABLE = "floral_owner"
+LEASES_TABLE, INBOUND_TABLE, BUDGET_TABLE = "floral_leases", "floral_inbound", "floral_budget"
+COORDINATION_TABLES = frozenset({OWNER_TABLE, LEASES_TABLE, INBOUND_TABLE, BUDGET_TABLE})
 POSTGRES_KIND, SQLITE_KIND = "a PostgreSQL database", "an SQLite database"
 
 
@@ -292,14 +297,16 @@ class SqlStore(ABC):
     async def outbox(self, match_id: int) -> list[OutboxRow]:
         return await self._read(tx.match_outbox(match_id))
 
-    async def due_outbox(self, now: float, limit: int) -> tuple[list[OutboxRow], float | None]:
-        return await self._read(tx.due_outbox(self.dialect, now, limit))
+    async def due_outbox(
+        self, now: float, limit: int, shards: Shards | None = None
+    ) -> tuple[list[OutboxRow], float | None]:
+        return await self._read(tx.due_outbox(self.dialect, now, limit, shards))
 
 
 def check_tables(where: str, tables: set[str], readonly: bool, kind: str) -> bool:
     """Whether the database holds floral-host's schema (False: it is empty, and a writable
     open makes it); refuses another program's database (``kind``: "an SQLite database")."""
-    tables = tables - {OWNER_TABLE}
+    tables = tables - COORDINATION_TABLES
     if "schema_migrations" in tables:
         return True
     if tables or readonly:

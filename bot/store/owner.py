@@ -12,7 +12,8 @@ matches.
 A PostgreSQL database gets the same guarantee from a session-level advisory lock, held on a
 connection of its own for as long as the command runs; the server drops it when that session
 ends, however the process dies. Its holder is recorded in the ``floral_owner`` table, for the
-refusal. (Several processes sharing one database, each owning some matches, will replace this.)
+refusal. Sharded processes (``--shards``) hold it shared, and lease their shards instead
+(``bot.store.leases``).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def own(database: Path, command: str) -> Iterator[None]:
                 f"in use by {_holder(fd)}",
                 "one process per database: stop that one first, or use another database",
             ) from None
-        text = _describe(command).encode()
+        text = describe(command).encode()
         try:
             os.pwrite(fd, text, 0)
             os.ftruncate(fd, len(text))
@@ -109,7 +110,7 @@ async def _own_postgres(url: str, command: str) -> AsyncIterator[None]:
                 await connection.execute(
                     f"INSERT INTO {OWNER_TABLE} VALUES (1, $1)"
                     " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder",
-                    _describe(command),
+                    describe(command),
                 )
         except UnusableDatabase:
             raise
@@ -127,7 +128,7 @@ async def _recorded_holder(connection: Any) -> str:
     return _printable(str(text or "")[:HOLDER_CHARS]) or "another process"
 
 
-def _describe(command: str) -> str:
+def describe(command: str) -> str:
     since = datetime.fromtimestamp(time.time(), UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     return f"{command} (pid {os.getpid()} on {socket.gethostname()}, since {since})"
 

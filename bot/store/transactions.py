@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.shards import Shards
 from bot.store import (
     Attempt,
     Change,
@@ -703,11 +704,12 @@ def match_outbox(match_id: int) -> Work[list[OutboxRow]]:
 
 
 def due_outbox(
-    dialect: Dialect, now: float, limit: int
+    dialect: Dialect, now: float, limit: int, shards: Shards | None = None
 ) -> Work[tuple[list[OutboxRow], float | None]]:
+    held = "" if shards is None else f" WHERE {shards.sql('m.guild_id', 'm.practice')}"
     heads = yield from fetch(
         f"SELECT h.*, m.practice FROM ({dialect.outbox_heads}) AS h"
-        " JOIN matches m ON m.id = h.match_id"
+        f" JOIN matches m ON m.id = h.match_id{held}"
     )
     heads = _one_queue_per_practice(heads)
     due = [

@@ -9,7 +9,7 @@ from games.protocol import JSON, Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
-from .config import DEFAULTS
+from .config import DEFAULTS, RANGES
 from .engine import FlakyFlasks
 from .options import parse_options
 from .reference import reference
@@ -47,6 +47,7 @@ GAME_INFO = GameInfo(
     public_lines=public_lines,
     parse_options=parse_options,
     reference=reference,
+    ranges=RANGES,
 )
 
 __all__ = [

@@ -36,6 +36,10 @@ DEFAULTS: dict[str, JSON] = {
 }
 RULE_KEYS = tuple(DEFAULTS)
 SEED_BITS = 63  # the optional ``seed`` option: a moderator's chosen deal (not in DEFAULTS)
+ROUNDS = (6, 9, 12)
+# every whole-number option's range, as ``GameInfo.ranges`` declares it (``rounds``: 6, 9, 12)
+RANGES = {key: (low, high) for key, (_, low, high) in INT_OPTIONS.items()}
+RANGES |= {"rounds": (min(ROUNDS), max(ROUNDS)), "seed": (0, 2**SEED_BITS - 1)}
 TIMING_KEYS = ("window_s", "work_window_s", "reaction_window_s")
 
 

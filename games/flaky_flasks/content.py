@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Literal, TypedDict, cast
 
 from games.protocol import JSON, ConfigError
-from games.text import excerpt, field_name
+from games.text import checked_text, excerpt, field_name
 
 SHAPES, COLOURS = "TSP", "RGB"
 MIN_VALUE, MAX_VALUE = 1, 12
@@ -29,8 +29,18 @@ SELF_ACTIONS = ("draw", "charge")
 COUNTER_ACTIONS = ("draw", "charge", "fume", "swap_fumes")
 WHEN_INT = ("min", "max", "max_identical", "sum", "min_sum", "max_sum", "has_value")
 WHEN_BOOL = ("one_shape", "one_colour", "all_shapes", "all_colours", "distinct_values")
-MAX_ITEMS = 500  # entries per list of a content set: plenty, and bounded work
-MAX_NUMBER = 10**6
+# What a content set may hold (docs/flaky-flasks.md, Content sets): about twice the house set's
+# largest, so a step's state stays small (a few KB a player) whatever a group writes
+MAX_CARDS, MAX_TILES, MAX_PANELS = 60, 40, 40  # entries (the house set: 32, 15, 13)
+MAX_SYMBOLS = 6  # symbols on one card (3)
+MAX_COPIES = 6  # market copies of one card or tile (3)
+MAX_STARTER_CARDS, MAX_STARTER_TILES = 20, 8  # every player's start (12 and 1)
+MAX_ACTIONS = 4  # actions in one effect (2)
+MAX_AMOUNT = 10  # an action's n, a Counter's Charge (3)
+MAX_PRICE = 99  # a cost or a coin card's value (22)
+MAX_COUNT = 999  # a panel condition's number (24)
+MAX_FACTOR = 99  # a payout formula's sum, count and flat, either sign (10)
+MAX_CAULDRON = 60  # symbols a cauldron holds: a propagation past it voids the rest (§2.3)
 
 
 def parse_symbol(text: str) -> str | None:
@@ -220,8 +230,11 @@ class _Reader:
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
 
+    def path(self, where: str) -> str:
+        return f"{self.prefix}.{where}" if where else self.prefix
+
     def fail(self, where: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.prefix}.{where}" if where else self.prefix, message)
+        return ConfigError(self.path(where), message)
 
     def obj(
         self, value: JSON, where: str, keys: Sequence[str], optional: Sequence[str] = ()
@@ -238,27 +251,23 @@ class _Reader:
                 raise self.fail(f"{where}.{key}" if where else key, "is required")
         return value
 
-    def integer(self, value: JSON, where: str, low: int, high: int = MAX_NUMBER) -> int:
+    def integer(self, value: JSON, where: str, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise self.fail(where, f"must be a whole number {low}..{high}, got {excerpt(value)}")
         return value
 
     def text(self, value: JSON, where: str) -> str:
-        if not isinstance(value, str) or not value.strip() or len(value) > 100:
-            raise self.fail(
-                where, f"must be a non-empty text of at most 100 characters, got {excerpt(value)}"
-            )
-        return value
+        return checked_text(value, self.path(where))
 
     def flag(self, value: JSON, where: str) -> bool:
         if not isinstance(value, bool):
             raise self.fail(where, f"must be true or false, got {excerpt(value)}")
         return value
 
-    def items(self, value: JSON, where: str, empty: bool = True) -> list[JSON]:
-        if not isinstance(value, list) or len(value) > MAX_ITEMS or (not empty and not value):
+    def items(self, value: JSON, where: str, most: int, empty: bool = True) -> list[JSON]:
+        if not isinstance(value, list) or len(value) > most or (not empty and not value):
             size = "" if empty else "non-empty "
-            raise self.fail(where, f"must be a {size}list of at most {MAX_ITEMS} entries")
+            raise self.fail(where, f"must be a {size}list of at most {most} entries")
         return value
 
     def choice(self, value: JSON, where: str, allowed: Sequence[str]) -> str:
@@ -281,19 +290,19 @@ class _Reader:
         self, value: JSON, where: str, allowed: Sequence[str], target: bool
     ) -> tuple[Action, ...]:
         out: list[Action] = []
-        for i, raw in enumerate(self.items(value, where)):
+        for i, raw in enumerate(self.items(value, where, MAX_ACTIONS)):
             at = f"{where}[{i}]"
             if not isinstance(raw, Mapping) or "do" not in raw:
                 raise self.fail(at, "must be an action object with a 'do' key")
             do = self.choice(raw["do"], f"{at}.do", allowed)
             if do in ("draw", "charge"):
                 self.obj(raw, at, ("do", "n"))
-                out.append({"do": do, "n": self.integer(raw["n"], f"{at}.n", 0, 99)})
+                out.append({"do": do, "n": self.integer(raw["n"], f"{at}.n", 0, MAX_AMOUNT)})
             elif do == "fume":
                 self.obj(raw, at, ("do", "kind", "n"))
                 kind = self.choice(raw["kind"], f"{at}.kind", ("light", "dark"))
                 light_or_dark: Literal["light", "dark"] = "light" if kind == "light" else "dark"
-                n = self.integer(raw["n"], f"{at}.n", 0, 99)
+                n = self.integer(raw["n"], f"{at}.n", 0, MAX_AMOUNT)
                 out.append({"do": do, "kind": light_or_dark, "n": n})
             elif do == "swap_fumes":
                 self.obj(raw, at, ("do",))
@@ -309,7 +318,7 @@ class _Reader:
     def formula(self, value: JSON, where: str) -> tuple[int, int, int]:
         raw = self.obj(value, where, (), ("sum", "count", "flat"))
         return tuple(
-            self.integer(raw.get(k, 0), f"{where}.{k}", -MAX_NUMBER)
+            self.integer(raw.get(k, 0), f"{where}.{k}", -MAX_FACTOR, MAX_FACTOR)
             for k in ("sum", "count", "flat")
         )  # type: ignore[return-value]
 
@@ -331,7 +340,7 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
         return ident
 
     cards: dict[str, Card] = {}
-    for i, entry in enumerate(r.items(top["cards"], "cards", empty=False)):
+    for i, entry in enumerate(r.items(top["cards"], "cards", MAX_CARDS, empty=False)):
         at = f"cards[{i}]"
         common = ("id", "name", "tier", "cost", "copies")
         if not isinstance(entry, Mapping):
@@ -354,19 +363,19 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
         charm: tuple[Action, ...] = ()
         coin = None
         if has == ["coin"]:
-            coin = r.integer(entry["coin"], f"{at}.coin", 0)
+            coin = r.integer(entry["coin"], f"{at}.coin", 0, MAX_PRICE)
         else:
-            raw_symbols = r.items(entry["symbols"], f"{at}.symbols", empty=False)
+            raw_symbols = r.items(entry["symbols"], f"{at}.symbols", MAX_SYMBOLS, empty=False)
             symbols = tuple(r.symbol(s, f"{at}.symbols[{k}]") for k, s in enumerate(raw_symbols))
             if "traits" in entry:
-                raw_traits = r.items(entry["traits"], f"{at}.traits")
+                raw_traits = r.items(entry["traits"], f"{at}.traits", len(TRAITS))
                 traits = frozenset(
                     r.choice(t, f"{at}.traits[{k}]", TRAITS) for k, t in enumerate(raw_traits)
                 )
             if "bonus" in entry:
                 b = r.obj(entry["bonus"], f"{at}.bonus", ("n", "if"))
                 bonus = (
-                    r.integer(b["n"], f"{at}.bonus.n", -99, 99),
+                    r.integer(b["n"], f"{at}.bonus.n", -MAX_VALUE, MAX_VALUE),
                     r.choice(b["if"], f"{at}.bonus.if", DOMINANCE),
                 )
             if "manifest" in entry:
@@ -393,7 +402,9 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
                             f'must be "discard" or {{"charge": n}}, got {excerpt(cost)}',
                         )
                     paid = {
-                        "charge": r.integer(cost_obj["charge"], f"{at}.counter.cost.charge", 1, 99)
+                        "charge": r.integer(
+                            cost_obj["charge"], f"{at}.counter.cost.charge", 1, MAX_AMOUNT
+                        )
                     }
                 counter = {
                     "cost": paid,
@@ -403,8 +414,8 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
             ident,
             r.text(entry["name"], f"{at}.name"),
             r.integer(entry["tier"], f"{at}.tier", 0, 3),
-            r.integer(entry["cost"], f"{at}.cost", 0),
-            r.integer(entry["copies"], f"{at}.copies", 0, 50),
+            r.integer(entry["cost"], f"{at}.cost", 0, MAX_PRICE),
+            r.integer(entry["copies"], f"{at}.copies", 0, MAX_COPIES),
             coin,
             symbols,
             traits,
@@ -415,7 +426,7 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
             counter,
         )
     tiles: dict[str, Tile] = {}
-    for i, entry in enumerate(r.items(top["tiles"], "tiles")):
+    for i, entry in enumerate(r.items(top["tiles"], "tiles", MAX_TILES)):
         at = f"tiles[{i}]"
         base = ("id", "name", "tier", "cost", "copies", "op")
         if not isinstance(entry, Mapping):
@@ -428,10 +439,10 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
             ident,
             r.text(entry["name"], f"{at}.name"),
             r.integer(entry["tier"], f"{at}.tier", 0, 3),
-            r.integer(entry["cost"], f"{at}.cost", 0),
-            r.integer(entry["copies"], f"{at}.copies", 0, 50),
+            r.integer(entry["cost"], f"{at}.cost", 0, MAX_PRICE),
+            r.integer(entry["copies"], f"{at}.copies", 0, MAX_COPIES),
             op,
-            r.integer(entry["n"], f"{at}.n", 0, 99) if needs_n else 0,
+            r.integer(entry["n"], f"{at}.n", 0, MAX_VALUE) if needs_n else 0,
             r.choice(entry["if_shape"], f"{at}.if_shape", tuple(SHAPES))
             if "if_shape" in entry
             else None,
@@ -440,7 +451,7 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
             else None,
         )
     panels: dict[str, Panel] = {}
-    for i, entry in enumerate(r.items(top["panels"], "panels", empty=False)):
+    for i, entry in enumerate(r.items(top["panels"], "panels", MAX_PANELS, empty=False)):
         at = f"panels[{i}]"
         r.obj(entry, at, ("id", "name", "tier", "when", "coins", "fame"))
         ident = unique(entry["id"], f"{at}.id")
@@ -454,7 +465,7 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
         for key, value in when.items():
             w = f"{at}.when.{key}"
             if key in WHEN_INT:
-                checked[key] = r.integer(value, w, 0)
+                checked[key] = r.integer(value, w, 0, MAX_COUNT)
             elif key in WHEN_BOOL:
                 checked[key] = r.flag(value, w)
             elif key == "dominance":
@@ -463,7 +474,7 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
                 letters = SHAPES if key == "shapes" else COLOURS
                 checked[key] = [
                     r.choice(v, f"{w}[{k}]", tuple(letters))
-                    for k, v in enumerate(r.items(value, w))
+                    for k, v in enumerate(r.items(value, w, len(letters)))
                 ]
         panels[ident] = Panel(
             ident,
@@ -477,12 +488,12 @@ def read_content(raw: JSON, prefix: str = "content_set") -> Content:
         raise r.fail("panels", "must hold at least one Tier 1 panel")
     starter = r.obj(top["starter"], "starter", ("cards", "tiles"))
     starter_cards = []
-    for k, c in enumerate(r.items(starter["cards"], "starter.cards")):
+    for k, c in enumerate(r.items(starter["cards"], "starter.cards", MAX_STARTER_CARDS)):
         if c not in cards:
             raise r.fail(f"starter.cards[{k}]", f"{excerpt(c)} is not a card id")
         starter_cards.append(str(c))
     starter_tiles = []
-    for k, t in enumerate(r.items(starter["tiles"], "starter.tiles")):
+    for k, t in enumerate(r.items(starter["tiles"], "starter.tiles", MAX_STARTER_TILES)):
         if t not in tiles:
             raise r.fail(f"starter.tiles[{k}]", f"{excerpt(t)} is not a tile id")
         starter_tiles.append(str(t))

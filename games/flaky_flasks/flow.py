@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from games.text import names_text
 
 from .config import SCHEDULES
-from .content import Content, canonical
+from .content import MAX_CAULDRON, Content, canonical
 from .render import items_text, offer_text, sym, syms
 from .rules import (
     P,
@@ -413,6 +413,8 @@ class Flow:
             out = propagate(c, g, p, k, chosen)
             p["stage"] = "propagate"
             what = syms(out) if out else "nothing (a broken slot)"
+            if len(p["cauldron"]) >= MAX_CAULDRON:
+                what = f"{syms(out) or 'nothing'} (the cauldron is full: more is lost)"
             log.append(f"{who} propagates slot {k + 1}: {what} into the cauldron")
         elif verb == "boost":
             symbol = words[1]

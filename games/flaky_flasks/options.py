@@ -7,7 +7,7 @@ from games import options
 from games.options import OptionsSpec, set_by_command
 from games.protocol import JSON
 
-from .config import INT_OPTIONS
+from .config import INT_OPTIONS, RANGES
 
 CONTENT_FIELD = "content_set"
 TIMER_OPTION = {"window_s": "window", "reaction_window_s": "reaction_window", "rounds": "rounds"}
@@ -24,7 +24,7 @@ OPTION_KEYS = (
 SPEC = OptionsSpec(
     bools=BOOL_OPTIONS,
     choices=CHOICE_OPTIONS,
-    ints={**{key: None for key in INT_OPTIONS if key not in TIMER_OPTION}, "seed": None},
+    ints={key: RANGES[key] for key in (*INT_OPTIONS, "seed") if key not in TIMER_OPTION},
     elsewhere={
         **set_by_command(TIMER_OPTION),
         CONTENT_FIELD: "a content set is given as an attached JSON file",

@@ -16,7 +16,7 @@ from games.protocol import HELP_CHARS, Choice, Presentation
 
 from .answers import hex_options
 from .config import SCHEDULES
-from .content import Content
+from .content import MAX_CAULDRON, Content
 from .flow import market_items
 from .render import (
     BROKEN,
@@ -399,9 +399,15 @@ def _work_choices(built: Ask, content: Content, config: Config, g: G, seat: int)
     built.add("done", f"Done: {kept}")
 
 
+def lost_because(p: P) -> str:
+    """Why a propagation adds nothing: the cauldron is full (§2.3), or the slot is broken."""
+    return "the cauldron is full" if len(p["cauldron"]) >= MAX_CAULDRON else BROKEN
+
+
 def prop_choices(content: Content, g: G, p: P) -> list[tuple[str, str]]:
-    """Each slot's propagation, and for a Fractured card each part of its symbols, with what
-    it would add to the cauldron."""
+    """Each slot's propagation, and for a Fractured card each part of its symbols that is one
+    symbol or all but one (every part for up to three symbols; any other part is typed), with
+    what it would add to the cauldron."""
     out = []
     for k, slot in enumerate(p["slots"]):
         if slot is None or not slot["left"]:
@@ -410,13 +416,14 @@ def prop_choices(content: Content, g: G, p: P) -> list[tuple[str, str]]:
         parts: list[tuple[str, ...]] = [tuple(slot["left"])]
         if "fractured" in content.cards[slot["id"]].traits:
             left = sorted(slot["left"])
+            sizes = {1, len(left) - 1} - {0, len(left)}
             parts += sorted(
-                dict.fromkeys(c for n in range(1, len(left)) for c in combinations(left, n)),
+                dict.fromkeys(c for n in sizes for c in combinations(left, n)),
                 key=lambda part: (len(part), part),
             )
         for part in parts:
             got, _ = propagate_preview(content, g, p, k, part)
-            adds = syms(got) if got else "nothing (broken)"
+            adds = syms(got) if got else f"nothing ({lost_because(p)})"
             if len(part) == len(slot["left"]):
                 out.append((f"prop {k + 1}", f"Propagate slot {k + 1} ({name}): adds {adds}"))
             else:
@@ -502,9 +509,9 @@ def _buy_choices(built: Ask, content: Content, g: G, p: P) -> None:
     for kind, item, cost in market_items(g, content):
         if cost > money:
             continue
-        if kind == "tableau":
-            stage = f"{tile_text(content, item)} tile, {cost}"
-            built.add(f"buy {item}", f"Buy {content.tiles[item].name} for {cost}", "buy", stage)
+        if kind == "tableau":  # tiles a menu of their own: with the cards, too many stages
+            label = f"Buy {tile_text(content, item)} tile for {cost}"
+            built.add(f"buy {item}", label, "tiles")
             continue
         name = content.cards[item].name
         stage = f"{card_text(content, item)}, {cost}"
@@ -518,6 +525,7 @@ def _buy_choices(built: Ask, content: Content, g: G, p: P) -> None:
                 stage,
             )
     built.presentation["buy"] = "steps"
+    built.presentation["tiles"] = "menu"
 
 
 # --- the Bargain ------------------------------------------------------------------------------
@@ -705,7 +713,7 @@ def _work_summary(content: Content, g: G, p: P, words: list[str]) -> str:
         assert slot is not None
         chosen = words[2:] or slot["left"]
         got, _ = propagate_preview(content, g, p, k, chosen)
-        adds = f"{syms(got)} into the cauldron" if got else f"nothing ({BROKEN})"
+        adds = f"{syms(got)} into the cauldron" if got else f"nothing ({lost_because(p)})"
         part = f"{syms(chosen)} of " if words[2:] else ""
         return f"Propagate {part}slot {k + 1} ({content.cards[slot['id']].name}): {adds}"
     if verb == "boost":

@@ -11,9 +11,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from games.protocol import ConfigError, derive_rng
+from games.text import excerpt
 
 from .config import SCHEDULES
-from .content import Action, Card, Content, Panel, canonical, make_symbol, sym_parts
+from .content import (
+    MAX_CAULDRON,
+    Action,
+    Card,
+    Content,
+    Panel,
+    canonical,
+    make_symbol,
+    sym_parts,
+)
 from .state import MARKET_KINDS, Config, G, Player, Slot, Window
 
 P = Player  # one seat's data
@@ -201,10 +211,16 @@ def best_panel(options: Sequence[tuple[str, int, int]]) -> tuple[str, int, int] 
 
 
 def run_channel(
-    content: Content, channel: Sequence[str], symbols: Sequence[str], jammed: bool
+    content: Content,
+    channel: Sequence[str],
+    symbols: Sequence[str],
+    jammed: bool,
+    room: int = MAX_CAULDRON,
 ) -> tuple[list[str], int]:
-    """§6.3.2 step 3: the symbols after the channel's tiles, and the Charge its tiles give."""
-    out, charge = list(symbols), 0
+    """§6.3.2 step 3: the symbols after the channel's tiles, and the Charge its tiles give; at
+    most ``room`` of them (the first ones: the cauldron holds ``MAX_CAULDRON``, §2.3's house
+    bound), cut after every tile so that Echo Chambers in a row cost no more than one."""
+    out, charge = list(symbols[: max(0, room)]), 0
     for spec in channel:
         tile_id, _, setting = spec.partition("@")
         tile = content.tiles[tile_id]
@@ -237,7 +253,7 @@ def run_channel(
                 after += [symbol, symbol]
             else:
                 after.append(symbol)
-        out = after
+        out = after[: max(0, room)]
     return out, charge
 
 
@@ -249,7 +265,8 @@ def propagate_preview(
     channel = p["channels"][k]
     if not channel:
         return [], 0
-    out, charge = run_channel(content, channel, chosen, p["jammed"])
+    room = MAX_CAULDRON - len(p["cauldron"])
+    out, charge = run_channel(content, channel, chosen, p["jammed"], room)
     if card.bonus is not None and dominance(g) == card.bonus[1]:
         n = card.bonus[0]
         out = [make_symbol(s, v + n, c) for s, v, c in map(sym_parts, out)]
@@ -382,7 +399,7 @@ def ordered(
     for item in prefix:
         if rest[item] <= 0:
             where = ".".join([kind, *key])
-            raise ConfigError(where, f"{item!r} is not left in that pile")
+            raise ConfigError(where, f"{excerpt(item)} is not left in that pile")
         rest[item] -= 1
     return prefix + sorted(rest.elements(), key=rank.__getitem__)
 

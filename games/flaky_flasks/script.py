@@ -30,7 +30,7 @@ from games.scripts import (
     read_leave,
     script_version,
 )
-from games.text import excerpt, field_name
+from games.text import checked_seat_name, excerpt, field_name
 
 from . import config as options
 from .content import Content, canonical
@@ -286,14 +286,13 @@ def _player(content: Content, g: G, seat: int) -> JSON:
 
 
 def _players(value: JSON) -> list[str]:
-    if not isinstance(value, list) or not all(
-        isinstance(v, str) and v.strip() and len(v) <= 40 and " " not in v for v in value
-    ):
-        raise ConfigError(
-            "players", "must be a list of seat names (no spaces, at most 40 characters)"
-        )
+    if not isinstance(value, list):
+        raise ConfigError("players", "must be a list of seat names")
     if not 2 <= len(value) <= 4:
         raise ConfigError("players", "must name 2 to 4 players")
+    for i, name in enumerate(value):
+        if " " in checked_seat_name(name, f"players[{i}]", 40):
+            raise ConfigError(f"players[{i}]", f"must be one word, got {excerpt(name)}")
     if len(set(value)) != len(value):
         raise ConfigError("players", "names must be different")
     return list(value)

@@ -38,6 +38,7 @@ from .spellbook import (
     SetCondition,
     Spellbook,
     SumCondition,
+    check_conditions,
     compile_spell,
     describe,
     parse_condition,
@@ -189,6 +190,7 @@ def _conditions(body: str, field: str) -> tuple[Condition, ...]:
     if not body:
         raise ConfigError(field, "has no condition; write for example set 3 {1,2,3}")
     parts = body.split("|")
+    check_conditions(len(parts), field)
     if len(parts) == 1:
         return (parse_condition_text(body, field),)
     return tuple(parse_condition_text(part, f"{field}[{i}]") for i, part in enumerate(parts))

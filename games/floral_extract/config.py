@@ -9,6 +9,7 @@ from games.protocol import JSON, ConfigError
 from games.text import (
     MAX_DIGITS,
     OTHER_NUMERALS,
+    checked_text,
     excerpt,
     field_name,
     has_other_numerals,
@@ -29,7 +30,12 @@ CHOICES: dict[str, tuple[JSON, tuple[JSON, ...]]] = {
     "advantage": ("P1", SEAT_NAMES),
 }
 DEFAULT_TIMEOUT_S = 60.0
+MAX_TIMEOUT_S = 3600
 DEFAULT_MAX_TURNS = 100
+MAX_TURNS = 1000  # a house bound: a match of 100 turns is long (null: no limit at all)
+# every whole-number option's range, as ``GameInfo.ranges`` declares it (the window takes
+# fractions of a second too, above 0)
+RANGES = {"max_turns": (1, MAX_TURNS), "submission_timeout_s": (1, MAX_TIMEOUT_S)}
 MAX_PRESET_NAME = 60
 # Keys a match script may set in its "config" object (the rules options).
 SCRIPT_KEYS = frozenset(CHOICES) - {"advantage"} | {"max_turns"}
@@ -74,8 +80,8 @@ def _spellbook(raw: Mapping[str, JSON]) -> tuple[JSON, str | None]:
         preset = books.preset_named(value)
         return (value, None) if preset is None else (books.load_preset(preset).to_json(), preset)
     note = raw.get(PRESET_KEY)
-    if note is not None and (not isinstance(note, str) or not 0 < len(note) <= MAX_PRESET_NAME):
-        raise ConfigError(f"config.{PRESET_KEY}", f"must be a preset's name, got {excerpt(note)}")
+    if note is not None:
+        checked_text(note, f"config.{PRESET_KEY}", MAX_PRESET_NAME)
     return value, note
 
 
@@ -91,18 +97,23 @@ def _plain(value: JSON) -> str:
 def _max_turns(value: JSON) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TURNS:
         raise ConfigError(
-            "config.max_turns", f"must be a positive whole number or null, got {excerpt(value)}"
+            "config.max_turns",
+            f"must be a whole number from 1 to {MAX_TURNS}, or null, got {excerpt(value)}",
         )
     return value
 
 
 def _timeout(value: JSON) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 < value <= MAX_TIMEOUT_S
+    ):
         raise ConfigError(
             "config.submission_timeout_s",
-            f"must be a number of seconds above 0, at most 3600, got {excerpt(value)}",
+            f"must be a number of seconds above 0, at most {MAX_TIMEOUT_S}, got {excerpt(value)}",
         )
     return float(value)
 

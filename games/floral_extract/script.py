@@ -135,7 +135,7 @@ def _plant_step(
     due = state.turns_completed + 1
     if before != due or state.turns_completed % PHASE_TURNS:
         raise ConfigError(
-            f"{field}.before_turn", f"no planting phase comes before turn {before} here"
+            f"{field}.before_turn", f"no planting phase comes before turn {excerpt(before)} here"
         )
     if state.phase == "cast":  # the phase was skipped: everything sent is refused
         checkpoint = _common(state, f"plant@{before}", True)
@@ -173,7 +173,7 @@ def _cast_step(
     if state.phase == "plant":
         raise ConfigError(f"{field}.phase", f"a planting step must come before turn {due}")
     if turn != due:
-        raise ConfigError(f"{field}.turn", f"expected turn {due}, got {turn}")
+        raise ConfigError(f"{field}.turn", f"expected turn {due}, got {excerpt(turn)}")
     collected = collect(state, attempts)
     moves = _moves(collected)
     state, events = GAME.resolve(state, moves)

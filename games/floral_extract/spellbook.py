@@ -19,6 +19,7 @@ from games.text import excerpt, field_name
 
 SPELLS = ("water", "fertilize", "weather")
 IDENTITIES = range(8)
+MAX_CONDITIONS = 12  # of one spell, joined with |: any one of them triggers it
 OPS: dict[str, Callable[[int, int], bool]] = {
     "<": operator.lt,
     "<=": operator.le,
@@ -158,6 +159,13 @@ def _parse_chain(raw: JSON, n: int, field: str) -> ChainCondition:
 ALIASES = {"≤": "<=", "≥": ">=", "==": "="}
 
 
+def check_conditions(count: int, field: str) -> None:
+    """A spell has 1 to ``MAX_CONDITIONS`` conditions: a house bound that keeps setting up a
+    match and every step cheap (a book of 2,000 stalled the setup for 2 s)."""
+    if count > MAX_CONDITIONS:
+        raise ConfigError(field, f"has {count} conditions; at most {MAX_CONDITIONS}")
+
+
 def parse_spellbook(raw: JSON, field: str = "spellbook") -> Spellbook:
     """A spellbook from its JSON form: each spell one condition or a list of them."""
     if not isinstance(raw, Mapping):
@@ -174,6 +182,7 @@ def parse_spellbook(raw: JSON, field: str = "spellbook") -> Spellbook:
         if isinstance(value, list):
             if not value:
                 raise ConfigError(f"{field}.{spell}", "needs at least one condition")
+            check_conditions(len(value), f"{field}.{spell}")
             spells[spell] = tuple(
                 parse_condition(c, f"{field}.{spell}[{i}]") for i, c in enumerate(value)
             )

@@ -7,7 +7,7 @@ from games.protocol import JSON, Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
-from .config import DEFAULTS
+from .config import DEFAULTS, RANGES
 from .engine import Potioncraft
 from .options import parse_options
 from .reference import topics
@@ -42,6 +42,7 @@ GAME_INFO = GameInfo(
     public_lines=public_lines,
     parse_options=parse_options,
     reference=topics,
+    ranges=RANGES,
 )
 
 __all__ = [

@@ -55,6 +55,10 @@ INTEGERS: dict[str, tuple[int, int]] = {
 }
 SECONDS = ("window_s", "reaction_s")
 SEED_BITS = 63
+# every whole-number option's range, as ``GameInfo.ranges`` declares it (the window lengths
+# take fractions of a second too; ``max_turns`` also takes null: no limit)
+RANGES = {**INTEGERS, **{key: (1, int(MAX_WINDOW_S)) for key in SECONDS}}
+RANGES["seed"] = (0, 2**SEED_BITS - 1)
 RULE_KEYS = tuple(DEFAULTS)
 KNOWN_KEYS = (*RULE_KEYS, "seed")
 

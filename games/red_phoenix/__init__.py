@@ -9,7 +9,7 @@ from games.protocol import JSON, Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
-from .config import DEFAULT_REACTION_S, DEFAULT_WINDOW_S
+from .config import DEFAULT_REACTION_S, DEFAULT_WINDOW_S, RANGES
 from .engine import RedPhoenix
 from .options import parse_options
 from .reference import reference
@@ -42,6 +42,7 @@ GAME_INFO = GameInfo(
     public_lines=public_lines,
     parse_options=parse_options,
     reference=reference,
+    ranges=RANGES,
 )
 
 __all__ = [

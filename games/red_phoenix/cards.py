@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from games.protocol import JSON, ConfigError
-from games.text import excerpt, field_name
+from games.text import checked_text, excerpt, field_name
 
 LEVELS = ("I", "II", "III")
 LEVEL_OF = {"I": 1, "II": 2, "III": 3}
@@ -29,12 +29,15 @@ ID_RE = re.compile(r"[a-z][a-z0-9_]*")
 RESULT_ID_RE = re.compile(r"[a-z][a-z0-9_:@]*")
 FORMULA_OR_MONSTER = re.compile(r"[fm][0-9]+")
 MAX_ID = 40
-MAX_NAME = 60
-MAX_COPIES = 60
-MAX_NUMBER = 1000
+# What a card set may hold (docs/red-phoenix.md, Your own card set): house bounds about twice
+# to five times the house set's (20 types, 5 methods, 22 result cards of 24 copies a level),
+# so a step's state stays small (its decks are lists of card ids)
+MAX_COPIES = 60  # of one ingredient type, or of one result card
+MAX_NUMBER = 1000  # a cost, an amount, a score, a monster's Health or damage
 MAX_TYPES = 40
 MAX_METHODS = 10
-MAX_RESULTS = 200
+MAX_RESULTS = 60  # result cards a level
+MAX_DECK = 120  # a level's result deck, copies included
 
 Origin = Literal["market", "supply"]
 Effect = Literal["damage", "steal", "heal", "coins", "boost", "ward"]
@@ -273,11 +276,7 @@ def _int(value: JSON, where: str, low: int, high: int = MAX_NUMBER) -> int:
 
 
 def _text(value: JSON, where: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise ConfigError(where, f"must be a text of 1 to {MAX_NAME} characters")
-    if not value.isprintable():
-        raise ConfigError(where, "must be printable text")
-    return value
+    return checked_text(value, where)
 
 
 def _ident(value: JSON, where: str, pattern: re.Pattern[str] = ID_RE) -> str:
@@ -340,6 +339,11 @@ def read_card_set(raw: JSON, where: str = "card_set") -> CardSet:
                 raise ConfigError(f"{at}.id", f"{card.id} is listed twice in level {level}")
             results[level][card.id], copies[level][card.id] = card, n
             named[level][card.id] = isinstance(item, Mapping) and "name" in item
+        if sum(copies[level].values()) > MAX_DECK:
+            raise ConfigError(
+                f"{where}.results.{level}",
+                f"holds {sum(copies[level].values())} cards with their copies; at most {MAX_DECK}",
+            )
     winners = [
         card.id
         for level in LEVELS

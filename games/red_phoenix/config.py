@@ -12,20 +12,23 @@ from .cards import card_set_of, read_card_set
 MIN_SEATS, MAX_SEATS = 2, 5
 DEFAULT_WINDOW_S = 60
 DEFAULT_REACTION_S = 30
-MAX_INT = 10**6
+MAX_WINDOW_S = 3600
 
-INT_OPTIONS: dict[str, tuple[int, int]] = {  # key -> (default, minimum)
-    "starting_health": (10, 1),
-    "starting_coins": (2, 0),
-    "ap_per_turn": (3, 1),
-    "coins_per_ap": (3, 1),
-    "hand_limit": (7, 1),
-    "formula_markers": (10, 1),
-    "monster_attacks": (2, 0),
-    "max_trade_offers": (2, 0),
-    "max_rounds": (60, 1),
-    "window_s": (DEFAULT_WINDOW_S, 1),
-    "reaction_window_s": (DEFAULT_REACTION_S, 1),
+# key -> (default, minimum, maximum). The rules page (§16) sets only the minimums; the maximums
+# are house bounds no real match comes near, so that no option makes a prompt, a state or a
+# step unbounded (``ap_per_turn`` is the number of ``take`` buttons).
+INT_OPTIONS: dict[str, tuple[int, int, int]] = {
+    "starting_health": (10, 1, 99),
+    "starting_coins": (2, 0, 99),
+    "ap_per_turn": (3, 1, 10),
+    "coins_per_ap": (3, 1, 10),
+    "hand_limit": (7, 1, 30),
+    "formula_markers": (10, 1, 20),
+    "monster_attacks": (2, 0, 10),
+    "max_trade_offers": (2, 0, 10),
+    "max_rounds": (60, 1, 200),
+    "window_s": (DEFAULT_WINDOW_S, 1, MAX_WINDOW_S),
+    "reaction_window_s": (DEFAULT_REACTION_S, 1, MAX_WINDOW_S),
 }
 CHOICE_OPTIONS: dict[str, tuple[str, ...]] = {  # key -> (default, alternatives...)
     "action_timeout": ("take_coins", "end"),
@@ -34,6 +37,9 @@ CHOICE_OPTIONS: dict[str, tuple[str, ...]] = {  # key -> (default, alternatives.
 }
 OPTION_KEYS = ("card_set", "seed", *INT_OPTIONS, *CHOICE_OPTIONS)
 SEED_BITS = 63
+# every whole-number option's range, as ``GameInfo.ranges`` declares it
+RANGES = {key: (low, high) for key, (_, low, high) in INT_OPTIONS.items()}
+RANGES["seed"] = (0, 2**SEED_BITS - 1)
 
 
 def match_seed(config: Mapping[str, JSON], seed: int) -> int:
@@ -70,11 +76,11 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
                 "seed", f"must be a whole number from 0 below 2**{SEED_BITS}, got {excerpt(seed)}"
             )
         config["seed"] = seed
-    for key, (default, low) in INT_OPTIONS.items():
+    for key, (default, low, high) in INT_OPTIONS.items():
         value = raw.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_INT:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ConfigError(
-                key, f"must be a whole number from {low} to {MAX_INT}, got {excerpt(value)}"
+                key, f"must be a whole number from {low} to {high}, got {excerpt(value)}"
             )
         config[key] = value
     for key, allowed in CHOICE_OPTIONS.items():

@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 
 from games.protocol import ConfigError, derive_rng
-from games.text import names_text
+from games.text import excerpt, names_text
 
 from .cards import CardSet, Result
 from .state import (
@@ -187,7 +187,8 @@ class Run:
         card = chance["picks"][index]
         if not isinstance(card, str) or hand.get(card, 0) <= 0:
             raise ScriptShort(
-                where, f"{card!r} is not in {self.name(seat)}'s hand {hand_list(hand)}"
+                where,
+                f"{excerpt(card)} is not in {self.name(seat)}'s hand {excerpt(hand_list(hand))}",
             )
         chance["pi"] = index + 1
         return card

@@ -7,7 +7,7 @@ from games import options
 from games.options import OptionsSpec, set_by_command
 from games.protocol import JSON
 
-from .config import CHOICE_OPTIONS, INT_OPTIONS
+from .config import CHOICE_OPTIONS, INT_OPTIONS, RANGES
 
 CARD_SET_FIELD = "card_set"
 TIMER_OPTION = {"window_s": "window", "reaction_window_s": "reaction_window"}
@@ -20,7 +20,7 @@ OPTION_KEYS = (
 
 SPEC = OptionsSpec(
     choices={key: tuple(words) for key, words in CHOICE_OPTIONS.items()},
-    ints={**{key: None for key in INT_OPTIONS if key not in TIMER_OPTION}, "seed": None},
+    ints={key: RANGES[key] for key in (*INT_OPTIONS, "seed") if key not in TIMER_OPTION},
     elsewhere={
         **set_by_command(TIMER_OPTION),
         CARD_SET_FIELD: "a card set is given as an attached JSON file",

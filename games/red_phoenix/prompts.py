@@ -46,7 +46,7 @@ HELP_FOOTER = "Type help for every command and the whole table."
 MENU: dict[str, Presentation] = {
     "buy": "menu",
     "experiment": "steps",
-    "use": "menu",
+    "use": "steps",  # the item, then its target
     "reproduce": "menu",
     "dissolve": "menu",
     "license": "menu",
@@ -418,8 +418,9 @@ def item_choices(state: State, seat: int) -> list[Choice]:
         ing = cs.ingredients[card]
         if ing.effect is None or ing.effect == "ward" or card in p["used"]:
             continue
+        stage = label(f"{ing.name} ({item_text(ing)})")
         if ing.effect in ("heal", "coins", "boost"):
-            out.append(Choice(f"use {card}", label(f"Use {ing.name} ({item_text(ing)})"), "use"))
+            out.append(Choice(f"use {card}", label(f"Use {stage}"), "use", stage))
             continue
         for s in rivals:
             if ing.effect == "steal" and not g["players"][s]["hand"]:
@@ -429,6 +430,7 @@ def item_choices(state: State, seat: int) -> list[Choice]:
                     f"use {card} {state.handles[s]}",
                     label(f"Use {ing.name} on {state.names[s]} ({effect_text(ing)})"),
                     "use",
+                    stage,
                 )
             )
         if ing.effect == "damage":
@@ -439,6 +441,7 @@ def item_choices(state: State, seat: int) -> list[Choice]:
                         f"use {card} {m['id']}",
                         label(f"Use {ing.name} on {m['id']} {name} (Health {m['hp']})"),
                         "use",
+                        stage,
                     )
                 )
     return out
@@ -604,7 +607,7 @@ def discard_request(state: State, seat: int) -> Request:
         )
         choices += [
             Choice(card if k == 1 else f"{card}#{k}", label(text), "discard")
-            for k in range(1, hand[card] + 1)
+            for k in range(1, min(hand[card], n) + 1)  # never more copies than discarded
         ]
     limit = state.config["hand_limit"]
     when = "End of your turn" if frame["timer"] == "turn" else "After the trade"

@@ -31,7 +31,7 @@ from games.scripts import (
     read_leave,
     script_version,
 )
-from games.text import excerpt, field_name
+from games.text import checked_seat_name, excerpt, field_name
 
 from .cards import LEVELS, card_set_of
 from .config import CHOICE_OPTIONS, INT_OPTIONS, SEED_BITS, match_seed, parse_config
@@ -163,8 +163,7 @@ def _players(value: JSON) -> list[str]:
     for i, name in enumerate(value):
         # §12.2's one-word names are what answers use; a host match's display names (an
         # export) are kept as they are and answered by P1, P2, ... (``seat_handles``)
-        if not name.strip() or len(name) > 100 or not name.isprintable():
-            raise ConfigError(f"players[{i}]", f"{excerpt(name)} is not a seat name")
+        checked_seat_name(name, f"players[{i}]")
     if len({v.lower() for v in value}) != len(value):
         raise ConfigError("players", "names must be different")
     return list(value)

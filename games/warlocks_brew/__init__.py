@@ -11,7 +11,7 @@ from games.protocol import JSON, Game
 from games.registry import GameInfo, PictureHooks
 
 from .agents import AGENTS, DEFAULT_AGENT
-from .config import DEFAULT_WINDOW_S
+from .config import DEFAULT_WINDOW_S, RANGES
 from .engine import WarlocksBrew
 from .options import parse_variants
 from .render import reference
@@ -59,6 +59,7 @@ GAME_INFO = GameInfo(
     public_lines=public_lines,
     parse_options=parse_variants,
     reference=reference,
+    ranges=RANGES,
 )
 
 __all__ = [

@@ -44,10 +44,24 @@ VARIANT_KEYS = (
     "deal_window",
 )
 RULE_KEYS = ("window", "types", "copies", "no_unique")
-DEFAULT_WINDOW_S = 45  # the bid window, in seconds
 MAX_EFFECTS = 6  # G2: k in 0..6, one card per effect of the table
 DEFAULT_DEAL_WINDOW_S = 30  # A7: a bare ``deal_window`` switches it on for this long
 MAX_DEAL_WINDOW_S = 600
+# every whole-number option's range, as ``GameInfo.ranges`` declares it: the most any config
+# accepts (A8: a setup must leave some type able to reach three copies, so fewer types or
+# copies allow less); the window takes fractions of a second too, above 0
+_MOST_SPARE = MAX_TYPES * (MAX_COPIES - (TRIPLE - 1))  # copies past the second, at most
+RANGES = {
+    "window": (1, int(MAX_WINDOW_S)),
+    "types": (MIN_TYPES, MAX_TYPES),
+    "copies": (MIN_COPIES, MAX_COPIES),
+    "limited_supply": (0, MAX_COPIES - TRIPLE),
+    "storefront_disaster": (0, _MOST_SPARE - 1),
+    "snakeoil_salesman": (0, _MOST_SPARE - 1),
+    "magic_infused": (0, MAX_EFFECTS),
+    "deal_window": (0, MAX_DEAL_WINDOW_S),
+}
+DEFAULT_WINDOW_S = 45  # the bid window, in seconds
 UNSUPPORTED = {"deals": "the Deal Window is the deal_window option, e.g. deal_window=30"}
 
 

@@ -34,7 +34,7 @@ from games.scripts import (
     read_leave,
     script_version,
 )
-from games.text import excerpt, field_name
+from games.text import checked_seat_name, excerpt, field_name
 
 from .config import RULE_KEYS, VARIANT_KEYS, canonical_type, type_counts, types_in_play
 from .effects import EFFECTS, label, split_label
@@ -149,10 +149,12 @@ def collect(
 
 
 def _players(value: JSON) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+    if not isinstance(value, list):
         raise ConfigError("players", "must be a list of seat names")
     if not 2 <= len(value) <= 6:
         raise ConfigError("players", "must name 2 to 6 players")
+    for i, name in enumerate(value):
+        checked_seat_name(name, f"players[{i}]")
     if len(set(value)) != len(value):
         raise ConfigError("players", "names must be different")
     return list(value)

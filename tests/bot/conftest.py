@@ -59,8 +59,11 @@ class RecordingTransport:
     attempts: list[Delivery] = field(default_factory=list)
     # audience key -> an event the next send to it waits for (a 429 wait inside the send)
     stalls: dict[str, asyncio.Event] = field(default_factory=dict)
+    # audience key -> when Discord says the next send to it was first posted (a resend after a
+    # crash that its nonce dropped)
+    posted_at: dict[str, float] = field(default_factory=dict)
 
-    async def send(self, delivery: Delivery) -> None:
+    async def send(self, delivery: Delivery) -> float | None:
         self.attempts.append(delivery)
         queue = self.failures.get(str(delivery.audience))
         if queue:
@@ -69,6 +72,7 @@ class RecordingTransport:
         if stall is not None:
             await stall.wait()
         self.sent.append(delivery)
+        return self.posted_at.pop(str(delivery.audience), None)
 
     def to(self, audience: str, match_id: int | None = None) -> list[Delivery]:
         return [

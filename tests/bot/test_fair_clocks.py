@@ -154,6 +154,25 @@ async def test_the_moved_deadline_survives_a_restart(manual_env: HostEnv) -> Non
     assert len(late_notices(env, "seat0")) == 1
 
 
+async def test_a_resend_discord_dropped_by_its_nonce_moves_nothing(manual_env: HostEnv) -> None:
+    """After a crash between posting a prompt and recording it, the resend (seconds later) is
+    dropped by Discord, which answers with the first post: the player had it on time."""
+    env = manual_env
+    record = await env.new_match(start=False, window_s=WINDOW_S)
+    await env.host.wait_idle()
+    release = env.transport.stalls["seat0"] = asyncio.Event()
+    await env.host.start_match(record.id)
+    original = env.clock() + WINDOW_S
+    env.transport.posted_at["seat0"] = env.clock()
+    assert env.timers is not None
+    await eventually(lambda: "seat0" not in env.transport.stalls)
+    await env.timers.advance(8.0)
+    release.set()
+    await env.host.wait_idle()
+    assert await deadline(env, record.id) == original
+    assert [d for d in env.transport.to("seat0") if d.payload.get("kind") == "late_prompt"] == []
+
+
 async def test_a_delay_inside_the_send_moves_the_deadline_and_is_told_apart(
     manual_env: HostEnv,
 ) -> None:

@@ -21,6 +21,7 @@ from bot.cli import main
 from bot.export import export_match
 from games import registry
 from games.registry import GameInfo
+from games.text import EXCERPT_CHARS
 from tests.bot.conftest import CHANNEL, GUILD, PLAYERS, HostEnv
 
 EXAMPLES = json.loads(
@@ -341,3 +342,73 @@ def replay_summary(
     code = main(["replay", "--summary", str(path)])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# --- refusals quote little (issue 18: 565 and 519 characters of bad input quoted) --------------
+
+
+def quoted(message: str, bad: Any) -> int:
+    """The longest piece of ``message`` found in ``bad`` written out (repr, JSON or str)."""
+    import difflib
+
+    written = f"{bad!r}\n{json.dumps(bad)}\n{bad}"
+    match = difflib.SequenceMatcher(None, message, written, autojunk=False).find_longest_match(
+        0, len(message), 0, len(written)
+    )
+    return int(match.size)
+
+
+def example(game: str) -> dict[str, Any]:
+    from tests.games.test_bad_input import SCRIPTS
+
+    return copy.deepcopy(SCRIPTS[game][0])
+
+
+HUGE_NUMBER = int("7" * 400)
+LONG_ID = "acid_flask_" + "q" * 554  # 565 characters
+LONG_IDS = [f"card_{k:02d}_{'q' * 40}" for k in range(12)]
+
+
+def _floral(step: int, key: str, value: Any) -> dict[str, Any]:
+    script = copy.deepcopy(EX1)
+    script["steps"][step][key] = value
+    return script
+
+
+def _flasks_deck(value: Any) -> dict[str, Any]:
+    script = example("flaky-flasks")
+    script["decks"]["1"]["P1"] = value
+    return script
+
+
+def _phoenix_deck(value: Any) -> dict[str, Any]:
+    script = example("red-phoenix")
+    script["decks"]["I"][0] = value
+    return script
+
+
+REFUSED = [
+    ("a 400-digit planting turn", _floral(0, "before_turn", HUGE_NUMBER), HUGE_NUMBER),
+    ("a 400-digit turn", _floral(1, "turn", HUGE_NUMBER), HUGE_NUMBER),
+    ("a long deck id", _flasks_deck([LONG_ID]), LONG_ID),
+    ("long deck ids", _flasks_deck(LONG_IDS), LONG_IDS),
+    ("a long result id", _phoenix_deck(LONG_ID), LONG_ID),
+    ("a 400-digit result", _phoenix_deck(HUGE_NUMBER), HUGE_NUMBER),
+]
+
+
+@pytest.mark.parametrize(("script", "bad"), [r[1:] for r in REFUSED], ids=[r[0] for r in REFUSED])
+@pytest.mark.parametrize("summary", [False, True], ids=["trace", "summary"])
+def test_a_refusal_quotes_at_most_60_characters_of_bad_input(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    script: dict[str, Any],
+    bad: Any,
+    summary: bool,
+) -> None:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(script))
+    assert main(["replay", *(["--summary"] if summary else []), str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert quoted(err, bad) <= EXCERPT_CHARS, err

@@ -78,7 +78,7 @@ def test_s16_options_line_sets_the_rules_options() -> None:
         ("content_set=mine", "options", "a content set is given as an attached JSON file"),
         ("fume_decay", "fume_decay", "needs a value"),
         ("fume_decay=", "fume_decay", "needs a value"),
-        ("fume_decay=two", "fume_decay", "must be a whole number, got 'two'"),
+        ("fume_decay=two", "fume_decay", "must be a whole number 0 to 5, got 'two'"),
         ("fume_decay=-1", "fume_decay", "must be a whole number"),
         ("fume_decay=٣", "fume_decay", "must be a whole number"),
         ("bargain=maybe", "bargain", "must be true or false, got 'maybe'"),

@@ -281,3 +281,27 @@ def test_a_steps_group_of_one_stage_or_without_stages_is_one_menu() -> None:
         assert view is not None
         (menu,) = [i for i in view.children if isinstance(i, DeclareSelect)]
         assert [o.value.startswith(">") for o in menu.item.options] == [False] * 3
+
+
+def test_more_menu_groups_than_rows_join_one_menu_that_asks_the_group_first() -> None:
+    """Issue 18: Red Phoenix's action prompt has seven groups of menus; they all became one
+    menu of 300 choices, 13 pages to turn. The two-step group stays; the others join one menu
+    that asks the group first (a group past a page takes two stages)."""
+    groups = {"buy": 30, "use": 4, "reproduce": 3, "dissolve": 4, "license": 3, "trade_offer": 3}
+    choices = [Choice(f"{g} {k}", f"{g.capitalize()} {k}", g) for g, n in groups.items()
+               for k in range(n)]  # fmt: skip
+    choices += [Choice(f"exp {s} {k}", f"Exp {k}", "experiment", f"Set {s}")
+                for s in range(12) for k in range(20)]  # fmt: skip
+    choices += [Choice(f"take {n}", f"Take {n}", "take") for n in range(1, 11)]
+    hints: dict[str, Presentation] = {g: "menu" for g in groups} | {"experiment": "steps"}
+    payload = request(tuple(choices), hints)
+    first = prompt_view(payload)
+    menus = [i for i in first.children if isinstance(i, DeclareSelect)]
+    joined = next(m for m in menus if m.kind == "menu")
+    assert [o.label for o in joined.item.options] == [
+        "Buy", "Buy (2)", "Use", "Reproduce", "Dissolve", "License", "Trade offer",
+    ]  # fmt: skip
+    assert any(m.kind == "experiment" for m in menus)
+    pages = list(every_page(payload))
+    assert all(len(view.children) <= 25 for view in pages)
+    assert reachable(payload) == {c.value for c in choices}

@@ -71,7 +71,7 @@ def test_s16_options_line_sets_the_rules_options() -> None:
         ("card_set=mine", "options", "a card set is given as an attached JSON file"),
         ("max_rounds", "max_rounds", "needs a value"),
         ("max_rounds=", "max_rounds", "needs a value"),
-        ("max_rounds=ten", "max_rounds", "must be a whole number, got 'ten'"),
+        ("max_rounds=ten", "max_rounds", "must be a whole number 1 to 200, got 'ten'"),
         ("max_rounds=-1", "max_rounds", "must be a whole number"),
         ("max_rounds=٣", "max_rounds", "must be a whole number"),
         ("simple_failure=maybe", "simple_failure", "must be one of market, nothing"),
@@ -90,12 +90,20 @@ def test_s16_unreadable_options_name_the_problem(text: str, field: str, words: s
         ("max_rounds=0", "max_rounds"),
         ("hand_limit=9999999", "hand_limit"),
         ("seed=" + "9" * 20, "seed"),
+        ("ap_per_turn=1000000", "ap_per_turn"),  # issue 18: a million buttons a prompt
+        ("max_rounds=201", "max_rounds"),
     ],
 )
 def test_s16_the_engine_checks_the_values(text: str, field: str) -> None:
     with pytest.raises(ConfigError) as caught:
         parsed(text)
     assert caught.value.field == field
+
+
+def test_s16_ap_per_turn_1000000_is_refused_in_one_line_naming_it() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parsed("AP per turn = 1000000")
+    assert str(caught.value) == "ap_per_turn: must be a whole number from 1 to 10, got 1000000"
 
 
 @given(st.text(max_size=200))

@@ -575,6 +575,7 @@ async def test_four_player_match_with_blocks_a_restart_a_leave_and_closed_dms(
     win = next(e.text for e in plan.windows[-1].events if e.kind == "win")
     assert win in public
 
+    await fake.settle(idle=0.5)  # the last DMs follow the end post
     assert_events_shown(fake, world, users, plan.windows)
     leave = driver.tags["leave"]
     revealed = list(leave.before.hands[3])
@@ -616,6 +617,7 @@ async def test_each_turn_window_kind_times_out_to_its_default(
     await fake.wait_for_message(
         lambda m: "The turn limit is reached" in m.content, channel=world.channel, timeout=30
     )
+    await fake.settle(idle=0.5)  # the last DMs follow the end post
     assert_events_shown(fake, world, users, windows)
     public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
     assert public.count("(timed out)") >= 6, public
@@ -642,6 +644,7 @@ async def test_astral_and_pair_windows_time_out_to_their_defaults(
     await fake.wait_for_message(
         lambda m: "The turn limit is reached" in m.content, channel=world.channel, timeout=20
     )
+    await fake.settle(idle=0.5)  # the last DMs follow the end post
     assert_events_shown(fake, world, users, plan.windows)
     public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
     assert "Bob keeps 1 card and returns 2 (timed out)." in public
@@ -669,6 +672,7 @@ async def test_a_foresight_window_times_out_to_its_default(
     await fake.wait_for_message(
         lambda m: "The turn limit is reached" in m.content, channel=world.channel, timeout=20
     )
+    await fake.settle(idle=0.5)  # the last DMs follow the end post
     assert_events_shown(fake, world, users, plan.windows)
     public = "\n".join(t for m in fake.messages_in(world.channel) for t in m.all_texts())
     assert "Alice uses Dreambinder Elixir: Foresight." in public

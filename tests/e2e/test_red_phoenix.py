@@ -300,6 +300,9 @@ class Driver:
         window keeps its deadline (the status shows the prompt's countdown) and its prompt."""
         deadline = COUNTDOWN.search(prompt.content)
         assert deadline, prompt.content
+        # the prompt's pass of the outbox is recorded as sent (a kill before that re-sends it
+        # after the restart, late, and the seat rightly gets the time back)
+        await self.fake.settle(idle=0.2)
         mark = self.fake.mark()
         await self.bot.kill()
         await self.bot.start()

@@ -17,6 +17,7 @@ from bot.store.sqlite import SqliteStore
 from bot.transport import ConsoleTransport
 from games.floral_extract import render
 from games.floral_extract.engine import resolve_spellbook
+from games.floral_extract.spellbook import MAX_CONDITIONS
 
 from .fake_discord import FakeDiscord, Message, Perm, User, World
 from .players import slash_submit, type_text
@@ -33,15 +34,14 @@ from .test_floral_host import (
 MESSAGE_LIMIT = 2000
 
 
-def long_valid_spellbook() -> str:
-    """A valid spellbook whose text, and rendering, are longer than one Discord message."""
+def largest_spellbook(conditions: int = MAX_CONDITIONS) -> str:
+    """A spellbook with ``conditions`` conditions per spell (the largest legal one by default)."""
     sets = [f"set 4 {{{','.join(map(str, c))}}}" for c in itertools.combinations(range(1, 8), 4)]
-    sets += [f"set 3 {{{','.join(map(str, c))}}}" for c in itertools.combinations(range(1, 8), 3)]
-    sums = [f"sum 4 {n}-{n}" for n in range(4, 29)] + [f"sum 3 {n}-{n}" for n in range(3, 22)]
+    sums = [f"sum 4 {n}-{n}" for n in range(4, 29)]
     chains = ["chain 4 " + " ".join(ops) for ops in itertools.product("<>=", repeat=3)]
     return "; ".join(
-        f"{spell}: {' | '.join(conditions)}"
-        for spell, conditions in (("water", sets), ("fertilize", sums), ("weather", chains))
+        f"{spell}: {' | '.join(each[:conditions])}"
+        for spell, each in (("water", sets), ("fertilize", sums), ("weather", chains))
     )
 
 
@@ -78,14 +78,20 @@ async def test_long_spellbooks_fit_a_reply(
     assert len(brew.content) <= MESSAGE_LIMIT
     assert "No matches" in await moderator(fake, world, "match list")
 
-    book = long_valid_spellbook()
+    too_long = await slash_reply(
+        fake, world, world.mod, "floral setup", {**players, "spellbook": largest_spellbook(13)}
+    )
+    assert too_long.content == (
+        f"✖ No match created. Bad option `spellbook.water`: has 13 conditions;"
+        f" at most {MAX_CONDITIONS}."
+    )
+    book = largest_spellbook()
     made = await slash_reply(fake, world, world.mod, "floral setup", {**players, "spellbook": book})
     assert "Match **1**" in made.content and "`/floral reveal match:m1`" in made.content
     shown = await slash_reply(fake, world, world.mod, "floral spellbook", {"match": "m1"})
-    (attached,) = shown.attachments
-    assert shown.ephemeral and attached.filename == "spellbook-m1.txt", shown.content
     expected = render.spellbook_text(resolve_spellbook(book, 0))
-    assert len(expected) > MESSAGE_LIMIT and attached.text == expected
+    assert shown.ephemeral and expected in shown.content and not shown.attachments
+    assert len(shown.content) <= MESSAGE_LIMIT
     short = await slash_reply(
         fake, world, world.mod, "floral spellbook", {"match": "1", "text": "gentle"}
     )

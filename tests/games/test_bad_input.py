@@ -102,6 +102,8 @@ ODD_VALUES = [
     float("nan"),
     float("inf"),
     HUGE_TEXT,
+    int("7" * 400),  # issue 18: quoted whole in a refusal
+    [f"card_{k:02d}_{'q' * 40}" for k in range(12)],  # long ids, quoted whole in one
     list(range(20_000)),
     {str(i): i for i in range(10_000)},
 ]
@@ -116,8 +118,10 @@ JSONISH = st.recursive(
 
 
 def check_short(message: str) -> None:
+    """A message is short and quotes at most ``EXCERPT_CHARS`` of any long input above."""
     assert message and len(message) <= MAX_MESSAGE, message[:200]
-    assert "x" * (EXCERPT_CHARS + 1) not in message
+    for run in ("x", "7", "9", "q"):
+        assert run * (EXCERPT_CHARS + 1) not in message, message[:200]
 
 
 def survives(function: Any, *args: Any) -> Any:

@@ -8,7 +8,10 @@ properties, each over random matches that hypothesis draws.
   nothing), and its export replays the same steps;
 * every offered choice is accepted, and its prompt renders within Discord's limits;
 * no view, description, prompt or event for the public or a seat carries another seat's secret
-  (``Game.secrets``), and every declared secret does show where its owner looks.
+  (``Game.secrets``), and every declared secret does show where its owner looks;
+* on the largest inputs a game accepts (its options at their maximums, its largest set, the most
+  seats), no step blocks the event loop for more than 50 ms, no state grows past 100 KB and no
+  prompt offers more choices than a person can pick from (``tests/games/steps.py``).
 
 A new game slots in with one ``GameCase``: its tests' ``tests/games/<package>/conformance.py``
 declares ``CONFORMANCE_CASE = (configs, window_bound, host_configs)``: the configs to draw, the
@@ -38,7 +41,7 @@ from bot.games import load_game_info
 from bot.host import HostError
 from bot.outbox import prompt_text
 from bot.transport import request_to_json
-from cogs.prompts import every_page, offered_values
+from cogs.prompts import PER_MENU, every_page, offered_values, plan
 from games import registry
 from games.moves import play_window
 from games.protocol import (
@@ -57,7 +60,7 @@ from games.protocol import (
 )
 from games.registry import GameInfo
 from tests.bot.conftest import CHANNEL, GUILD, HostEnv, env, no_errors_logged  # noqa: F401
-from tests.games import cases
+from tests.games import cases, steps
 
 TOY = "tests.bot.toy_game"
 RPS = "tests.games.rps"  # a game without secrets
@@ -465,6 +468,7 @@ async def play_through_host(
         config=plan.config,
         seed=plan.seed,
         window_s=WINDOW_S,
+        timers=dict.fromkeys(case.info.timers, WINDOW_S),  # a reaction window too
     )
     await hosting.host.start_match(record.id)
     store, game, rng = hosting.host.store, case.game, random.Random(plan.noise)
@@ -614,14 +618,27 @@ def holds(data: JSON, shape: Mapping[str, JSON]) -> bool:
     return False
 
 
-def carries(secret: Secret, text: str, data: JSON, own: Sequence[Secret] = ()) -> bool:
-    """Whether ``text`` or ``data`` holds a form of ``secret`` that is not also a form of one
-    of ``own`` (the audience's own secrets: two seats with an Azalea in pot 1 both say so)."""
-    own_texts = {phrase for mine in own for phrase in mine.texts}
-    own_shapes = [_normal(shape) for mine in own for shape in mine.data]
-    return any(phrase in text for phrase in set(secret.texts) - own_texts) or any(
-        holds(data, shape) for shape in map(_normal, secret.data) if shape not in own_shapes
-    )
+@dataclass(frozen=True)
+class Forms:
+    """The forms of a secret to look for: its phrases, and its data shapes made plain JSON."""
+
+    texts: frozenset[str]
+    shapes: tuple[JSON, ...]
+
+    @classmethod
+    def of(cls, secrets: Sequence[Secret]) -> Forms:
+        texts = frozenset(phrase for secret in secrets for phrase in secret.texts)
+        return cls(texts, tuple(_normal(shape) for secret in secrets for shape in secret.data))
+
+    def without(self, own: Forms) -> Forms:
+        """Less the forms the audience's own secrets take too (two seats with an Azalea in pot
+        1 both say so)."""
+        return Forms(self.texts - own.texts, tuple(s for s in self.shapes if s not in own.shapes))
+
+    def found_in(self, text: str, data: JSON) -> bool:
+        return any(phrase in text for phrase in self.texts) or any(
+            holds(data, shape) for shape in self.shapes
+        )
 
 
 @dataclass(frozen=True)
@@ -654,17 +671,21 @@ def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
     the audience's own secrets take too (two equal hands) is no evidence of a leak."""
     secrets = [list(game.secrets(step.after, seat)) for seat in range(seats)]
     found = []
+    forms = [[Forms.of([secret]) for secret in held] for held in secrets]
     for seat in [None, *range(seats)]:
-        own = [] if seat is None else secrets[seat]
+        own = Forms.of([] if seat is None else secrets[seat])
         others = [
-            (owner, secret) for owner in range(seats) if owner != seat for secret in secrets[owner]
+            (owner, secret, forms[owner][n].without(own))
+            for owner in range(seats)
+            if owner != seat
+            for n, secret in enumerate(secrets[owner])
         ]
         for shown in shown_to(game, step, seat):
             found += [
                 f"{'public' if seat is None else f'seat {seat}'} {shown.where}: seat {owner}'s"
                 f" {secret}"
-                for owner, secret in others
-                if carries(secret, shown.text, shown.data, own)
+                for owner, secret, looked_for in others
+                if looked_for.found_in(shown.text, shown.data)
             ]
     return found
 
@@ -683,7 +704,7 @@ def unshown(game: Game[Any], step: Step, seats: int) -> list[str]:
         missing += [
             f"seat {seat}: {secret}"
             for secret in game.secrets(step.after, seat)
-            if not any(carries(secret, text, data) for text, data in places)
+            if not any(Forms.of([secret]).found_in(text, data) for text, data in places)
         ]
     return missing
 
@@ -735,3 +756,35 @@ def test_the_leak_check_finds_a_seats_view_shown_to_another(name: str) -> None:
             assert leaks(game, told, plan.seats) != []
             return
     raise AssertionError("seat 1 never held a secret of its own")
+
+
+# --- the largest inputs -----------------------------------------------------------------------
+
+MENU_PAGES = 4  # the most pages a menu may turn (96 choices); else a count-then-pick flow
+LARGEST = [(name, case) for name in registry.names() for case in steps.largest(name)]
+
+
+def menu_pages(request: Request) -> list[int]:
+    """The pages of each menu a request shows as (a two-step menu: one page a step, so 1)."""
+    payload = request_to_json(request, BIG_MATCH, BIG_STEP, 0.0)
+    return [1 if menu.steps is not None else menu.pages for menu in plan(payload)[2]]
+
+
+@pytest.mark.parametrize(
+    ("name", "case"), LARGEST, ids=[f"{name}: {case.label}" for name, case in LARGEST]
+)
+def test_on_the_largest_inputs_a_step_is_fast_its_state_small_and_its_prompts_pickable(
+    name: str, case: steps.Largest
+) -> None:
+    costs = list(steps.step_costs(name, case, seed=1))
+    assert len(costs) > 10, "the match ended before it grew"
+    slowest = max(costs, key=lambda cost: cost.seconds)
+    assert slowest.seconds <= steps.STEP_S, f"window {slowest.window} ({slowest.kind})"
+    largest = max(costs, key=lambda cost: cost.state_bytes)
+    assert largest.state_bytes <= steps.STATE_BYTES, f"window {largest.window}"
+    for cost in costs:
+        for request in cost.requests:
+            if request.max_choices > 1:  # picks never combine across a menu's pages
+                assert len(request.choices) <= PER_MENU, (cost.window, request.kind)
+            else:
+                assert max(menu_pages(request), default=1) <= MENU_PAGES, (cost.window, request)

@@ -60,6 +60,14 @@ Observing (all :class:`Message` records are live: edits update them, ``history``
     has made no request for 0.1 s (before asserting that nothing more was sent);
     ``fake.sessions[-1].intents``, ``fake.identifies``, ``fake.resumes``, ``fake.syncs``.
 
+Sharding (several bot processes, as Discord does it): IDENTIFY's ``shard`` [id, count] gives a
+session the guilds with ``(guild_id >> 22) % count == id`` and their events; DMs and DM
+interactions go to shard 0 alone. ``fake.build_world(shard=(1, 2))`` / ``fake.add_guild(name,
+shard=(0, 2))`` put a guild on a shard. ``fake.global_limit = 50`` enforces Discord's global
+limit per token, every session's requests together (interaction answers not counted): past it,
+a global 429; ``fake.global_limited`` counts them, ``fake.max_requests_per_second()`` is the
+busiest second seen (counted whether or not the limit is enforced).
+
 Faults:
     ``fake.rate_limit("POST /channels/{channel_id}/messages", times=1, retry_after=0.05)``,
     ``fake.fail("PATCH /channels/{channel_id}/messages/{message_id}", status=500, times=2)``

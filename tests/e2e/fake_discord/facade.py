@@ -8,6 +8,7 @@ act as users (:mod:`.actions`) and to inject faults (:mod:`.faults`) as mixins."
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import logging
 import time
@@ -72,6 +73,13 @@ class FakeDiscord(UserActions, FaultInjection):
         self.gateway_log: list[tuple[str, JSON]] = []  # (direction, frame) "in"/"out"
         self.sessions: list[Session] = []
         self.identifies = 0
+        # Discord's global limit (50): requests a second per bot token, every session's
+        # together (interaction callbacks and webhooks are not counted); over it, a global 429.
+        # None: not enforced (the default: some single-process tests burst past it; the
+        # sharded tests set it), though ``max_requests_per_second`` still counts
+        self.global_limit: int | None = None
+        self.global_limited = 0  # the global 429s answered
+        self._counted: collections.deque[float] = collections.deque()
         self.resumes = 0
         self.syncs = 0
         self.world: World | None = None
@@ -165,12 +173,40 @@ class FakeDiscord(UserActions, FaultInjection):
         """The next message sequence number (the order the fake saw messages in)."""
         return next(self._seq)
 
+    def over_global_limit(self, now: float) -> float | None:
+        """Count one request against the token's global limit; the seconds to wait when it is
+        over (the request is refused), else None."""
+        counted = self._counted
+        while counted and counted[0] <= now - 1.0:
+            counted.popleft()
+        if self.global_limit is not None and len(counted) >= self.global_limit:
+            self.global_limited += 1
+            return counted[0] + 1.0 - now
+        counted.append(now)
+        return None
+
+    def max_requests_per_second(self) -> int:
+        """The most requests counted against the global limit in any one second."""
+        times = [r.time for r in self.requests if r.counted and r.status != 429]
+        most, start = 0, 0
+        for end, at in enumerate(times):
+            while times[start] <= at - 1.0:
+                start += 1
+            most = max(most, end - start + 1)
+        return most
+
     def store_message(self, msg: Message) -> None:
         self.messages.append(msg)
         self.messages_by_id[msg.id] = msg
 
-    def add_guild(self, name: str, owner: User | None = None) -> Guild:
+    def add_guild(
+        self, name: str, owner: User | None = None, shard: tuple[int, int] | None = None
+    ) -> Guild:
+        """A guild; ``shard`` (id, count): one whose id puts it on that shard."""
         gid = self.snowflake()
+        while shard is not None and (gid >> 22) % shard[1] != shard[0]:
+            gid += 1 << 22
+        self._last_id = max(self._last_id, gid)
         owner = owner or self.add_user(f"{name.lower().replace(' ', '-')}-owner")
         guild = Guild(gid, name, owner.id)
         everyone = Role(gid, gid, "@everyone", Perm.MEMBER_DEFAULT, 0)
@@ -222,10 +258,11 @@ class FakeDiscord(UserActions, FaultInjection):
         data = {"guild_id": str(guild.id), "user": user.payload()}
         await self.dispatch("GUILD_MEMBER_REMOVE", data)
 
-    def build_world(self) -> World:
-        """One guild "Floral Test" with #floral and #mod-log, a moderator and three players."""
+    def build_world(self, shard: tuple[int, int] | None = None) -> World:
+        """One guild "Floral Test" with #floral and #mod-log, a moderator and three players
+        (``shard``: the guild on that shard, as ``add_guild``)."""
         owner = self.add_user("owner")
-        guild = self.add_guild("Floral Test", owner)
+        guild = self.add_guild("Floral Test", owner, shard)
         channel = self.add_channel(guild, "floral")
         mod_log = self.add_channel(guild, "mod-log")
         moderator_role = self.add_role(guild, "Moderator", Perm.MANAGE_GUILD | Perm.MANAGE_MESSAGES)

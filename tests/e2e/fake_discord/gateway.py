@@ -1,5 +1,9 @@
 """The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, dispatches (as
-the session's intents allow), RESUME with replay of what was missed, member chunks."""
+the session's intents allow), RESUME with replay of what was missed, member chunks.
+
+Sharding as Discord does it: IDENTIFY's ``shard`` ([id, count], default [0, 1]) gives a session
+the guilds with ``(guild_id >> 22) % count == id`` (in READY and GUILD_CREATE, and their events
+after); events outside any guild (DMs, DM interactions) go to shard 0 alone."""
 
 from __future__ import annotations
 
@@ -34,6 +38,12 @@ class Session:
     invalid: bool = False
     dropped_by_fake: bool = False
     resumes: int = 0
+    shard: tuple[int, int] = (0, 1)  # (id, count) from IDENTIFY
+
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether this session gets the events of that guild (None: DMs, on shard 0)."""
+        shard, count = self.shard
+        return shard == 0 if guild_id is None else (guild_id >> 22) % count == shard
 
 
 class Gateway:
@@ -94,8 +104,9 @@ class Gateway:
 
     async def dispatch(self, event: str, data: JSON) -> None:
         """Send a dispatch to every live session (buffered for RESUME if disconnected)."""
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
         for session in self.fake.sessions:
-            if session.invalid:
+            if session.invalid or not session.holds(guild_id):
                 continue
             if not self._wants(session, event, data):
                 self.fake.dropped_events.append(f"{event} (intents {session.intents})")
@@ -167,9 +178,17 @@ class Gateway:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
         intents = int(d.get("intents", 0))
-        session = Session(id=secrets.token_hex(16), intents=intents, ws=ws, request=request)
+        shard = self._shard(d.get("shard", [0, 1]))
+        if shard is None:
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
+        session = Session(
+            id=secrets.token_hex(16), intents=intents, ws=ws, request=request, shard=shard
+        )
         self.fake.sessions.append(session)
-        guilds = [g for g in fake.guilds.values() if fake.bot_user.id in g.members]
+        guilds = [
+            g for g in fake.guilds.values() if fake.bot_user.id in g.members and session.holds(g.id)
+        ]
         ready = {
             "v": 10,
             "user": {
@@ -189,7 +208,7 @@ class Gateway:
             "guild_join_requests": [],
             "geo_ordered_rtc_regions": [],
             "user_settings": {},
-            "shard": d.get("shard", [0, 1]),
+            "shard": list(shard),
         }
         await self.dispatch_to(session, "READY", ready)
         for guild in guilds:
@@ -198,6 +217,20 @@ class Gateway:
         self.fake.identifies += 1
         log.info("gateway: IDENTIFY (intents %s), session %s", intents, session.id)
         return session
+
+    def _shard(self, value: object) -> tuple[int, int] | None:
+        """IDENTIFY's ``shard``; None (Discord closes with 4010) when it is not a valid one."""
+        valid = (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(n, int) for n in value)
+            and 0 <= value[0] < value[1]
+        )
+        if not valid:
+            self.fake.failures.append(f"gateway: IDENTIFY with an invalid shard {value!r}")
+            return None
+        assert isinstance(value, list)
+        return value[0], value[1]
 
     async def _resume(
         self, ws: web.WebSocketResponse, request: web.Request, d: JSON

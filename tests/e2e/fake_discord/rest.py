@@ -39,6 +39,7 @@ class RecordedRequest:
     files: list[tuple[str, str, bytes]]
     time: float
     status: int = 0
+    counted: bool = False  # against the global limit
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} -> {self.status}>"
@@ -208,10 +209,10 @@ class Rest:
         return response
 
     def _refusal(
-        self, request: web.Request, path: str, route: str, params: dict[str, str]
+        self, request: web.Request, path: str, route: str, record: RecordedRequest
     ) -> web.Response | None:
         """A wrong token or application id (a bot bug), or an injected fault."""
-        fake = self.fake
+        fake, params = self.fake, record.params
         token_auth = "/interactions/" in route or "/webhooks/" in route  # the token is the auth
         if not token_auth and request.headers.get("Authorization") != f"Bot {fake.token}":
             fake.failures.append(f"{route}: missing or wrong Authorization header")
@@ -219,6 +220,19 @@ class Rest:
         if "app_id" in params and params["app_id"] != str(fake.app_id):
             fake.failures.append(f"{route}: wrong application id {params['app_id']}")
             return json_response({"message": "Unknown Application", "code": 10002}, 404)
+        if not token_auth:
+            wait = fake.over_global_limit(asyncio.get_running_loop().time())
+            record.counted = True
+            if wait is not None:
+                log.info("fake Discord: global rate limit, %s %s", request.method, path)
+                body = {"message": "You are being rate limited.", "retry_after": wait}
+                headers = {
+                    "Via": "1.1 google",  # discord.py takes a 429 without it for a ban
+                    "Retry-After": str(max(1, round(wait))),
+                    "X-RateLimit-Global": "true",
+                    "X-RateLimit-Scope": "global",
+                }
+                return json_response({**body, "global": True, "code": 0}, 429, headers)
         fault = fake.injected_fault(request.method, route, params)
         if fault is not None:
             log.info("fake Discord: injected %s for %s %s", fault.status, request.method, path)
@@ -238,7 +252,7 @@ class Rest:
         delay = self.fake.latency_of(request.method, route, record.params)
         if delay:  # a slow Discord (``FakeDiscord.slow``)
             await asyncio.sleep(delay)
-        refusal = self._refusal(request, path, route, record.params)
+        refusal = self._refusal(request, path, route, record)
         if refusal is not None:
             return refusal
         try:

@@ -148,7 +148,7 @@ def test_the_reference_lists_every_card_tile_and_panel_within_discords_limits() 
 
 def test_a_big_content_set_reference_is_split_into_numbered_topics() -> None:
     big = json.loads(json.dumps(HOUSE_JSON))
-    for k in range(60):
+    for k in range(60 - len(big["cards"])):  # as many cards as a set may hold
         big["cards"].append(
             {"id": f"extra{k}", "name": f"Extra Herb {k}", "tier": 1, "cost": 3, "copies": 1,
              "symbols": ["T1R", "S2G", "P3B"], "charm": [{"do": "draw", "n": 1}]}
@@ -159,7 +159,7 @@ def test_a_big_content_set_reference_is_split_into_numbered_topics() -> None:
     parts = [t.title for t in topics if t.title.startswith("Cards, tier 1 (")]
     assert len(parts) >= 3 and parts[0] == f"Cards, tier 1 (1/{len(parts)})"
     assert all(len(t.text) <= TOPIC_CHARS for t in topics)
-    assert "Extra Herb 59" in "\n".join(t.text for t in topics)
+    assert "Extra Herb 27" in "\n".join(t.text for t in topics)
 
 
 def test_many_choices_are_offered_in_groups() -> None:

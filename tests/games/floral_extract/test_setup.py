@@ -119,7 +119,7 @@ def test_a_preset_name_becomes_its_book_at_setup_and_keeps_its_name() -> None:
     assert PRESET_KEY not in state.config
 
 
-@pytest.mark.parametrize("note", [7, "", "x" * 61, ["classic"]])
+@pytest.mark.parametrize("note", [7, "", "x" * 61, ["classic"], "gentle\ud800", "g\u200b", " "])
 def test_a_malformed_preset_note_is_refused(note: Any) -> None:
     with pytest.raises(ConfigError) as caught:
         GAME.parse_config({"spellbook": CLASSIC, "spellbook_preset": note})

@@ -147,3 +147,24 @@ def test_warnings() -> None:
     assert any("can never trigger" in w for w in warnings(never))
     always = parse_spellbook({**GOOD, "water": {"type": "sum", "n": 3, "lo": 3, "hi": 21}})
     assert any("almost every turn" in w for w in warnings(always))
+
+
+def test_a_spell_holds_at_most_12_conditions_as_json_or_text() -> None:
+    """A house bound (issue 18): 2,000 conditions stalled a match's setup for seconds."""
+    from games.floral_extract import books
+    from games.floral_extract.spellbook import MAX_CONDITIONS
+
+    one = {"type": "set", "n": 3, "set": [1, 2, 3]}
+    book = {"water": [one] * MAX_CONDITIONS, "fertilize": one, "weather": one}
+    parse_spellbook(book)
+    with pytest.raises(ConfigError) as caught:
+        parse_spellbook({**book, "water": [one] * (MAX_CONDITIONS + 1)})
+    assert str(caught.value) == "spellbook.water: has 13 conditions; at most 12"
+    text = (
+        "water: "
+        + " | ".join(["set 3 {1,2,3}"] * 13)
+        + "; fertilize: sum 3 19-21; weather: chain 3 < <"
+    )
+    with pytest.raises(ConfigError) as caught:
+        books.parse_text(text)
+    assert str(caught.value) == "spellbook.water: has 13 conditions; at most 12"

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 
 from hypothesis import strategies as st
 
+from games.potioncraft.config import RANGES
 from games.protocol import JSON
+from tests.games.steps import Largest
 
 OPTIONS = {
     "potion_set": st.sampled_from(["standard", "all18"]),
@@ -43,3 +45,19 @@ CONFORMANCE_CASE = (CONFIGS, window_bound, HOST_CONFIGS)
 
 # tests/games/test_bad_input.py: configs to start matches with (its scripts: the examples)
 MATCH_CONFIGS = [{"max_turns": 20}, {"max_turns": 20, "potion_set": "all18", "max_actions": 5}]
+
+# tests/games/steps.py: the largest options (a match at most max_turns long; its first
+# windows show what a step costs as the table and the piles grow)
+LARGEST = [
+    Largest(
+        "every option at its maximum, all 18 potions, 6 players",
+        {
+            **{key: high for key, (low, high) in RANGES.items() if key != "seed"},
+            "potion_set": "all18",
+            "request_block_passes": True,
+            "reaction_wait_full": False,
+        },
+        6,
+        windows=2000,
+    )
+]

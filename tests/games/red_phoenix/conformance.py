@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from typing import Any
 
 from hypothesis import strategies as st
 
 from games.protocol import JSON
-from games.red_phoenix.cards import card_set_of
+from games.red_phoenix import cards
+from games.red_phoenix.cards import card_set_of, house_raw
+from games.red_phoenix.config import RANGES
+from tests.games.red_phoenix.helpers import examples, script_of
+from tests.games.steps import Largest
 
 OPTIONS = {
     "starting_health": st.integers(1, 12),
@@ -60,3 +66,73 @@ host_configs = st.fixed_dictionaries(
 )
 
 CONFORMANCE_CASE = (configs, window_bound, host_configs)
+
+
+def _word(k: int) -> str:
+    """A distinct two-letter word for the k-th added card (``Ab``)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return f"{letters[k // 26 % 26].upper()}{letters[k % 26]}"
+
+
+def largest_card_set() -> dict[str, JSON]:
+    """The house set grown to every bound of a card set (``games.red_phoenix.cards``): the
+    most ingredient types (each in the market, most of them items), methods and result cards,
+    with the most copies, and result decks of the most cards."""
+    data: dict[str, Any] = json.loads(house_raw())
+    effects = [{"effect": "damage", "amount": 3}, {"effect": "steal", "amount": 2}, None,
+               {"effect": "heal", "amount": 2}, {"effect": "ward"}]  # fmt: skip
+    for k in range(cards.MAX_TYPES - len(data["ingredients"])):
+        item: dict[str, Any] = {
+            "id": f"extra_{_word(k).lower()}",
+            "name": f"Extra {_word(k)}",
+            "level": 1 + k % 3,
+            "copies": cards.MAX_COPIES,
+            "market": {"cost": 1 + k % 3, "stack": {s: cards.MAX_COPIES for s in "2345"}},
+        }
+        if effects[k % len(effects)] is not None:
+            item["item"] = effects[k % len(effects)]
+        data["ingredients"].append(item)
+    for item in data["ingredients"]:
+        item["copies"] = cards.MAX_COPIES
+    for k in range(cards.MAX_METHODS - len(data["methods"])):
+        data["methods"].append(
+            {"id": f"method_{_word(k).lower()}", "name": f"Method {_word(k)}", "draw": 10,
+             "keep_min": 1, "keep_max": 10, "coins": 1, "health": 0}
+        )  # fmt: skip
+    types = [item["id"] for item in data["ingredients"] if item["level"] <= 3]
+    for level, results in data["results"].items():
+        for k in range(cards.MAX_RESULTS - len(results)):
+            kind = ("success", "monster", "catastrophe", "simple")[k % 4]
+            card: dict[str, Any] = {"id": f"extra_{k}", "kind": kind}
+            if kind == "success":
+                card |= {"product": types[k % len(types)], "score": 3 + k % 5}
+            elif kind == "monster":
+                card |= {"name": f"Beast {_word(k)} {level}", "hp": 5, "damage": 2}
+            elif kind == "catastrophe":
+                card |= {"damage": {"self": 1, "others": 1}, "discard_random": 1}
+            else:
+                card |= {"gain": "salt"}
+            results.append(card)
+        for card in results:
+            card["copies"] = cards.MAX_DECK // cards.MAX_RESULTS
+    return data
+
+
+# tests/games/steps.py: the largest inputs, played by random players (the planners of the other
+# levels weigh every draw of a method, slow on methods that draw ten)
+LARGEST = [
+    Largest(
+        f"every option at its maximum, the largest card set, {seats} players",
+        {
+            **{key: high for key, (low, high) in RANGES.items() if key != "seed"},
+            "card_set": largest_card_set(),
+        },
+        seats,
+        agent="random",
+    )
+    for seats in (2, 5)
+]
+
+# tests/games/test_bad_input.py: the rules page's worked examples as scripts (without the
+# example's own id, title and expected trace, which a script does not hold)
+EXAMPLE_SCRIPTS = [script_of(example) for example in examples()]

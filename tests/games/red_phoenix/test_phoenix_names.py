@@ -460,7 +460,7 @@ def test_s12_3_every_text_fits_discord_on_the_largest_table(seats: int) -> None:
     data = json.loads(house_raw())
     for i, item in enumerate(data["ingredients"]):
         item["name"] = f"{item['name']} {'of the Long Name ' * 3}{i}"[:60]
-    state = new(seats, card_set=data, formula_markers=60)
+    state = new(seats, card_set=data, formula_markers=20)
     seat = state.g["active"]
     cards = list(state.cards.ingredients)
     for s, player in enumerate(state.g["players"]):
