@@ -37,6 +37,7 @@ from .offers import (
     Bad,
     face_down,
     favour_text,
+    has_copies,
     items_text,
     missing,
     offer_data,
@@ -280,11 +281,22 @@ def _draft_request(state: State, seat: int, draft: Draft) -> Request:
             "coins in hand"
         )
         blind = " Brews lie face down: cards are named by their place." if face_down(state) else ""
-        prompt = (
-            f"Your offer to {partner}, step {number} of 3: {question}, or Nothing."
-            f"{blind}{cancel}{note}"
+        items, cut = own_items(state, whose, seat)
+        more = (
+            " The menu holds the first cards: type the others by place, e.g. `card 30`."
+            if cut
+            else ""
         )
-        choices = [Choice(v, text, draft.step) for v, text in own_items(state, whose, seat)]
+        copies = (
+            " The menu picks one of each: type more, e.g. `2 Toadstool, coin 3, coin 3`."
+            if has_copies(state, whose)
+            else ""
+        )
+        prompt = (
+            f"Your offer to {partner}, step {number} of 3: {question}, or Nothing.{blind}{more}"
+            f"{copies}{cancel}{note}"
+        )
+        choices = [Choice(v, text, draft.step) for v, text in items]
         choices.append(Choice(NOTHING, "Nothing", draft.step))
         base = _request(state, seat, STEP_KIND[draft.step], prompt, choices)
         return replace(base, max_choices=len(choices))

@@ -24,6 +24,7 @@ from .state import Offer, Seat, State
 NOTHING = "nothing"
 FAVOUR_CHARS = 200  # a favour's text is cut to this
 MAX_ITEMS = 60  # items in one list: more than anyone can hold
+MENU_ITEMS = 24  # a menu of picks holds 25: the items and Nothing
 _COUNT = re.compile(r"([0-9]{1,2})\s*[x×]?\s+(.+)|(.+?)\s*[x×]\s*([0-9]{1,2})", re.IGNORECASE)
 _COIN = re.compile(r"coin\s*([0-9]{1,2})|([0-9]{1,2})\s*coins?", re.IGNORECASE)
 _CARD = re.compile(r"card\s*#?\s*([0-9]{1,3})", re.IGNORECASE)
@@ -132,34 +133,31 @@ def _holds(count: int, what: str) -> str:
     return f"does not hold {'a' if count == 1 else count} {what}"
 
 
-def own_items(state: State, seat: int, viewer: int) -> list[tuple[str, str]]:
-    """Everything ``seat`` could give, as (item, label) for ``viewer``: each card in front and
-    each coin in hand, copies apart."""
+def own_items(state: State, seat: int, viewer: int) -> tuple[list[tuple[str, str]], bool]:
+    """What ``seat`` could give, as (item, label) for ``viewer``, each item once (a menu picks
+    each choice once: more copies are typed), in at most ``MENU_ITEMS``: every coin value in
+    hand and the cards in front, by name (with their effect) or, face down, by place. True
+    when some cards did not fit (places past the menu's room are typed too)."""
     player = state.seats[seat]
-    cards = player.labels()
+    coins = [(f"coin {coin}", f"coin {coin}") for coin in sorted(set(player.hand))]
     if face_down(state):
         peek = seat == viewer and not state.config["utter_darkness"]
-        items = [
+        cards = [
             (f"card {i + 1}", f"card {i + 1}: {card}" if peek else f"card {i + 1} (face down)")
-            for i, card in enumerate(cards)
+            for i, card in enumerate(player.labels())
         ]
     else:
-        items = [(card, card) for card in cards]
-    items += [(f"coin {coin}", f"coin {coin}") for coin in sorted(player.hand)]
-    return _numbered(items)
+        counts = Counter(player.labels())
+        cards = [(card, card if n == 1 else f"{card} (one of {n})") for card, n in counts.items()]
+    room = MENU_ITEMS - len(coins)
+    return cards[:room] + coins, len(cards) > room
 
 
-def _numbered(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Copies of one item told apart in their labels: ``Toadstool (1 of 2)``."""
-    total = Counter(value for value, _ in items)
-    seen: Counter[str] = Counter()
-    out = []
-    for value, text in items:
-        seen[value] += 1
-        out.append(
-            (value, f"{text} ({seen[value]} of {total[value]})" if total[value] > 1 else text)
-        )
-    return out
+def has_copies(state: State, seat: int) -> bool:
+    """Whether ``seat`` holds two of an item (a menu picks one of each: the rest are typed)."""
+    player = state.seats[seat]
+    many = len(set(player.hand)) < len(player.hand)
+    return many or (not face_down(state) and len(set(player.labels())) < len(player.brew))
 
 
 # --- words -----------------------------------------------------------------------------------

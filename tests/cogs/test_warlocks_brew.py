@@ -193,10 +193,26 @@ def test_a7_the_fullest_deal_prompts_fit_discord() -> None:
     state.seats[0].proposals = 0
     state, _ = GAME.resolve(state, {0: accepted(state, 0, f"propose {state.seats[1].name}")})
     give = next(r for r in GAME.requests(state) if r.seat == 0)
-    assert len(give.choices) > 25  # its 24 cards, 10 coins and Nothing: a paged menu
+    assert len(give.choices) == 18  # 12 different cards, 5 coin values, Nothing: one menu
+    assert "Toadstool (one of 3)" in [c.label for c in give.choices]
+    assert "type more, e.g. `2 Toadstool, coin 3, coin 3`" in give.prompt
     fits_discord(give)
     state, _ = GAME.resolve(state, {4: accepted(state, 4, f"propose {state.seats[0].name}")})
     state, _ = GAME.resolve(state, {4: accepted(state, 4, "nothing")})
     ask = next(r for r in GAME.requests(state) if r.seat == 4)
-    assert len(ask.choices) > 25
+    assert len(ask.choices) == 18
     fits_discord(ask)
+
+
+def test_a9_a7_a_face_down_brew_past_a_menu_is_typed_by_place() -> None:
+    config = parsed("magic_infused=6, deal_window=30, copies=6, types=8, utter_darkness")
+    state, _ = GAME.new_match(Setup(config, 3, 3))
+    state.phase, state.card = "deals", None
+    for card in INGREDIENTS * 4:
+        state.seats[0].add(card, "")
+    state, _ = GAME.resolve(state, {0: accepted(state, 0, "propose P2")})
+    give = next(r for r in GAME.requests(state) if r.seat == 0)
+    assert len(give.choices) == 25 and give.choices[-1].value == "nothing"
+    assert "type the others by place, e.g. `card 30`" in give.prompt
+    fits_discord(give)
+    assert accepted(state, 0, "card 30, card 2") == "give card 2, card 30"
