@@ -33,7 +33,7 @@ from games.protocol import (
 )
 from games.text import OTHER_NUMERALS, excerpt, has_other_numerals
 
-from . import cursed, deals, render
+from . import cursed, deal_prompts, deals, render
 from .config import COIN_RETURN_AT, build_deck, coin_values, parse_config
 from .effects import BARGAIN_BIN, CURSED, EFFECTS, FREE_SAMPLE, REFUND, infuse
 from .rules import all_bid_the_same, count_winners, unique_bidder
@@ -190,7 +190,7 @@ def open_requests(state: State) -> list[Request]:
     if state.phase == "curse":
         return [cursed.request(state, seat) for seat in asked_seats(state)]
     if state.phase == "deals":
-        return deals.requests(state)
+        return deal_prompts.requests(state)
     return [_bid_request(state, seat, window) for seat in asked_seats(state)]
 
 
