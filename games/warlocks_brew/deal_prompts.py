@@ -22,7 +22,16 @@ from .deals import (
     partners,
     why_not,
 )
-from .offers import NOTHING, face_down, has_copies, items_text, offer_line, own_items, seat_items
+from .offers import (
+    NOTHING,
+    clipped,
+    face_down,
+    has_copies,
+    items_text,
+    offer_line,
+    own_items,
+    seat_items,
+)
 from .state import Draft, Offer, State
 
 PROMPT_CHARS = 1700  # a deal prompt's text, before the host adds its deadline
@@ -212,8 +221,9 @@ def _draft_request(state: State, seat: int, draft: Draft) -> Request:
         "`favour I won't bid on the next Toadstool`."
     )
     prompt = (
-        f"Your offer to {partner}, step 3 of 3: you give {items_text(draft.give)}; you get "
-        f"{items_text(draft.ask, partner)}. Send it to {partner}, or Cancel.{favour}{note}"
+        f"Your offer to {partner}, step 3 of 3: you give {clipped(items_text(draft.give), 500)};"
+        f" you get {clipped(items_text(draft.ask, partner), 500)}. Send it to {partner}, or"
+        f" Cancel.{favour}{note}"
     )
     full = len(incoming(state, draft.to)) >= MAX_WAITING
     if full:

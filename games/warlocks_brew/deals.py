@@ -30,6 +30,7 @@ from .effects import label
 from .offers import (
     NOTHING,
     Bad,
+    clipped,
     face_down,
     favour_text,
     items_text,
@@ -42,6 +43,7 @@ from .state import Draft, Offer, Phase, State
 
 MAX_PROPOSALS = 3  # offers a player may start in one window: a window's steps stay bounded
 MAX_WAITING = 3  # offers waiting for one player's answer: a prompt stays within Discord's
+SAID_CHARS = 150  # the items an acknowledgement repeats
 READY, SEND, CANCEL = "ready", "send", "cancel"
 FAVOUR_WORDS = ("favour", "favor")
 
@@ -161,7 +163,7 @@ def _check_draft(state: State, seat: int, draft: Draft, word: str, rest: str, te
     why = missing(state, whose, items)
     if why:
         raise Bad(f"You can't name that: {why}.")
-    said = items_text(items, "" if draft.step == "give" else partner)
+    said = clipped(items_text(items, "" if draft.step == "give" else partner), SAID_CHARS)
     summary = (
         f"You give {said}. Next: what you ask {partner} for."
         if draft.step == "give"

@@ -176,6 +176,11 @@ def items_text(items: Sequence[str], owner: str = "") -> str:
     return names_text(parts)
 
 
+def clipped(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def favour_text(text: str) -> str:
     """A favour as recorded: one line, cut to ``FAVOUR_CHARS`` characters, unable to ping
     anyone (every ``@`` gets an invisible space after it: no ``@everyone``, ``<@id>`` or
