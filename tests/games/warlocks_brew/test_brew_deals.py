@@ -344,3 +344,12 @@ def test_a7_deal_steps_replay_from_a_script() -> None:
     ]
     assert checkpoints[3]["closed"] and checkpoints[3]["moves"] == {}
     assert checkpoints[3]["deck_left"] == 1  # the next card is up
+
+
+def test_a7_a_moderator_ending_the_match_in_a_deal_window_counts_it() -> None:
+    state = dealing()
+    state, _ = answer(state, 0, "offer P2 give coin 1 for nothing")
+    state, _ = GAME.end(state, "moderator")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.reason == "ended" and outcome.winners == (0,)
+    assert state.offers == [] and GAME.requests(state) == []

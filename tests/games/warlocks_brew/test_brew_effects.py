@@ -317,3 +317,16 @@ def test_g2_e6_no_deal_window_follows_a_free_sample() -> None:
     for seat in range(3):
         state, _ = GAME.resolve(state, {seat: "ready"})
     assert state.phase == "bid" and (state.auction, state.card) == (4, W)  # sample then bids
+
+
+def test_g2_e4_a_cursed_winner_who_leaves_takes_the_choice_along() -> None:
+    state, _ = cursed_start([B])
+    state, _ = GAME.leave(state, 0)
+    assert state.phase == "bid" and state.cursed is None and state.auction == 2
+    assert [r.seat for r in GAME.requests(state)] == [1, 2]
+
+
+def test_g2_e4_another_player_leaving_leaves_the_cursed_choice_waiting() -> None:
+    state, _ = cursed_start([B])
+    state, _ = GAME.leave(state, 2)
+    assert state.phase == "curse" and [r.seat for r in GAME.requests(state)] == [0]
