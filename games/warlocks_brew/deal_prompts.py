@@ -171,7 +171,7 @@ def holdings_line(state: State, seat: int) -> str:
     elif state.config["utter_darkness"]:
         brew = f"{len(player.brew)} face-down cards (card 1 is the first you won)"
     else:
-        brew = ", ".join(f"card {i + 1} {card}" for i, card in enumerate(seat_items(player)))
+        brew = ", ".join(f"card {i + 1}: {card}" for i, card in enumerate(seat_items(player)))
         brew = brew or "empty"
     return (
         f"You have: brew {brew}; coins in hand {render.coins_text(player.hand)} "

@@ -164,14 +164,16 @@ def has_copies(state: State, seat: int) -> bool:
 
 
 def items_text(items: Sequence[str], owner: str = "") -> str:
-    """``Toadstool ×2 and coin 3``; cards by place are ``Bo's card 2`` (``owner``: Bo)."""
+    """``Toadstool ×2 and coin 3``; cards by place are ``Bo's card 2`` (``owner``: Bo; or
+    ``your``)."""
     if not items:
         return NOTHING
     counts = Counter(items)
     parts = []
     for item, count in counts.items():
         if item.startswith("card ") and owner:
-            item = f"{owner}'s {item}"
+            whose = owner if owner == "your" else f"{owner}'s"
+            item = f"{whose} {item}"
         parts.append(item if count == 1 else f"{item} ×{count}")
     return names_text(parts)
 
@@ -192,7 +194,8 @@ def favour_text(text: str) -> str:
 def offer_line(state: State, offer: Offer, viewer: int | None = None) -> str:
     """An offer in words, for one of its two parties (or a moderator)."""
     by, to = state.seats[offer.by], state.seats[offer.to]
-    give, ask = items_text(offer.give, by.name), items_text(offer.ask, to.name)
+    give = items_text(offer.give, "your" if viewer == offer.by else by.name)
+    ask = items_text(offer.ask, "your" if viewer == offer.to else to.name)
     if viewer == offer.by:
         head = f"Your offer {offer.id} to {to.name}: you give {give}; you get {ask}."
     elif viewer == offer.to:

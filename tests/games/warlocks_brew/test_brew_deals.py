@@ -292,9 +292,10 @@ def test_a9_a7_face_down_deals_name_cards_by_place_and_hide_their_type() -> None
     state = dealing(vision_of_blindness=True)  # P1: Toadstool
     state.seats[0].add(B, "")
     assert "name a card by its place" in refusal(state, 0, "offer P2 give Bat Wing for nothing")
-    assert "card 1 Toadstool, card 2 Bat Wing" in prompt(state, 0)  # the owner peeks
+    assert "card 1: Toadstool, card 2: Bat Wing" in prompt(state, 0)  # the owner peeks
     state, _ = answer(state, 0, "offer P2 give card 2 for coin 1")
     assert "you get P1's card 2; you give coin 1." in prompt(state, 1)
+    assert "Your offer 1 to P2: you give your card 2; you get coin 1." in prompt(state, 0)
     state, events = answer(state, 1, "accept 1")
     public = texts([e for e in events if e.audience == PUBLIC])
     assert "P1 gives P2 1 face-down card; P2 gives P1 coin 1." in public and B not in public
