@@ -100,3 +100,22 @@ def test_a7_the_typed_deal_commands_on_the_page_are_accepted() -> None:
     for typed in ("offer Bo give Toadstool, coin 3 for Bat Wing", "accept 3", "decline 3", "ready"):
         verdict = GAME.submit(state, 0, typed)
         assert isinstance(verdict, Accepted), (typed, verdict)
+    reference = part("Deals, in full")
+    state.seats[0].add(T, "")
+    more = (
+        "offer Bo give Toadstool, coin 3 for Bat Wing favour no bids on Newt",
+        "offer Bo 2 Toadstool for nothing",
+        "propose Bo",
+        "accept",
+    )
+    flat = " ".join(reference.split())
+    for said in (
+        "favour no bids on Newt`",
+        "(`give` is optional; `2 Toadstool` is two;",
+        "`propose Bo`",
+    ):
+        assert said in flat, said
+    assert "`accept` alone answers the one offer waiting" in flat
+    for typed in more:
+        verdict = GAME.submit(state, 0, typed)
+        assert isinstance(verdict, Accepted), (typed, verdict)
