@@ -118,7 +118,7 @@ KNOWN: dict[str, list[Largest]] = {
             "8 types of 6 copies, 6 players, all six effects, deals",
             {"types": 8, "copies": 6, "magic_infused": 6, "deal_window": 600},
             6,
-            agent="random",  # it deals the most
+            agents=("random",),  # it deals the most
         ),
         Largest(
             "8 types of 6 copies, utter darkness, all six effects, deals",
@@ -130,7 +130,7 @@ KNOWN: dict[str, list[Largest]] = {
                 "utter_darkness": True,
             },
             6,
-            agent="random",
+            agents=("random",),
             windows=400,
         ),
     ],
