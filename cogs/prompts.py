@@ -27,7 +27,10 @@ a custom id can carry); past that, picked within one page of one menu, or typed.
 A player with prompts in several matches (a practice beside a real match) types an answer, or
 sends it with ``/submit`` by DM, all the same (``route``): it goes to the one prompt whose game
 would take it (``Host.would_accept``); when several would, one short menu asks which match
-(``fa:<match>:<step>:<answer>``); when none would, each game's reason is told.
+(``fa:<match>:<step>:<answer>``); when none would, each game's reason is told. Sharded, the
+process holding shard 0 gets every DM and sees every match's prompts (``FloralBot.open_prompts``:
+other processes' read from the store); an answer for a match another process hosts is handed
+there (``FloralBot.hand_over_answer``), which submits it and answers the player.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.client import FloralBot
+from bot.client import ANSWER_FOR, FloralBot
 from bot.discord_transport import HELP_PREFIX, fit
 from bot.host import HostError, OpenPrompt
 from bot.outbox import choices_text
@@ -778,6 +781,7 @@ class Routed:
     text: str = ""
     view: discord.ui.View | None = None
     refused: bool = False  # submitted to ``prompt``, and refused
+    handed: bool = False  # sent to the process hosting its match, which answers the player
 
 
 async def route(bot: FloralBot, user_id: int, raw: str, prompts: Sequence[OpenPrompt]) -> Routed:
@@ -820,17 +824,25 @@ async def prompt_title(bot: FloralBot, match_id: int) -> str:
 
 
 async def submit_routed(
-    bot: FloralBot, user_id: int, raw: str, prompts: Sequence[OpenPrompt]
+    bot: FloralBot,
+    user_id: int,
+    raw: str,
+    prompts: Sequence[OpenPrompt],
+    interaction: discord.Interaction | None = None,
 ) -> Routed:
     """``route``, then the answer submitted where it goes: the acknowledgement or refusal
-    (and, when the player has several prompts, which match it went to)."""
+    (and, when the player has several prompts, which match it went to). An answer for a match
+    another process hosts goes there (``handed``: that process answers the player)."""
     routed = await route(bot, user_id, raw, prompts)
     prompt = routed.prompt
     if prompt is None:
         return routed
+    among = bot.among(prompts)
+    if await bot.hand_over_answer(prompt.match_id, among, interaction):
+        return Routed(prompt, handed=True)
     result = await bot.host.submit(prompt.match_id, user_id, raw, step=prompt.step)
     text = ack_text(result) if result.accepted else refusal_text(result)
-    if len(prompts) > 1:
+    if among > 1:
         text = f"{text}\n↳ {await prompt_title(bot, prompt.match_id)}"
     return Routed(prompt, text, refused=not result.accepted)
 
@@ -848,31 +860,34 @@ class Prompts(commands.Cog):
         text = message.content.strip()
         if not text:
             return
+        user_id = message.author.id
+        prompts = await self.bot.open_prompts(user_id)
         word = text.casefold()
-        if word in ASKED_WORDS and not self._names_a_choice(message.author.id, text):
-            await self._asked(message, word)
+        if word in ASKED_WORDS and not any(is_a_choice(p.request, text) for p in prompts):
+            await self._asked(message, word, prompts)
             return
-        if len(text) > TYPED_MAX and not self._is_an_answer(message.author.id, text):
+        if len(text) > TYPED_MAX and not self._is_an_answer(user_id, text, prompts):
             await message.channel.send(
                 fit(
                     "✖ That is not an answer to your prompt, so it is not sent."
-                    f"{self._why_not(message.author.id, text)} Type an answer as the prompt"
+                    f"{self._why_not(user_id, text, prompts)} Type an answer as the prompt"
                     " shows it, a short one (one character), or use the buttons or /submit."
                 )
             )
             return
-        routed = await self._typed(message.author.id, text)
+        routed = await self._typed(user_id, text, prompts)
+        if routed.handed:  # the process hosting its match answers
+            return
         extra: dict[str, Any] = {"view": routed.view} if routed.view is not None else {}
         await message.channel.send(fit(routed.text), **extra)
 
-    def _names_a_choice(self, user_id: int, text: str) -> bool:
-        return any(is_a_choice(p.request, text) for p in self.bot.host.prompts_for(user_id))
-
-    async def _asked(self, message: discord.Message, word: str) -> None:
+    async def _asked(
+        self, message: discord.Message, word: str, prompts: Sequence[OpenPrompt]
+    ) -> None:
         """``help``: the open prompt's reference; ``cards``: the match's cards (first page)."""
         user_id = message.author.id
         if word == "help":
-            await message.channel.send(fit(self._help(user_id)))
+            await message.channel.send(fit(self._help(prompts)))
             return
         try:
             match_id = await my_match(self.bot, user_id, message.channel.id)
@@ -887,8 +902,8 @@ class Prompts(commands.Cog):
             extra["view"] = shown.view
         await message.channel.send(fit(shown.text), **extra)
 
-    def _help(self, user_id: int) -> str:
-        prompts = self.bot.host.prompts_for(user_id)
+    @staticmethod
+    def _help(prompts: Sequence[OpenPrompt]) -> str:
         if len(prompts) == 1:
             return help_text(prompts[0].request, prompts[0].match_id)
         if prompts:
@@ -898,11 +913,11 @@ class Prompts(commands.Cog):
             " explains each game."
         )
 
-    def _is_an_answer(self, user_id: int, text: str) -> bool:
+    def _is_an_answer(self, user_id: int, text: str, prompts: Sequence[OpenPrompt]) -> bool:
         """Whether longer text answers an open prompt: it names choices (for a multi-choice
         request, only choices), or the game would take it (a typed grammar: ``discard A, B``).
         Other longer text is chat: refused here, never logged as an attempt."""
-        for prompt in self.bot.host.prompts_for(user_id):
+        for prompt in prompts:
             known = {choice.value.casefold() for choice in prompt.request.choices}
             if all(part.casefold() in known for part in prompt.request.split_answer(text)):
                 return True
@@ -910,27 +925,30 @@ class Prompts(commands.Cog):
                 return True
         return False
 
-    def _why_not(self, user_id: int, text: str) -> str:
+    def _why_not(self, user_id: int, text: str, prompts: Sequence[OpenPrompt]) -> str:
         """The game's reason, when exactly one prompt is open (it may explain the grammar)."""
-        prompts = self.bot.host.prompts_for(user_id)
         if len(prompts) != 1:
             return ""
         verdict = self.bot.host.would_accept(prompts[0].match_id, user_id, text)
         return f" {verdict.reason}" if isinstance(verdict, Refused) else ""
 
-    async def _typed(self, user_id: int, text: str) -> Routed:
-        prompts = self.bot.host.prompts_for(user_id)
+    async def _typed(self, user_id: int, text: str, prompts: Sequence[OpenPrompt]) -> Routed:
         if prompts:
             return await submit_routed(self.bot, user_id, text, prompts)
         # a paused match, say: the host tells why nothing can be answered now
+        pinned = ANSWER_FOR.get()
         mine = [
-            r
+            r.id
             for r in await self.bot.host.list_matches(active_only=True)
             if user_id in r.players and r.status in ("running", "paused")
         ]
+        if pinned is not None:
+            mine = [pinned.match_id]
         if len(mine) != 1:
             return Routed(text="Nothing is asked of you right now.")
-        return Routed(text=refusal_text(await self.bot.host.submit(mine[0].id, user_id, text)))
+        if await self.bot.hand_over_answer(mine[0], 1):
+            return Routed(handed=True)
+        return Routed(text=refusal_text(await self.bot.host.submit(mine[0], user_id, text)))
 
 
 async def setup(bot: commands.Bot) -> None:

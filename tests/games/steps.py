@@ -114,6 +114,25 @@ KNOWN: dict[str, list[Largest]] = {
             {"types": 8, "copies": 6, "no_unique": "rebid", "utter_darkness": True},
             5,
         ),
+        Largest(
+            "8 types of 6 copies, 6 players, all six effects, deals",
+            {"types": 8, "copies": 6, "magic_infused": 6, "deal_window": 600},
+            6,
+            agents=("random",),  # it deals the most
+        ),
+        Largest(
+            "8 types of 6 copies, utter darkness, all six effects, deals",
+            {
+                "types": 8,
+                "copies": 6,
+                "magic_infused": 6,
+                "deal_window": 600,
+                "utter_darkness": True,
+            },
+            6,
+            agents=("random",),
+            windows=400,
+        ),
     ],
 }
 

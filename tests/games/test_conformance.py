@@ -101,10 +101,13 @@ def _floral_bound(config: Mapping[str, JSON], seats: int) -> int:
 
 
 def _brew_bound(config: Mapping[str, JSON], seats: int) -> int:
-    # an auction per card; a rebid round takes a coin from each rebidder's hand (at most five);
-    # then the last call
-    cards = int(config["types"]) * int(config["copies"])
-    return cards * 6 + 1
+    # an auction per card (and one more for the card a Cursed win sends back); a rebid round
+    # takes a coin from each rebidder's hand (at most five); the Cursed choice; a deal window:
+    # per seat 3 offers of 5 steps, 3 withdrawals, Ready and the answers to the others' offers,
+    # and its deadline; then the last call
+    cards = int(config["types"]) * int(config["copies"]) + 1
+    deals = seats * (3 * 5 + 3 + 1 + 3) + 1 if config["deal_window"] else 0
+    return cards * (6 + 1 + deals) + 1
 
 
 FLORAL_RULES = {
@@ -128,6 +131,9 @@ def brew_configs(draw: st.DrawFn, host: bool = False) -> dict[str, JSON]:
         "storefront_disaster": draw(st.integers(0, 2)),
         "snakeoil_salesman": draw(st.integers(0, 2)),
     }
+    if not host:  # their windows (a Cursed choice, deals) have lengths of their own
+        config["magic_infused"] = draw(st.integers(0, 6))
+        config["deal_window"] = draw(st.sampled_from([0, 0, 30]))
     face_down = draw(st.sampled_from(["", "vision_of_blindness", "utter_darkness"]))
     if face_down:
         config[face_down] = True
