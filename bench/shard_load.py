@@ -96,7 +96,7 @@ async def worker(args: argparse.Namespace) -> dict[str, Any]:
 
     shard = args.worker
     shards = Shards((shard,), COUNT)
-    async with leasing(args.db, shards, f"bench worker {shard}"):
+    async with leasing(args.db, shards, f"bench worker {shard}") as leases:
         store = await open_store(args.db)
         budget = RequestBudget(args.db)
         await budget.start()
@@ -106,12 +106,12 @@ async def worker(args: argparse.Namespace) -> dict[str, Any]:
         host.ack_ms, host.acked, host.stats.late_ms = [], [], []
         hop_ms: list[float] = []
 
-        async def handed_over(event: str, data: dict[str, Any]) -> None:
+        async def handed_over(event: str, data: dict[str, Any], again: bool) -> None:
             result = await host.submit(data["match"], data["user"], data["raw"], step=data["step"])
             if result.accepted:
                 hop_ms.append((time.time() - data["at"]) * 1000)
 
-        handoff = HandOff(args.db, shards, handed_over)
+        handoff = HandOff(args.db, shards, leases.owner, handed_over)
         await handoff.start()
         pool = await asyncpg.create_pool(args.db, min_size=1, max_size=4)
         gateway = await asyncpg.connect(args.db)

@@ -21,6 +21,10 @@ JSON_HELP = "one JSON object a line (the default when the output is not a termin
 
 # subcommand -> module with ``main(args) -> int``
 PLAYERS_HELP = "seats of the match (default: the game's smallest table)"
+OPTIONS_HELP = (
+    "the game's rules options, as its setup command takes them"
+    ' (e.g. "magic_infused=6, deal_window=20"; see docs/GAME.md)'
+)
 
 _HANDLERS = {
     "run": "bot.client",
@@ -83,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--level", default=None, help="AI level of every seat (listed below)")
     simulate.add_argument("--players", type=arguments.player_count, default=None, help=PLAYERS_HELP)
+    simulate.add_argument("--options", default=None, help=OPTIONS_HELP)
     simulate.add_argument("--db", default=None, help="database file (resumes unfinished matches)")
     simulate.add_argument("--quiet", action="store_true", help="print only the summary")
     simulate.add_argument(
@@ -97,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--players", type=arguments.player_count, default=None, help=PLAYERS_HELP + "; you are P1"
     )
+    play.add_argument("--options", default=None, help=OPTIONS_HELP)
 
     replay = sub.add_parser("replay", help="run a match script, print its trace")
     replay.add_argument("script", metavar="SCRIPT.json")

@@ -17,7 +17,8 @@ import signal
 import sys
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -33,12 +34,16 @@ from bot.budget import PROMPT, RequestBudget, counts
 from bot.database import is_postgres, open_store
 from bot.discord_transport import DiscordTransport, fit
 from bot.handoff import HandOff
-from bot.host import Host, HostError
+from bot.host import Host, HostError, OpenPrompt
+from bot.host.submissions import REDELIVERED
+from bot.ids import parse_match_id
 from bot.pacing import LocalBudget, pace
 from bot.practice import Practice
 from bot.settings import Settings
 from bot.shards import Shards, parse_range
-from bot.store.leases import leasing
+from bot.store import Store
+from bot.store.common import SqlStore
+from bot.store.leases import ShardLeases, leasing
 from bot.store.owner import describe, owning
 from bot.transport import Delivery, Transport
 from games import registry
@@ -127,6 +132,7 @@ class FloralBot(commands.Bot):
         if self.application_id is not None:  # known once logged in
             log.info("invite URL: %s", invite_url(self.application_id, self.settings.threads))
         store = await open_store(self.settings.db)
+        self._fence(store)
         transport = DiscordTransport(
             self,
             self.views,
@@ -158,6 +164,9 @@ class FloralBot(commands.Bot):
         log.info("host started with %d active matches", len(self._host.active_match_ids()))
 
     async def _start_handoff(self) -> None:
+        """Sharded processes only (``ShardedFloralBot``)."""
+
+    def _fence(self, store: Store) -> None:
         """Sharded processes only (``ShardedFloralBot``)."""
 
     async def _share_budget(self) -> None:
@@ -218,6 +227,36 @@ class FloralBot(commands.Bot):
     async def _stop_budget(self) -> None:
         """Sharded processes only (``ShardedFloralBot``)."""
 
+    # --- DM answers: where they go ---------------------------------------------------------
+
+    async def open_prompts(self, user_id: int) -> list[OpenPrompt]:
+        """The user's open prompts a DM answer may be for, by match; an answer another process
+        sent here (``ANSWER_FOR``): its match's alone."""
+        prompts = self.host.prompts_for(user_id)
+        pinned = ANSWER_FOR.get()
+        if pinned is not None:
+            return [prompt for prompt in prompts if prompt.match_id == pinned.match_id]
+        elsewhere = await self._prompts_elsewhere(user_id)
+        return sorted([*prompts, *elsewhere], key=lambda prompt: prompt.match_id)
+
+    @staticmethod
+    def among(prompts: Sequence[OpenPrompt]) -> int:
+        """How many open prompts the player had when their answer was routed (the answer
+        names its match when several)."""
+        pinned = ANSWER_FOR.get()
+        return pinned.among if pinned is not None else len(prompts)
+
+    async def _prompts_elsewhere(self, user_id: int) -> list[OpenPrompt]:
+        """Sharded processes only (``ShardedFloralBot``): those of other processes' matches."""
+        return []
+
+    async def hand_over_answer(
+        self, match_id: int, among: int, interaction: discord.Interaction | None = None
+    ) -> bool:
+        """Sharded processes only (``ShardedFloralBot``): whether the DM being handled, an
+        answer for ``match_id``, went to the process hosting that match, which answers it."""
+        return False
+
     def log_channel_of(self, delivery: Delivery) -> int | None:
         return self.log_channel_in(delivery.guild_id)
 
@@ -254,25 +293,39 @@ class FloralBot(commands.Bot):
 
 class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
     """``floral-host run --shards``: discord.py's AutoShardedBot on this process's shards,
-    hosting their servers' matches. The process holding shard 0 hands each DM about a match
-    another process hosts to that process (``bot.handoff``), which answers it."""
+    hosting their servers' matches; its store writes about a match only while this process
+    leases the match's shard (``bot.store.leases.LeaseFence``). The process holding shard 0
+    hands each DM about a match another process hosts to that process (``bot.handoff``), which
+    answers it: a button press or a command naming its match directly; a typed answer or a
+    ``/submit`` naming none once the prompts cog, seeing every match's prompts, has picked the
+    match it answers (``hand_over_answer``, pinned by ``ANSWER_FOR``)."""
 
-    def __init__(self, settings: Settings, shards: Shards) -> None:
-        self.shard_range = shards
+    def __init__(self, settings: Settings, leases: ShardLeases) -> None:
+        assert leases.shards is not None, "the leases are claimed first"
+        self.shard_range = shards = leases.shards
         super().__init__(settings, shard_ids=list(shards.ids), shard_count=shards.count)
+        self.leases = leases
         self.handoff: HandOff | None = None
         self.budget: RequestBudget | None = None
         self._routing: set[asyncio.Task[None]] = set()
 
     async def _start_handoff(self) -> None:
         assert self.shard_range is not None
-        self.handoff = handoff = HandOff(self.settings.db, self.shard_range, self._handed_over)
+        self.handoff = handoff = HandOff(
+            self.settings.db, self.shard_range, self.leases.owner, self._handed_over
+        )
         await handoff.start()
-        if self.shard_range.has_dms and len(self.shard_range.ids) < self.shard_range.count:
-            parsers = self._connection.parsers
-            for event in ("INTERACTION_CREATE", "MESSAGE_CREATE"):
+        shards, parsers = self.shard_range, self._connection.parsers
+        if len(shards.ids) < shards.count:  # others answer some of what reaches this process
+            routed = ("INTERACTION_CREATE", "MESSAGE_CREATE") if shards.has_dms else ()
+            for event in routed or ("INTERACTION_CREATE",):
                 parsers[event] = functools.partial(self._received, event, parsers[event])
         await handoff.collect()
+
+    def _fence(self, store: Store) -> None:
+        """The store writes about a match only while this process leases its shard."""
+        assert isinstance(store, SqlStore)  # sharded: PostgreSQL
+        store.fence = self.leases.fence()
 
     async def _stop_handoff(self) -> None:
         if self.handoff is not None:
@@ -300,13 +353,44 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
     # --- the process holding shard 0: DMs about other processes' matches go there ---------
 
     def _received(self, event: str, parse: Callable[[Any], None], data: Any) -> None:
-        """A gateway event, before discord.py parses it: a DM is routed first."""
+        """A gateway event, before discord.py parses it: a DM is routed first. A typed DM or a
+        DM ``/submit`` naming no match is parsed here: its handler, seeing every match's
+        prompts, picks the match it answers and hands it over (``hand_over_answer``)."""
+        if data.get("guild_id") is not None and self._practice_elsewhere(event, data):
+            self._track(self._practice_to_zero(data))
+            return
         if data.get("guild_id") is not None or not self._may_hand_over(event, data):
             parse(data)
             return
-        task = asyncio.create_task(self._route(event, parse, data))
+        if self._answered_here(event, data):
+            marked = _RECEIVED.set((event, data))  # its handlers' tasks copy it as they start
+            try:
+                parse(data)
+            finally:
+                _RECEIVED.reset(marked)
+            return
+        self._track(self._route(event, parse, data))
+
+    def _track(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
         self._routing.add(task)
         task.add_done_callback(self._routing.discard)
+
+    def _practice_elsewhere(self, event: str, data: Mapping[str, Any]) -> bool:
+        """``/practice`` in a server of this process's, which does not hold shard 0: practices
+        (played in DMs) are that process's."""
+        assert self.shard_range is not None
+        command = data.get("type") == 2 and data.get("data", {}).get("name") in LOCAL_COMMANDS
+        return event == "INTERACTION_CREATE" and command and not self.shard_range.has_dms
+
+    async def _practice_to_zero(self, data: dict[str, Any]) -> None:
+        """Defer it, and hand it to shard 0's process as the same command sent by DM."""
+        assert self.handoff is not None
+        interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.handoff.forward(
+            0, "INTERACTION_CREATE", {**as_dm(data), DEFERRED: DEFERRED_ANSWER}
+        )
 
     @staticmethod
     def _may_hand_over(event: str, data: Mapping[str, Any]) -> bool:
@@ -315,6 +399,35 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         if data.get("type") == 2:  # a command: /practice starts a practice, shard 0's own
             return data.get("data", {}).get("name") not in LOCAL_COMMANDS
         return data.get("type") == 3  # a component (autocomplete is answered here)
+
+    @staticmethod
+    def _answered_here(event: str, data: Mapping[str, Any]) -> bool:
+        """A typed DM, or a DM ``/submit`` naming no match: which match it answers is decided
+        where every match is seen."""
+        if event == "MESSAGE_CREATE":
+            return True
+        return data.get("data", {}).get("name") == "submit" and dm_match_of(data) is None
+
+    async def _prompts_elsewhere(self, user_id: int) -> list[OpenPrompt]:
+        if self.handoff is None or _RECEIVED.get() is None:  # a DM Discord sent here only
+            return []
+        return await self.host.viewed_prompts(user_id, await self.handoff.elsewhere(user_id))
+
+    async def hand_over_answer(
+        self, match_id: int, among: int, interaction: discord.Interaction | None = None
+    ) -> bool:
+        received = _RECEIVED.get()
+        if received is None or self.handoff is None:
+            return False
+        shard = await self.handoff.route(0, match_id)
+        if shard is None:  # this process's match
+            return False
+        event, data = received
+        if interaction is not None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            data = {**data, DEFERRED: DEFERRED_ANSWER}
+        await self.handoff.forward(shard, event, {**data, PINNED: [match_id, among]})
+        return True
 
     async def _route(self, event: str, parse: Callable[[Any], None], data: Any) -> None:
         assert self.handoff is not None
@@ -339,7 +452,23 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
 
     # --- the process hosting the match: the DM as if Discord had sent it here -------------
 
-    async def _handed_over(self, event: str, data: dict[str, Any]) -> None:
+    async def _handed_over(self, event: str, data: dict[str, Any], again: bool) -> None:
+        """Dispatch the event, then wait until the handlers it started are done (the hand-off
+        deletes its row then). ``again``: a process that took it died before it was done."""
+        before = asyncio.all_tasks()
+        pinned = data.get(PINNED)
+        answer_for = AnswerFor(*map(int, pinned)) if isinstance(pinned, list) else None
+        marked = REDELIVERED.set(again), ANSWER_FOR.set(answer_for)  # its handlers copy them
+        try:
+            self._dispatch_handed(event, data)
+        finally:
+            REDELIVERED.reset(marked[0])
+            ANSWER_FOR.reset(marked[1])
+        started = asyncio.all_tasks() - before  # dispatching starts its handlers, nothing else
+        if started:
+            await asyncio.wait(started)
+
+    def _dispatch_handed(self, event: str, data: dict[str, Any]) -> None:
         state = self._connection
         if event == "MESSAGE_CREATE":
             state.parse_message_create(cast(Any, data))
@@ -363,15 +492,62 @@ LOCAL_COMMANDS = frozenset({"practice"})  # DM commands the process holding shar
 DEFERRED = "floral_deferred"  # how shard 0's process deferred a handed-over interaction
 DEFERRED_ANSWER = discord.InteractionResponseType.deferred_channel_message.value
 DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update.value
+PINNED = "floral_answer_for"  # a handed-over answer's match and prompt count (AnswerFor)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerFor:
+    """A typed DM answer or DM ``/submit`` that shard 0's process, seeing every match, sent to
+    the process hosting the match whose game takes it: that match, and how many open prompts
+    the player had in all (an answer among several names its match)."""
+
+    match_id: int
+    among: int
+
+
+# while a handed-over answer is handled: its match (the handlers' tasks copy it as they start)
+ANSWER_FOR: ContextVar[AnswerFor | None] = ContextVar("floral_answer_for", default=None)
+# while shard 0's process handles a DM it decides about: the raw event, to hand it over
+_RECEIVED: ContextVar[tuple[str, dict[str, Any]] | None] = ContextVar(
+    "floral_received", default=None
+)
+
+
+def as_dm(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A server's interaction as the same one sent by DM: its user, no server or channel (it
+    is answered through its token alone)."""
+    server = ("guild_id", "guild", "guild_locale", "member", "channel", "channel_id")
+    dm = {key: value for key, value in data.items() if key not in server}
+    dm["user"] = data.get("member", {}).get("user") or data.get("user")
+    return dm
 
 
 def dm_match_of(data: Mapping[str, Any]) -> int | None:
-    """The match a DM component is about: the first number in its custom id (every prompt,
-    help and page button has its match there); None for a command or typed text."""
-    custom_id = str(data.get("data", {}).get("custom_id", "")) if data.get("type") == 3 else ""
+    """The match a DM is about: a component's, the first number in its custom id (every
+    prompt, help and page button has its match there); a command's, its ``match`` option;
+    None for typed text or a command naming none."""
+    inner = data.get("data", {})
+    if data.get("type") == 2:
+        return _match_option(inner.get("options", []))
+    custom_id = str(inner.get("custom_id", "")) if data.get("type") == 3 else ""
     for part in custom_id.split(":"):
         if part.isdigit() and len(part) <= 18:
             return int(part)
+    return None
+
+
+def _match_option(options: Any) -> int | None:
+    """A command's ``match`` option (in a subcommand's options too), if it names a match."""
+    for option in options if isinstance(options, list) else []:
+        if not isinstance(option, dict):
+            continue
+        value = option.get("value") if option.get("name") == "match" else None
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                return parse_match_id(value)
+        found = _match_option(option.get("options"))
+        if found is not None:
+            return found
     return None
 
 
@@ -501,7 +677,7 @@ async def _run_sharded(
     ) as leases:
         assert leases.shards is not None
         await check_database(settings.db)
-        async with ShardedFloralBot(settings, leases.shards) as bot:
+        async with ShardedFloralBot(settings, leases) as bot:
             stop.bot = bot
             log.info("hosting the matches of shards %s", leases.shards.text)
             await bot.start(token)

@@ -4,11 +4,19 @@ Discord sends every DM and DM interaction to shard 0. The process holding shard 
 which shard's process hosts the match a DM is about (``route``); when that is another process,
 it acknowledges the interaction within Discord's 3 s (a deferral) and writes the raw event to
 ``floral_inbound``, addressed to the match's shard, with a ``NOTIFY`` (``forward``). Every
-sharded process listens; the one leasing that shard takes the row (a ``DELETE ... RETURNING``:
-once, whoever else looks) and handles the event as if Discord had sent it there: it validates
-and commits the answer, and answers through the interaction's webhook token (valid 15 minutes,
-usable from any process) or, for a typed DM, by posting in the DM channel. So the player sees
-what one process shows, and an acknowledgement still means committed.
+sharded process listens; the one leasing that shard claims the row (its lease's owner id and
+the time, in one conditional ``UPDATE``: once, whoever else looks), handles the event as if
+Discord had sent it there (it validates and commits the answer, and answers through the
+interaction's webhook token, valid 15 minutes and usable from any process, or for a typed DM by
+posting in the DM channel), and only then deletes the row. So the player sees what one process
+shows, and an acknowledgement still means committed.
+
+A process that dies between its claim and the row's deletion leaves the row claimed by an owner
+id no lease names any more (its replacement or a standby leases the shard under a new one): the
+next owner claims it again and handles it. If the dead one had committed the answer already,
+the host knows it for the same (``bot.host.submissions.REDELIVERED``: the seat's standing move
+is that answer) and acknowledges it again without a second write. A claim older than
+``STALE_CLAIM_S`` is taken again too (a handler that never ended).
 
 A notification can be missed (the owner was reconnecting, or just started after taking over a
 dead process's shard): each process also collects the rows of its shards when it starts and
@@ -26,41 +34,57 @@ from typing import Any
 
 from bot.shards import Shards, shard_of
 from bot.store import ACTIVE_STATUSES
-from bot.store.common import INBOUND_TABLE
+from bot.store.common import INBOUND_TABLE, LEASES_TABLE
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "floral_inbound"  # the NOTIFY channel: the payload is "<shard>:<row id>"
 COLLECT_S = 2.0  # how often rows a notification missed are collected
+STALE_CLAIM_S = 300.0  # a claim this old is taken again even if its process still leases
 
 _FORWARD = f"""
 WITH row AS (INSERT INTO {INBOUND_TABLE} (shard, event, payload) VALUES ($1, $2, $3)
              RETURNING id)
 SELECT pg_notify('{CHANNEL}', $1::text || ':' || id::text) FROM row"""
-_TAKE_ONE = f"DELETE FROM {INBOUND_TABLE} WHERE id = $1 RETURNING event, payload"
-_TAKE_ALL = f"""
-WITH taken AS (DELETE FROM {INBOUND_TABLE} WHERE shard = ANY($1::int[])
-               RETURNING id, event, payload)
-SELECT event, payload FROM taken ORDER BY id"""
+# the rows of these shards (or the one row $3) that nobody handles: unclaimed, or claimed by
+# an owner id no lease names (its process died and the shard was leased again), or long ago;
+# claimed only while the shard is still leased to this owner (a process taken over claims none)
+_CLAIM = f"""
+WITH claimed AS (
+    UPDATE {INBOUND_TABLE} i
+    SET claimed_by = $1, claimed_at = clock_timestamp(), tries = i.tries + 1
+    WHERE i.shard = ANY($2::int[]) AND ($3::bigint IS NULL OR i.id = $3::bigint)
+      AND EXISTS (SELECT 1 FROM {LEASES_TABLE} l WHERE l.owner = $1 AND l.shard = i.shard)
+      AND (i.claimed_by IS NULL
+           OR i.claimed_at < clock_timestamp() - make_interval(secs => $4::float8)
+           OR NOT EXISTS (SELECT 1 FROM {LEASES_TABLE} l WHERE l.owner = i.claimed_by))
+    RETURNING i.id, i.event, i.payload, i.tries)
+SELECT id, event, payload, tries FROM claimed ORDER BY id"""
+_DONE = f"DELETE FROM {INBOUND_TABLE} WHERE id = $1 AND claimed_by = $2"
 _ACTIVE = ", ".join(f"'{status}'" for status in ACTIVE_STATUSES)
 # the user's active matches, latest first (a DM that names no match is about one of them)
 _USERS_MATCHES = (
-    f"SELECT guild_id, practice FROM matches WHERE status IN ({_ACTIVE})"
+    f"SELECT guild_id, practice, id FROM matches WHERE status IN ({_ACTIVE})"
     " AND players::jsonb @> to_jsonb($1::bigint) ORDER BY id DESC LIMIT 50"
 )
-_MATCH = "SELECT guild_id, practice FROM matches WHERE id = $1"
+_MATCH = "SELECT guild_id, practice, id FROM matches WHERE id = $1"
 
-Deliver = Callable[[str, dict[str, Any]], Awaitable[None]]
-"""Handles one handed-over event: (Discord's event name, its raw payload)."""
+Deliver = Callable[[str, dict[str, Any], bool], Awaitable[None]]
+"""Handles one handed-over event: (Discord's event name, its raw payload, whether it is handed
+over again: a process that claimed it died before it was done), until it is done."""
 
 
 class HandOff:
     """One process's end of the hand-off: it forwards (shard 0's process) and receives."""
 
-    def __init__(self, url: str, shards: Shards, deliver: Deliver) -> None:
+    def __init__(self, url: str, shards: Shards, owner: str, deliver: Deliver) -> None:
+        """``owner``: the owner id of this process's leases (``ShardLeases.owner``); its claims
+        name it, so they end with the leases."""
         self.url = url
         self.shards = shards
+        self.owner = owner
         self._deliver = deliver
+        self._handling: set[int] = set()  # the rows this process is handling now
         self._pool: Any = None
         self._listener: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -96,15 +120,24 @@ class HandOff:
 
     async def route(self, user_id: int, match_id: int | None) -> int | None:
         """The shard whose process should answer a DM about ``match_id`` (None: the user's
-        latest active match, or one of this process's); None when this process should."""
+        latest active match); None when this process should (or there is no such match)."""
         if match_id is not None:
             rows = await self._pool.fetch(_MATCH, match_id)
         else:
             rows = await self._pool.fetch(_USERS_MATCHES, user_id)
-        shards = [self._shard(int(guild_id), bool(practice)) for guild_id, practice in rows]
-        if not shards or any(shard in self.shards.ids for shard in shards):
+        shards = [self._shard(int(guild_id), bool(practice)) for guild_id, practice, _ in rows]
+        if not shards or shards[0] in self.shards.ids:
             return None
         return shards[0]
+
+    async def elsewhere(self, user_id: int) -> list[int]:
+        """The user's active matches other processes host, latest first."""
+        rows = await self._pool.fetch(_USERS_MATCHES, user_id)
+        return [
+            int(match_id)
+            for guild_id, practice, match_id in rows
+            if self._shard(int(guild_id), bool(practice)) not in self.shards.ids
+        ]
 
     def _shard(self, guild_id: int, practice: bool) -> int:
         return 0 if practice else shard_of(guild_id, self.shards.count)
@@ -121,33 +154,54 @@ class HandOff:
         shard, _, row = payload.partition(":")
         if not (shard.isdigit() and row.isdigit()) or int(shard) not in self.shards.ids:
             return
-        self._spawn(self._take(int(row)))
+        self._spawn(self._claim(int(row)))
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _take(self, row_id: int) -> None:
+    async def _claim(self, row_id: int | None) -> None:
+        """Claim the row ``row_id`` (None: every row of this process's shards nobody
+        handles), and handle what was claimed."""
         try:
-            row = await self._pool.fetchrow(_TAKE_ONE, row_id)
+            rows = await self._pool.fetch(
+                _CLAIM, self.owner, list(self.shards.ids), row_id, STALE_CLAIM_S
+            )
         except Exception:
-            log.warning("a handed-over DM could not be taken; collected later", exc_info=True)
+            if row_id is None:
+                raise
+            log.warning("a handed-over DM could not be claimed; collected later", exc_info=True)
             return
-        if row is not None:
-            await self._handle(row[0], row[1])
+        for found, event, payload, tries in rows:
+            if found not in self._handling:  # a stale claim of its own, still being handled
+                self._handling.add(found)
+                self._spawn(self._handle(found, event, payload, again=tries > 1))
 
-    async def _handle(self, event: str, payload: str) -> None:
-        self.received += 1
+    async def _handle(self, row_id: int, event: str, payload: str, *, again: bool) -> None:
+        """Handle a claimed row, then delete it. A handler that fails is not tried again; a
+        process stopped meanwhile (cancelled) leaves the row claimed for its replacement."""
         try:
-            await self._deliver(event, json.loads(payload))
-        except Exception:
-            log.exception("a handed-over %s failed", event)
+            self.claimed(row_id)
+            self.received += 1
+            try:
+                await self._deliver(event, json.loads(payload), again)
+            except Exception:
+                log.exception("a handed-over %s failed", event)
+            try:
+                await self._pool.execute(_DONE, row_id, self.owner)
+            except Exception as error:  # handled again later: the host knows it for the same
+                log.warning("a handed-over DM handled but not deleted (%s)", error)
+        finally:
+            self._handling.discard(row_id)
+
+    def claimed(self, row_id: int) -> None:
+        """Between a row's claim and its handling (a seam: tests stop a process here)."""
 
     async def collect(self) -> None:
-        """Take every row waiting for this process's shards (notifications missed)."""
-        for event, payload in await self._pool.fetch(_TAKE_ALL, list(self.shards.ids)):
-            self._spawn(self._handle(event, payload))
+        """Claim and handle every row waiting for this process's shards (notifications missed,
+        or claimed by a process that died)."""
+        await self._claim(None)
 
     async def _collect_forever(self) -> None:
         while True:

@@ -27,6 +27,7 @@ def main(args: argparse.Namespace) -> int:
                 args.seed,
                 args.window,
                 args.players,
+                options=args.options,
                 on_closed=lambda: stop(EXIT_OUTPUT_CLOSED),
             )
         )

@@ -54,13 +54,14 @@ from bot.transport import (
     request_from_json,
     request_to_json,
 )
-from games.protocol import PUBLIC, Agent, Event, derive_rng, to_seat
+from games.protocol import PUBLIC, Agent, ConfigError, Event, derive_rng, to_seat
 from games.registry import GameInfo
 
 DEFAULT_WINDOW_S = 60.0  # the players answer at once: a long window costs nothing
 JUNK = "?!#%&*~^"
 JUNK_RATE = 0.05
 FIRST_USER_ID = 1001
+LINE_FIELDS = ("options", "variants", "rules", "config")  # a whole line, or its section
 WALL_CLOCK = re.compile(r" \(until \d\d:\d\d:\d\d UTC\)")
 PROGRESS_EVERY_S = 0.1
 
@@ -263,6 +264,7 @@ class Simulation:
     level: str | None = None  # the AI level of every seat; None: the game's default
     seats: int | None = None  # seats of each new match; None: the game's smallest table
     lockstep: Lockstep | None = None  # None: the players answer after random delays
+    config: Mapping[str, Any] | None = None  # the raw config of each new match (--options)
     infos: dict[str, GameInfo] = field(default_factory=dict)
 
     def info(self, key: str) -> GameInfo:
@@ -304,9 +306,7 @@ class Simulation:
         for match_id in match_ids:
             answer_open(self.host, match_id, self.players.players[match_id])
 
-    async def new_match(
-        self, key: str, seed: int, index: int, config: Mapping[str, Any] | None = None
-    ) -> int:
+    async def new_match(self, key: str, seed: int, index: int) -> int:
         info = self.info(key)
         seats = self.seats or info.game.min_seats
         record = await self.host.create_match(
@@ -315,7 +315,7 @@ class Simulation:
             channel_id=index + 1,
             players=[FIRST_USER_ID + seat for seat in range(seats)],
             names=[f"{self.level or info.default_agent}{seat + 1}" for seat in range(seats)],
-            config=config,
+            config=self.config,
             seed=seed,
             window_s=self.window_s,
         )
@@ -390,18 +390,21 @@ async def simulate(
     window_s: float | None = None,
     level: str | None = None,
     seats: int | None = None,
+    options: str | None = None,
     db: str | Path | None = None,
     quiet: bool = False,
     out: TextIO = sys.stdout,
     on_closed: Callable[[], None] | None = None,
     progress: Console | None = None,
 ) -> dict[str, int]:
-    """Run the simulation; the summary. Raises KeyError for an unknown game or level.
-    ``progress``: the console a progress bar is drawn on (the transcript goes through it when
-    it draws on ``out``)."""
+    """Run the simulation; the summary. Raises KeyError for an unknown game or level, a number
+    of players the game does not seat, or an ``options`` line it refuses. ``progress``: the
+    console a progress bar is drawn on (the transcript goes through it when it draws on
+    ``out``)."""
     window = window_s or DEFAULT_WINDOW_S
     check_level(load_game_info(key), level)
     seats = check_players(load_game_info(key), seats)
+    config = match_config(load_game_info(key), options, seats)
     seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
     with tempfile.TemporaryDirectory() as scratch:
         async with owning(db, "floral-host simulate") if db else contextlib.nullcontext():
@@ -413,7 +416,13 @@ async def simulate(
                 players.console = progress
             try:
                 sim = Simulation(
-                    host, players, window, level=level, seats=seats, lockstep=Lockstep(host)
+                    host,
+                    players,
+                    window,
+                    level=level,
+                    seats=seats,
+                    lockstep=Lockstep(host),
+                    config=config,
                 )
                 async with bar.shown() if bar else contextlib.nullcontext():
                     ids = await _start_all(sim, store, key, matches, seed)
@@ -447,6 +456,25 @@ def check_players(info: GameInfo, players: int | None) -> int:
         )
         raise KeyError(f"{game.title} is played by {seats} players, not {players}")
     return players
+
+
+def match_config(info: GameInfo, options: str | None, seats: int) -> dict[str, Any]:
+    """The raw config an options line asks for (``--options``: the line the game's setup
+    command reads), checked by the game's rules for ``seats`` players now, so that a bad
+    option is refused in one line naming it before any match starts (KeyError)."""
+    if not options or not options.strip():
+        return {}
+    if info.parse_options is None:
+        raise KeyError(f"--options: {info.title} takes no options")
+    try:
+        config = info.parse_options(options)
+        info.game.parse_config(dict(config), seats)
+    except ConfigError as error:
+        line, _, option = error.field.partition(".")
+        field = option if line in LINE_FIELDS and option else error.field
+        named = "" if field in LINE_FIELDS else f"{field}: "
+        raise KeyError(f"--options: {named}{error.message}") from None
+    return config
 
 
 async def _start_all(sim: Simulation, store: Store, key: str, matches: int, seed: int) -> list[int]:
@@ -508,6 +536,7 @@ def main(args: argparse.Namespace) -> int:
             window_s=args.window,
             level=args.level,
             seats=args.players,
+            options=args.options,
             db=args.db or None,
             quiet=args.quiet,
             out=sys.stdout,

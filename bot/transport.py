@@ -104,6 +104,7 @@ def request_to_json(request: Request, match_id: int, step: int, deadline: float)
         "separator": request.separator,
         "presentation": dict(request.presentation),
         "timer": request.timer,
+        "close": request.close,
         "help": request.help,
         "deadline": deadline,  # epoch seconds, UTC
     }
@@ -127,6 +128,7 @@ def request_from_json(data: Mapping[str, Any]) -> Request:
         separator=data.get("separator", ","),
         presentation=data.get("presentation", {}),
         timer=data.get("timer", "turn"),
+        close=data.get("close", "all"),
         help=data.get("help", ""),
     )
 

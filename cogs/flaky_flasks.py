@@ -31,23 +31,13 @@ from bot.client import FloralBot
 from bot.store import MatchRecord
 from cogs import options
 from cogs.common import match_autocomplete, moderator_only
-from cogs.options import OptionsSpec, set_by_command
 from cogs.setup import create_match, players_text, refuse_setup, start_match, timer_lengths
-from games.flaky_flasks.config import DEFAULTS, INT_OPTIONS, RANGES
+from games.flaky_flasks.config import DEFAULTS
 from games.flaky_flasks.content import read_content
+from games.flaky_flasks.options import CONTENT_FIELD, parse_options
 from games.protocol import JSON, ConfigError
 
 GAME = "flaky-flasks"
-CONTENT_FIELD = "content_set"
-TIMER_OPTION = {"window_s": "window", "reaction_window_s": "reaction_window", "rounds": "rounds"}
-BOOL_OPTIONS = ("bargain",)
-CHOICE_OPTIONS = {"prompt_mode": ("eligible", "all")}
-OPTION_KEYS = (
-    *BOOL_OPTIONS,
-    *CHOICE_OPTIONS,
-    *(k for k in INT_OPTIONS if k not in TIMER_OPTION),
-    "seed",
-)
 TITLES = {
     "bargain": "bargaining",
     "prompt_mode": "Hex and Counter prompts to",
@@ -58,27 +48,6 @@ TITLES = {
     "river_size": "river size",
     "tableau_size": "tableau size",
 }
-
-
-# --- the options line -----------------------------------------------------------------------
-
-
-SPEC = OptionsSpec(
-    bools=BOOL_OPTIONS,
-    choices=CHOICE_OPTIONS,
-    ints={key: RANGES[key] for key in (*INT_OPTIONS, "seed") if key not in TIMER_OPTION},
-    elsewhere={
-        **set_by_command(TIMER_OPTION),
-        CONTENT_FIELD: "a content set is given as an attached JSON file",
-    },
-    order=OPTION_KEYS,
-)
-
-
-def parse_options(text: str) -> dict[str, JSON]:
-    """The config an options line sets; ConfigError names the option (or ``options``). The
-    engine's ``parse_config`` then checks each value's range."""
-    return options.parse_options(text, SPEC)
 
 
 def setup_config(

@@ -378,7 +378,7 @@ class Players(commands.Cog):
     ) -> list[OpenPrompt]:
         """The asker's open prompts this answer may be for: the named match's; in a server's
         channel (or a match's thread) with several, that channel's; else every one."""
-        prompts = self.bot.host.prompts_for(interaction.user.id)
+        prompts = await self.bot.open_prompts(interaction.user.id)
         if match is not None:
             match_id = match_id_option(match)
             prompts = [p for p in prompts if p.match_id == match_id]
@@ -406,7 +406,9 @@ class Players(commands.Cog):
                 raise HostError("You have prompts in several matches: give the `match`.")
             await respond(interaction, help_text(prompts[0].request, prompts[0].match_id))
             return
-        routed = await submit_routed(self.bot, interaction.user.id, value, prompts)
+        routed = await submit_routed(self.bot, interaction.user.id, value, prompts, interaction)
+        if routed.handed:  # the process hosting its match answers
+            return
         prompt, text = routed.prompt, routed.text
         if prompt is not None:
             log.info("match %d: /submit from %s", prompt.match_id, interaction.user.id)

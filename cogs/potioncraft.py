@@ -25,9 +25,7 @@ from discord.ext import commands
 
 from bot.client import FloralBot
 from bot.store import MatchRecord
-from cogs import options
 from cogs.common import match_autocomplete, moderator_only
-from cogs.options import OptionsSpec, set_by_command
 from cogs.setup import (
     create_match,
     players_text,
@@ -36,12 +34,11 @@ from cogs.setup import (
     timer_lengths,
     timers_text,
 )
-from games.potioncraft.config import BOOLEANS, CHOICES, DEFAULTS, INTEGERS, SECONDS
+from games.potioncraft.config import DEFAULTS, SECONDS
+from games.potioncraft.options import parse_options
 from games.protocol import JSON, ConfigError
 
 GAME = "potioncraft"
-TIMER_OPTION = {"window_s": "window", "reaction_s": "reaction_window"}
-OPTION_KEYS = tuple(k for k in DEFAULTS if k not in SECONDS)  # what the options line may set
 TITLES = {
     "table_limit": "table limit",
     "potion_set": "potion set",
@@ -58,28 +55,6 @@ SWITCHES = {  # an on/off option as (on, off) words
     "request_block_passes": ("a blocked Request passes on", "a blocked Request ends"),
     "reaction_wait_full": ("block windows run their full length", "block windows may end early"),
 }
-
-
-# --- the options line -----------------------------------------------------------------------
-
-
-SPEC = OptionsSpec(
-    bools=tuple(BOOLEANS),
-    choices={key: tuple(words) for key, words in CHOICES.items()},
-    ints={
-        **{key: INTEGERS.get(key) for key in OPTION_KEYS if key not in (*BOOLEANS, *CHOICES)},
-        "seed": INTEGERS.get("seed", (0, 2**63 - 1)),
-    },
-    nullable=("max_turns",),
-    bare_true=True,
-    elsewhere=set_by_command(TIMER_OPTION),
-    order=(*OPTION_KEYS, "seed"),
-)
-
-
-def parse_options(text: str) -> dict[str, JSON]:
-    """The config an options line sets; ConfigError names the option (or ``options``)."""
-    return options.parse_options(text, SPEC)
 
 
 # --- rendering ------------------------------------------------------------------------------

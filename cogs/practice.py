@@ -48,7 +48,8 @@ class Practice(commands.Cog):
         opponents: app_commands.Range[int, 1, 9] | None = None,
     ) -> None:
         asked = practice_setup(game, level, opponents)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a DM channel to open
+        if not interaction.response.is_done():  # done: another process deferred it (bot.handoff)
+            await interaction.response.defer(ephemeral=True, thinking=True)  # a DM to open
         dm = await interaction.user.create_dm()
         record = await self.bot.practice.start(
             asked, interaction.user.id, interaction.user.display_name, dm.id

@@ -11,33 +11,43 @@ on an old prompt maps to nothing and the host refuses it as before. Components a
 
 Choices show as buttons while they fit (five rows of five, less the rows menus take), in menus
 past that, and a menu of more than 25 shows one page at a time: its last option turns the page
-by editing the message. When a request's groups want more menus than a message has rows, the
-two-step ones stay and the others join one two-step menu: first the group, then its choices.
+by editing the message. A two-step menu (a ``"steps"`` group) asks a stage first (over pages
+past 25 stages), then the stage's choices. When a request's groups want more menus than a message
+has rows, the two-step ones stay and the others join one two-step menu: first the group, then its
+choices.
 A multi-choice request is one menu with the request's minimum and maximum; its answer is the
-values joined by the request's separator, as a player would type it.
-Past 25 choices, Discord sends a menu's picks one page at a time: such an answer is picked within
-one page (the menu then asks for at least one; the game checks the minimum), or typed.
+values joined by the request's separator, as a player would type it. Past 25 choices (Discord
+sends one menu's picks at a time), it is picked in several menus, four to a screen (``More
+choices…`` shows the next screen), whose picks add up in the message itself: each pick edits the
+prompt, its menus showing what is picked and its ``Send`` button
+(``fx:done:<match>:<step>:p<bits>``) carrying every pick so far, so a restart loses nothing;
+``Send`` answers with them all (the game checks the count). Up to ``MULTI_MOST`` choices (what
+a custom id can carry); past that, picked within one page of one menu, or typed.
 
 A player with prompts in several matches (a practice beside a real match) types an answer, or
 sends it with ``/submit`` by DM, all the same (``route``): it goes to the one prompt whose game
 would take it (``Host.would_accept``); when several would, one short menu asks which match
-(``fa:<match>:<step>:<answer>``); when none would, each game's reason is told.
+(``fa:<match>:<step>:<answer>``); when none would, each game's reason is told. Sharded, the
+process holding shard 0 gets every DM and sees every match's prompts (``FloralBot.open_prompts``:
+other processes' read from the store); an answer for a match another process hosts is handed
+there (``FloralBot.hand_over_answer``), which submits it and answers the player.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import logging
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot.client import FloralBot
+from bot.client import ANSWER_FOR, FloralBot
 from bot.discord_transport import HELP_PREFIX, fit
 from bot.host import HostError, OpenPrompt, SubmitResult
 from bot.outbox import choices_text
@@ -45,6 +55,7 @@ from bot.transport import request_to_json
 from cogs.cards import cards_page, my_match
 from cogs.common import (
     ack_text,
+    custom_id_of,
     floral_bot,
     match_name,
     refusal_text,
@@ -69,6 +80,11 @@ KEY = r"[A-Za-z0-9_-]{1,20}|#\d{1,6}"
 ROUTE_SHOWN = 5  # the matches a which-match menu (or a refusal) names, at most: one row
 REASON_CHARS = 200  # each game's reason, as a refusal quotes it
 PAGE = ">"  # an option value ">3": show page 3 of this menu
+PICK = "pick"  # the menus of a multi-choice request past 25 choices, their picks kept
+PICK_SCREEN = ROWS - 1  # such menus a screen shows: a row is kept for its buttons
+MULTI_MOST = 400  # choices whose picks a Send button's id carries (a bit each, within 100)
+DONE, SCREEN = "fx:done:", "fx:screen:"
+SENT = re.compile(rf"{DONE}(?P<match>\d+):(?P<step>\d+):p(?P<picks>[A-Za-z0-9_-]*)")
 
 
 def clip(text: str, limit: int) -> str:
@@ -92,6 +108,24 @@ def value_of(key: str, values: Sequence[str]) -> str | None:
         return key if key in values else None
     index = int(key[1:]) if key[1:].isdigit() else -1
     return values[index] if 0 <= index < len(values) else None
+
+
+def picks_word(picked: Collection[int], count: int) -> str:
+    """Picked choices (indices among ``count``) as a word for a custom id: a bit each, in
+    URL-safe base64 (400 choices: 67 characters)."""
+    bits = sum(1 << i for i in picked if 0 <= i < count)
+    raw = bits.to_bytes((count + 7) // 8, "little")
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def picks_of(word: str, count: int) -> frozenset[int]:
+    """The picks a ``picks_word`` stands for (nothing for a word no Send button made)."""
+    try:
+        raw = base64.urlsafe_b64decode(word + "=" * (-len(word) % 4))
+    except ValueError:
+        return frozenset()
+    bits = int.from_bytes(raw, "little")
+    return frozenset(i for i in range(min(count, bits.bit_length())) if bits >> i & 1)
 
 
 def open_request(bot: FloralBot, user_id: int, match_id: int, step: int) -> OpenRequest | None:
@@ -250,11 +284,32 @@ class DeclareSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
+        if self.kind == PICK:
+            await self.pick(interaction, values)
+            return
         turn = next((v for v in values if v.startswith(PAGE)), None)
         if turn is not None:
             await self.show_page(interaction, int(turn[1:]) if turn[1:].isdigit() else 0)
             return
         await answer_keys(interaction, self.match_id, self.step, values)
+
+    async def pick(self, interaction: discord.Interaction, keys: Sequence[str]) -> None:
+        """This menu's picks replace its earlier ones among the prompt's picks so far; the
+        prompt shows them (nothing is sent until Send)."""
+        found = open_request(floral_bot(interaction), interaction.user.id, self.match_id, self.step)
+        if found is None:  # an old prompt: the host says why
+            await answer(interaction, self.match_id, self.step, ",".join(keys))
+            return
+        count = len(found.request.choices)
+        mine = set(range(self.n * PER_MENU, min(count, (self.n + 1) * PER_MENU)))
+        index = {
+            key: i for i, key in enumerate(choice_keys([c.value for c in found.request.choices]))
+        }
+        chosen = {index[key] for key in keys if key in index} & mine
+        picked = (picks_shown(interaction, count) - mine) | chosen
+        payload = request_to_json(found.request, self.match_id, self.step, found.deadline)
+        screen = {(PICK, 0): self.n // PICK_SCREEN}
+        await update_message(interaction, view=prompt_view(payload, screen, picked))
 
     async def show_page(self, interaction: discord.Interaction, page: int) -> None:
         """Edit the prompt to show another page of this menu (the request is still open)."""
@@ -268,9 +323,23 @@ class DeclareSelect(
 
 
 def turns_a_page(data: Mapping[str, Any]) -> bool:
-    """A raw interaction that picks a menu's page-turning option (it edits the prompt)."""
+    """A raw interaction that picks a menu's page-turning option, a pick kept in the prompt or
+    another screen of picks (each edits the prompt)."""
+    if custom_id_of(data).startswith((f"fx:{PICK}:", SCREEN)):
+        return True
     values = data.get("data", {}).get("values") if data.get("type") == 3 else None
     return isinstance(values, list) and any(str(v).startswith(PAGE) for v in values)
+
+
+def picks_shown(interaction: discord.Interaction, count: int) -> frozenset[int]:
+    """The picks so far of the prompt whose component was used: its Send button's."""
+    message = interaction.message
+    for row in message.components if message is not None else []:
+        for part in getattr(row, "children", ()):
+            sent = SENT.fullmatch(getattr(part, "custom_id", None) or "")
+            if sent is not None:
+                return picks_of(sent["picks"], count)
+    return frozenset()
 
 
 @dataclass(slots=True)
@@ -282,39 +351,53 @@ class Menu:
     placeholder: str = "Choose…"
     n: int = 0
     multi: tuple[int, int] | None = None  # (min, max) choices of a multi-choice answer
-    # a two-step menu: each stage's name and choices; page 0 lists the stages, page k stage k
+    # a two-step menu: each stage's name and choices; its first pages (``lists``: one, or one
+    # per 24 stages past 25) list the stages, the next ones each show a stage's choices
     steps: list[tuple[str, list[int]]] | None = None
     group: str = ""  # the choice group it shows (none: several, or choices past the buttons)
     pages: int = field(init=False, default=1)
+    lists: int = field(init=False, default=1)
 
     def __post_init__(self) -> None:
-        extra = len(self.indices) - PER_MENU
         if self.steps is not None:
-            self.pages = len(self.steps) + 1
-        else:
-            self.pages = 1 if extra <= 0 else -(-len(self.indices) // PER_PAGE)
+            self.lists = 1 if len(self.steps) <= PER_MENU else -(-len(self.steps) // PER_PAGE)
+            self.pages = self.lists + len(self.steps)
+        elif len(self.indices) > PER_MENU:
+            self.pages = -(-len(self.indices) // PER_PAGE)
 
     def page_indices(self, page: int) -> list[int]:
         if self.steps is not None:
-            return [] if page == 0 else self.steps[page - 1][1]
+            return [] if page < self.lists else self.steps[page - self.lists][1]
         if self.pages == 1:
             return self.indices
         return self.indices[page * PER_PAGE : (page + 1) * PER_PAGE]
+
+    def stages_listed(self, page: int) -> range:
+        """The stages a listing page shows (by their index in ``steps``)."""
+        assert self.steps is not None
+        if self.lists == 1:
+            return range(len(self.steps))
+        return range(page * PER_PAGE, min(len(self.steps), (page + 1) * PER_PAGE))
 
 
 def stages_of(
     choices: Sequence[Mapping[str, Any]], indices: list[int]
 ) -> list[tuple[str, list[int]]] | None:
-    """A ``"steps"`` group's stages in order, or None when it reads better as one menu: a
-    single stage, a choice without one, or more stages or choices a stage than a menu holds."""
+    """A ``"steps"`` group's stages in order (a stage past a page as several, ``Salt``, ``Salt
+    (2)``), or None when it reads better as one menu: a single stage that fits a page, or a
+    choice without one. Past 25 stages, the stages are listed over pages (a Flaky Flasks hand
+    of 27 cards)."""
     stages: dict[str, list[int]] = {}
     for i in indices:
         stages.setdefault(str(choices[i].get("stage") or ""), []).append(i)
-    if "" in stages or len(stages) < 2 or len(stages) > PER_MENU:
-        return None
-    if any(len(members) > PER_PAGE for members in stages.values()):
-        return None
-    return list(stages.items())
+    paged = [part for name, members in stages.items() for part in paged_stage(name, members)]
+    return None if "" in stages or len(paged) < 2 else paged
+
+
+def paged_stage(name: str, members: list[int]) -> list[tuple[str, list[int]]]:
+    """A stage as stages of at most a page each: ``name``, ``name (2)`` …"""
+    chunks = [members[i : i + PER_PAGE] for i in range(0, len(members), PER_PAGE)]
+    return [(name if k == 0 else f"{name} ({k + 1})", chunk) for k, chunk in enumerate(chunks)]
 
 
 def menu_kind(group: str) -> str:
@@ -328,7 +411,16 @@ def plan(request: Mapping[str, Any]) -> tuple[list[int], list[int], list[Menu]]:
     low, high = int(request.get("min_choices", 1)), int(request.get("max_choices", 1))
     if high > 1:
         span = f"{low}" if low == high else f"{low} to {high}"
-        return [], [], [Menu("multi", list(range(len(choices))), f"Choose {span}…", 0, (low, high))]
+        if not PER_MENU < len(choices) <= MULTI_MOST:
+            every = list(range(len(choices)))
+            return [], [], [Menu("multi", every, f"Choose {span}…", 0, (low, high))]
+        starts = range(0, len(choices), PER_MENU)
+        return [], [], [
+            Menu(PICK, list(range(start, min(len(choices), start + PER_MENU))),
+                 f"Choose {span} in all: {start + 1}–{min(len(choices), start + PER_MENU)}…",
+                 n, (low, high))
+            for n, start in enumerate(starts)
+        ]  # fmt: skip
     hints: Mapping[str, str] = request.get("presentation") or {}
     groups: dict[str, list[int]] = {}
     for i, choice in enumerate(choices):
@@ -372,8 +464,7 @@ def joined_menus(menus: list[Menu]) -> list[Menu] | None:
     for menu in menus:
         if menu.steps is None:
             name = menu.group.replace("_", " ").capitalize() or "Other"
-            chunks = [menu.indices[i : i + PER_PAGE] for i in range(0, len(menu.indices), PER_PAGE)]
-            stages += [(name if k == 0 else f"{name} ({k + 1})", c) for k, c in enumerate(chunks)]
+            stages += paged_stage(name, menu.indices)
     if len(kept) + 1 >= ROWS or len(stages) > PER_MENU:
         return None
     indices = [i for _, members in stages for i in members]
@@ -389,39 +480,53 @@ def number(menus: list[Menu]) -> list[Menu]:
     return menus
 
 
+def screens(menus: Sequence[Menu]) -> int:
+    """The screens a request's menus take: several for many menus of picks, else one."""
+    picking = [menu for menu in menus if menu.kind == PICK]
+    return max(1, -(-len(picking) // PICK_SCREEN))
+
+
 def menu_select(
-    request: Mapping[str, Any], keys: Sequence[str], menu: Menu, page: int
+    request: Mapping[str, Any],
+    keys: Sequence[str],
+    menu: Menu,
+    page: int,
+    picked: Collection[int] = (),
 ) -> DeclareSelect:
     choices = request["choices"]
     page = page % menu.pages
     shown = menu.page_indices(page)
     options = [
         discord.SelectOption(
-            label=clip(choices[i]["label"] or choices[i]["value"], OPTION_LABEL), value=keys[i]
+            label=clip(choices[i]["label"] or choices[i]["value"], OPTION_LABEL),
+            value=keys[i],
+            default=i in picked,
         )
         for i in shown
     ]
     placeholder = menu.placeholder
     if menu.steps is not None:  # first the stage, then the choices of that stage
-        if page == 0:
-            options = [
-                discord.SelectOption(
-                    label=clip(name, OPTION_LABEL),
-                    value=f"{PAGE}{k}",
-                    description=f"{len(members)} way{'s' if len(members) > 1 else ''}",
-                )
-                for k, (name, members) in enumerate(menu.steps, start=1)
-            ]
+        if page < menu.lists:
+            options = [stage_option(menu, k) for k in menu.stages_listed(page)]
+            if menu.lists > 1:
+                after = (page + 1) % menu.lists
+                more = f"More… (page {after + 1} of {menu.lists})" if after else "Back to page 1…"
+                options.append(discord.SelectOption(label=more, value=f"{PAGE}{after}"))
+                placeholder = f"{placeholder} (page {page + 1} of {menu.lists})"
         else:
-            options.append(discord.SelectOption(label="← Back", value=f"{PAGE}0"))
-            placeholder = f"{menu.steps[page - 1][0]}: choose…"
+            stage = page - menu.lists
+            back = stage // PER_PAGE if menu.lists > 1 else 0
+            options.append(discord.SelectOption(label="← Back", value=f"{PAGE}{back}"))
+            placeholder = f"{menu.steps[stage][0]}: choose…"
     elif menu.pages > 1:
         after = (page + 1) % menu.pages
         more = f"More… (page {after + 1} of {menu.pages})" if after else "Back to page 1…"
         options.append(discord.SelectOption(label=more, value=f"{PAGE}{after}"))
         placeholder = f"{placeholder} (page {page + 1} of {menu.pages})"
     low, high = 1, 1
-    if menu.multi is not None:
+    if menu.kind == PICK and menu.multi is not None:  # any of this menu's, none included
+        low, high = 0, min(menu.multi[1], len(options))
+    elif menu.multi is not None:
         low = min(menu.multi[0], len(shown), 1 if menu.pages > 1 else PER_MENU)
         high = max(low, min(menu.multi[1], len(options)))
     match_id, step = int(request["match_id"]), int(request["step"])
@@ -437,11 +542,25 @@ def menu_select(
     )
 
 
+def stage_option(menu: Menu, k: int) -> discord.SelectOption:
+    """The option that shows stage ``k`` of a two-step menu, saying how many ways it has."""
+    assert menu.steps is not None
+    name, members = menu.steps[k]
+    return discord.SelectOption(
+        label=clip(name, OPTION_LABEL),
+        value=f"{PAGE}{menu.lists + k}",
+        description=f"{len(members)} way{'s' if len(members) > 1 else ''}",
+    )
+
+
 def prompt_view(
-    request: Mapping[str, Any], pages: Mapping[tuple[str, int], int] | None = None
+    request: Mapping[str, Any],
+    pages: Mapping[tuple[str, int], int] | None = None,
+    picked: Collection[int] = frozenset(),
 ) -> discord.ui.View:
     """Buttons and menus for a request's choices (``pages``: the page each paged menu shows,
-    by (kind, n); page 0 otherwise), and a Help button where a row has room. Never past
+    by (kind, n), and for menus of picks the screen, by (``PICK``, 0); page 0 otherwise;
+    ``picked``: the picks so far), and a Help button where a row has room. Never past
     Discord's limits."""
     choices = list(request.get("choices", []))
     match_id, step = int(request["match_id"]), int(request["step"])
@@ -452,11 +571,117 @@ def prompt_view(
         choice = choices[i]
         item = ChoiceButton(match_id, step, keys[i], choice["label"], i in quiet, choice["value"])
         view.add_item(item)
-    for menu in menus:
-        view.add_item(menu_select(request, keys, menu, (pages or {}).get((menu.kind, menu.n), 0)))
+    if menus and menus[0].kind == PICK:
+        add_picks(view, request, keys, menus, (pages or {}).get((PICK, 0), 0), picked)
+    else:
+        for menu in menus:
+            page = (pages or {}).get((menu.kind, menu.n), 0)
+            view.add_item(menu_select(request, keys, menu, page))
     with contextlib.suppress(ValueError):  # every row full: the how-to card names `help`
         view.add_item(HelpButton(match_id, step))
     return view
+
+
+def add_picks(
+    view: discord.ui.View,
+    request: Mapping[str, Any],
+    keys: Sequence[str],
+    menus: Sequence[Menu],
+    screen: int,
+    picked: Collection[int],
+) -> None:
+    """A screen of menus of picks, then Send with every pick so far (and the next screen)."""
+    match_id, step = int(request["match_id"]), int(request["step"])
+    count, shown = len(keys), screens(menus)
+    screen %= shown
+    for menu in menus[screen * PICK_SCREEN : (screen + 1) * PICK_SCREEN]:
+        view.add_item(menu_select(request, keys, menu, 0, picked))
+    low, high = int(request.get("min_choices", 1)), int(request.get("max_choices", 1))
+    view.add_item(SendButton(match_id, step, picks_word(picked, count), len(picked), (low, high)))
+    if shown > 1:
+        view.add_item(ScreenButton(match_id, step, (screen + 1) % shown, shown))
+
+
+class SendButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=SENT.pattern,
+):
+    """Send a multi-choice answer picked in several menus: the picks its id carries."""
+
+    def __init__(
+        self, match_id: int, step: int, word: str, count: int = 0, span: tuple[int, int] = (1, 1)
+    ) -> None:
+        low, high = span
+        wanted = f"{low}" if low == high else f"{low} to {high}"
+        super().__init__(
+            discord.ui.Button(
+                label=f"✅ Send {count} picked ({wanted} wanted)",
+                style=discord.ButtonStyle.success,
+                custom_id=f"{DONE}{match_id}:{step}:p{word}",
+            )
+        )
+        self.match_id, self.step, self.word = match_id, step, word
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> SendButton:
+        return cls(int(match["match"]), int(match["step"]), match["picks"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        found = open_request(floral_bot(interaction), interaction.user.id, self.match_id, self.step)
+        if found is None:  # an old prompt: the host says why
+            await answer(interaction, self.match_id, self.step, "")
+            return
+        raw = picks_answer(found.request, self.word)
+        await answer(interaction, self.match_id, self.step, raw)
+
+
+def picks_answer(request: Request, word: str) -> str:
+    """The answer a Send button's picks make: their values, in the choices' order, joined as
+    a player would type them."""
+    picked = sorted(picks_of(word, len(request.choices)))
+    return request.join_answer([request.choices[i].value for i in picked])
+
+
+class ScreenButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"{SCREEN}(?P<match>\d+):(?P<step>\d+):s(?P<screen>\d+)",
+):
+    """Show another screen of a multi-choice request's menus, the picks so far kept."""
+
+    def __init__(self, match_id: int, step: int, screen: int, screens: int = 0) -> None:
+        where = f" ({screen + 1} of {screens})" if screens else ""
+        super().__init__(
+            discord.ui.Button(
+                label=f"More choices…{where}",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{SCREEN}{match_id}:{step}:s{screen}",
+            )
+        )
+        self.match_id, self.step, self.screen = match_id, step, screen
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ScreenButton:
+        return cls(int(match["match"]), int(match["step"]), int(match["screen"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        found = open_request(floral_bot(interaction), interaction.user.id, self.match_id, self.step)
+        if found is None:  # an old prompt: the host says why
+            await answer(interaction, self.match_id, self.step, "")
+            return
+        picked = picks_shown(interaction, len(found.request.choices))
+        payload = request_to_json(found.request, self.match_id, self.step, found.deadline)
+        view = prompt_view(payload, {(PICK, 0): self.screen}, picked)
+        await update_message(interaction, view=view)
 
 
 class HelpButton(
@@ -529,7 +754,10 @@ def every_page(request: Mapping[str, Any]) -> Iterator[discord.ui.View]:
     if view is None:
         return
     yield view
-    for menu in plan(request)[2]:
+    menus = plan(request)[2]
+    for screen in range(1, screens(menus)):
+        yield prompt_view(request, pages={(PICK, 0): screen})
+    for menu in menus:
         for page in range(1, menu.pages):
             paged = prompt_view(request, pages={(menu.kind, menu.n): page})
             assert paged is not None
@@ -587,6 +815,7 @@ class Routed:
     text: str = ""
     view: discord.ui.View | None = None
     refused: bool = False  # submitted to ``prompt``, and refused
+    handed: bool = False  # sent to the process hosting its match, which answers the player
     result: SubmitResult | None = None  # submitted to ``prompt``: how it went
 
 
@@ -630,18 +859,27 @@ async def prompt_title(bot: FloralBot, match_id: int) -> str:
 
 
 async def submit_routed(
-    bot: FloralBot, user_id: int, raw: str, prompts: Sequence[OpenPrompt], reply: bool = False
+    bot: FloralBot,
+    user_id: int,
+    raw: str,
+    prompts: Sequence[OpenPrompt],
+    interaction: discord.Interaction | None = None,
+    reply: bool = False,
 ) -> Routed:
     """``route``, then the answer submitted where it goes: the acknowledgement or refusal
-    (and, when the player has several prompts, which match it went to). ``reply``: the caller
-    sends the seat's next messages with it (``send_next``)."""
+    (and, when the player has several prompts, which match it went to). An answer for a match
+    another process hosts goes there (``handed``: that process answers the player).
+    ``reply``: the caller sends the seat's next messages with it (``send_next``)."""
     routed = await route(bot, user_id, raw, prompts)
     prompt = routed.prompt
     if prompt is None:
         return routed
+    among = bot.among(prompts)
+    if await bot.hand_over_answer(prompt.match_id, among, interaction):
+        return Routed(prompt, handed=True)
     result = await bot.host.submit(prompt.match_id, user_id, raw, step=prompt.step, reply=reply)
     text = ack_text(result) if result.accepted else refusal_text(result)
-    if len(prompts) > 1:
+    if among > 1:
         text = f"{text}\n↳ {await prompt_title(bot, prompt.match_id)}"
     return Routed(prompt, text, refused=not result.accepted, result=result)
 
@@ -659,35 +897,38 @@ class Prompts(commands.Cog):
         text = message.content.strip()
         if not text:
             return
+        user_id = message.author.id
+        prompts = await self.bot.open_prompts(user_id)
         word = text.casefold()
-        if word in ASKED_WORDS and not self._names_a_choice(message.author.id, text):
-            await self._asked(message, word)
+        if word in ASKED_WORDS and not any(is_a_choice(p.request, text) for p in prompts):
+            await self._asked(message, word, prompts)
             return
-        if len(text) > TYPED_MAX and not self._is_an_answer(message.author.id, text):
+        if len(text) > TYPED_MAX and not self._is_an_answer(user_id, text, prompts):
             await message.channel.send(
                 fit(
                     "✖ That is not an answer to your prompt, so it is not sent."
-                    f"{self._why_not(message.author.id, text)} Type an answer as the prompt"
+                    f"{self._why_not(user_id, text, prompts)} Type an answer as the prompt"
                     " shows it, a short one (one character), or use the buttons or /submit."
                 )
             )
             return
-        routed = await self._typed(message.author.id, text)
-        result = routed.result
+        routed = await self._typed(user_id, text, prompts)
+        if routed.handed:  # the process hosting its match answers
+            return
         send = message.channel.send
+        result = routed.result
         if result is not None and await send_next(self.bot, result, routed.text, send):
             return  # the reply carried the seat's next prompt
         extra: dict[str, Any] = {"view": routed.view} if routed.view is not None else {}
         await send(fit(routed.text), **extra)
 
-    def _names_a_choice(self, user_id: int, text: str) -> bool:
-        return any(is_a_choice(p.request, text) for p in self.bot.host.prompts_for(user_id))
-
-    async def _asked(self, message: discord.Message, word: str) -> None:
+    async def _asked(
+        self, message: discord.Message, word: str, prompts: Sequence[OpenPrompt]
+    ) -> None:
         """``help``: the open prompt's reference; ``cards``: the match's cards (first page)."""
         user_id = message.author.id
         if word == "help":
-            await message.channel.send(fit(self._help(user_id)))
+            await message.channel.send(fit(self._help(prompts)))
             return
         try:
             match_id = await my_match(self.bot, user_id, message.channel.id)
@@ -702,8 +943,8 @@ class Prompts(commands.Cog):
             extra["view"] = shown.view
         await message.channel.send(fit(shown.text), **extra)
 
-    def _help(self, user_id: int) -> str:
-        prompts = self.bot.host.prompts_for(user_id)
+    @staticmethod
+    def _help(prompts: Sequence[OpenPrompt]) -> str:
         if len(prompts) == 1:
             return help_text(prompts[0].request, prompts[0].match_id)
         if prompts:
@@ -713,11 +954,11 @@ class Prompts(commands.Cog):
             " explains each game."
         )
 
-    def _is_an_answer(self, user_id: int, text: str) -> bool:
+    def _is_an_answer(self, user_id: int, text: str, prompts: Sequence[OpenPrompt]) -> bool:
         """Whether longer text answers an open prompt: it names choices (for a multi-choice
         request, only choices), or the game would take it (a typed grammar: ``discard A, B``).
         Other longer text is chat: refused here, never logged as an attempt."""
-        for prompt in self.bot.host.prompts_for(user_id):
+        for prompt in prompts:
             known = {choice.value.casefold() for choice in prompt.request.choices}
             if all(part.casefold() in known for part in prompt.request.split_answer(text)):
                 return True
@@ -725,32 +966,37 @@ class Prompts(commands.Cog):
                 return True
         return False
 
-    def _why_not(self, user_id: int, text: str) -> str:
+    def _why_not(self, user_id: int, text: str, prompts: Sequence[OpenPrompt]) -> str:
         """The game's reason, when exactly one prompt is open (it may explain the grammar)."""
-        prompts = self.bot.host.prompts_for(user_id)
         if len(prompts) != 1:
             return ""
         verdict = self.bot.host.would_accept(prompts[0].match_id, user_id, text)
         return f" {verdict.reason}" if isinstance(verdict, Refused) else ""
 
-    async def _typed(self, user_id: int, text: str) -> Routed:
-        prompts = self.bot.host.prompts_for(user_id)
+    async def _typed(self, user_id: int, text: str, prompts: Sequence[OpenPrompt]) -> Routed:
         if prompts:
             return await submit_routed(self.bot, user_id, text, prompts, reply=True)
         # a paused match, say: the host tells why nothing can be answered now
+        pinned = ANSWER_FOR.get()
         mine = [
-            r
+            r.id
             for r in await self.bot.host.list_matches(active_only=True)
             if user_id in r.players and r.status in ("running", "paused")
         ]
+        if pinned is not None:
+            mine = [pinned.match_id]
         if len(mine) != 1:
             return Routed(text="Nothing is asked of you right now.")
-        return Routed(text=refusal_text(await self.bot.host.submit(mine[0].id, user_id, text)))
+        if await self.bot.hand_over_answer(mine[0], 1):
+            return Routed(handed=True)
+        return Routed(text=refusal_text(await self.bot.host.submit(mine[0], user_id, text)))
 
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, FloralBot)
-    bot.add_dynamic_items(ChoiceButton, DeclareSelect, HelpButton, WhichMatchButton)
+    bot.add_dynamic_items(
+        ChoiceButton, DeclareSelect, SendButton, ScreenButton, HelpButton, WhichMatchButton
+    )
     bot.views.build = prompt_view
     bot.page_turns.append(turns_a_page)
     await bot.add_cog(Prompts(bot))

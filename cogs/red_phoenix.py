@@ -34,7 +34,6 @@ from cogs.common import (
     moderator_only,
     respond_text,
 )
-from cogs.options import OptionsSpec, set_by_command
 from cogs.setup import (
     create_match,
     players_text,
@@ -45,17 +44,11 @@ from cogs.setup import (
 )
 from games.protocol import JSON, ConfigError
 from games.red_phoenix.cards import card_set_of
-from games.red_phoenix.config import CHOICE_OPTIONS, INT_OPTIONS, RANGES
+from games.red_phoenix.config import CHOICE_OPTIONS, INT_OPTIONS
+from games.red_phoenix.options import CARD_SET_FIELD, parse_options
 from games.red_phoenix.reference import reference_text
 
 GAME = "red-phoenix"
-CARD_SET_FIELD = "card_set"
-TIMER_OPTION = {"window_s": "window", "reaction_window_s": "reaction_window"}
-OPTION_KEYS = (
-    *(k for k in INT_OPTIONS if k not in TIMER_OPTION),
-    *CHOICE_OPTIONS,
-    "seed",
-)
 TITLES = {
     "starting_health": "starting Health",
     "starting_coins": "starting coins",
@@ -70,26 +63,6 @@ TITLES = {
     "simple_failure": "simple failure gives",
     "consolation_rule": "consolation",
 }
-
-
-# --- the options line -----------------------------------------------------------------------
-
-
-SPEC = OptionsSpec(
-    choices={key: tuple(words) for key, words in CHOICE_OPTIONS.items()},
-    ints={key: RANGES[key] for key in (*INT_OPTIONS, "seed") if key not in TIMER_OPTION},
-    elsewhere={
-        **set_by_command(TIMER_OPTION),
-        CARD_SET_FIELD: "a card set is given as an attached JSON file",
-    },
-    order=OPTION_KEYS,
-)
-
-
-def parse_options(text: str) -> dict[str, JSON]:
-    """The config an options line sets; ConfigError names the option (or ``options``). The
-    engine's ``parse_config`` then checks each value's range."""
-    return options.parse_options(text, SPEC)
 
 
 def setup_config(options: str, window: int | None, reaction_window: int | None) -> dict[str, JSON]:

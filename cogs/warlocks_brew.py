@@ -7,6 +7,7 @@ The ``variants`` option is one line of setup options, each a flat config key of 
 (``docs/warlocks-brew.md``), separated by commas or semicolons::
 
     broke_buyers, limited_supply=4, small_selection=Toadstool+Wolfsbane, no_unique=rebid
+    magic_infused=6, deal_window=30
 
 A bare name switches an option on; ``name=value`` sets it (numbers, ``true``/``false``, a word).
 The list options (``small_selection``, ``impotent_ingredient``) take ingredient types joined by
@@ -39,6 +40,7 @@ from games.warlocks_brew.render import VARIANT_NAMES
 
 GAME = "warlocks-brew"
 DEFAULT_WINDOW = 45
+UNITS = {"magic_infused": "effect cards", "deal_window": "s after each auction"}
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -55,6 +57,8 @@ def options_text(config: dict[str, JSON]) -> str:
             parts.append(f"{title} ({', '.join(map(str, value))})")
         elif value is True:
             parts.append(title)
+        elif key in UNITS:
+            parts.append(f"{title} ({value} {UNITS[key]})")
         else:
             parts.append(f"{title} {value}")
     if config.get("no_unique") == "rebid":
@@ -92,7 +96,7 @@ class WarlocksBrew(commands.GroupCog, group_name="brew", group_description="Warl
         player4="A fourth player",
         player5="A fifth player",
         player6="A sixth player",
-        variants="Options, e.g. broke_buyers, limited_supply=1, small_selection=Toadstool",
+        variants="Options, e.g. broke_buyers, magic_infused=3, deal_window=30, limited_supply=1",
         window="Seconds to bid in each auction (default 45)",
     )
     @moderator_only()

@@ -181,7 +181,9 @@ class Request:
 
     ``timeout_s`` is the window length the config sets for a ``turn`` window (the match's
     ``window`` overrides it); a window of another ``timer`` kind (``"reaction"``: a short block
-    window) lasts the match's length for that kind, from the game's declared default.
+    window) lasts the match's length for that kind, from the game's declared default; a kind the
+    game does not declare lasts ``timeout_s`` (a length the game's own config sets, such as
+    Warlock's Brew's ``deal_window``: one source for it).
     ``default`` says in words what happens when the window closes without a valid move. With
     ``revisable`` a later valid submission replaces the earlier one, so the host keeps the
     window open until its deadline.

@@ -79,6 +79,10 @@ class GameInfo:
     # potion, tile or panel in play), in reading order: ``/cards`` on Discord, ``cards`` in
     # ``play``. Public (no seat's secret); each Topic's text at most TOPIC_CHARS characters
     reference: Callable[[Any], Sequence[Topic]] | None = None
+    # parse_options(text) -> the raw config a setup options line asks for (what the game's
+    # setup command reads, and ``floral-host simulate|play --options``; ``games.options``);
+    # raises ConfigError naming the option. None: the game takes no options line
+    parse_options: Callable[[str], dict[str, Any]] | None = None
     # whether the game hides anything from some seat (hands, maps): True for every real game;
     # a game with nothing hidden (rock-paper-scissors) says False, and the conformance suite
     # then checks it never declares a secret instead of looking for leaks

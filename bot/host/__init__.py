@@ -351,6 +351,12 @@ class Host:
         """The open requests of this user in every running match (to route a typed DM)."""
         return self._queries.prompts_for(user_id)
 
+    async def viewed_prompts(self, user_id: int, match_ids: Sequence[int]) -> list[OpenPrompt]:
+        """The user's open requests in these matches hosted by other processes, as stored (a
+        sharded process holding shard 0 routes a typed DM among all of them); ``would_accept``
+        judges them as read."""
+        return await self._queries.viewed_prompts(user_id, match_ids)
+
     def active_match_ids(self) -> list[int]:
         return list(self._matches.live)
 

@@ -18,7 +18,7 @@ from bot.games import load_game_info
 from bot.host.model import HostError, HostStats, Live, NotSaved, Window
 from bot.host.timers import Clock
 from bot.outbox import WINDOW_OPENING_KINDS, DeliveryWorker
-from bot.store import Change, MatchRecord, OutboxMessage, Store, WriteFailed
+from bot.store import Change, MatchRecord, NotOwner, OutboxMessage, Store, WriteFailed
 from bot.transport import parse_audience
 from games.moves import closes_early
 from games.protocol import Game
@@ -213,6 +213,9 @@ class Matches:
                 return True
             except (WriteFailed, NotSaved) as error:
                 cause = error.__cause__ if isinstance(error, NotSaved) else error
+                if isinstance(cause, NotOwner):  # another process hosts the match now
+                    log.warning("%s not made: %s", what, cause)
+                    return False
                 if attempt == self._write_tries:
                     log.warning("%s failed %d times, giving up: %s", what, attempt, cause)
                     return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.host.matches import Matches
@@ -9,10 +10,14 @@ from bot.host.model import HostError, Live, MatchStatusView, OpenPrompt, WindowS
 from bot.store import ACTIVE_STATUSES, MatchRecord
 from games.protocol import JSON, Game, Verdict
 
+VIEWED_MAX = 64  # matches of other processes read for their prompts, kept for their verdicts
+
 
 class Queries:
     def __init__(self, matches: Matches) -> None:
         self._matches = matches
+        # matches another process hosts, as last read (``viewed_prompts``): read-only
+        self._viewed: dict[int, Live] = {}
 
     async def status(self, match_id: int) -> MatchStatusView:
         live = self._matches.live.get(match_id)
@@ -39,7 +44,7 @@ class Queries:
     def would_accept(self, match_id: int, user_id: int, raw: str) -> Verdict | None:
         """The engine's verdict on ``raw`` as this player's answer to their open prompt, without
         submitting it (``submit`` never changes a state); None when nothing is asked of them."""
-        live = self._matches.live.get(match_id)
+        live = self._matches.live.get(match_id) or self._viewed.get(match_id)
         seat = None if live is None else live.seat_of(user_id)
         if live is None or seat is None or live.window is None:
             return None
@@ -52,23 +57,27 @@ class Queries:
         return await self._matches.store.list_matches(guild_id, statuses)
 
     def prompts_for(self, user_id: int) -> list[OpenPrompt]:
+        found = (_open_prompt(live, user_id) for live in self._matches.live.values())
+        return [prompt for prompt in found if prompt is not None]
+
+    async def viewed_prompts(self, user_id: int, match_ids: Sequence[int]) -> list[OpenPrompt]:
+        """The user's open prompts in these matches of other processes, read from the store
+        (nothing is cached for hosting: ``would_accept`` judges against what was read)."""
         found = []
-        for live in self._matches.live.values():
-            seat, window = live.seat_of(user_id), live.window
-            if seat is None or window is None or seat not in window.prompted_seats():
+        for match_id in match_ids:
+            if match_id in self._matches.live:
                 continue
-            if live.record.status != "running":
+            record = await self._matches.store.get_match(match_id)
+            if record is None or record.status != "running":
                 continue
-            found.append(
-                OpenPrompt(
-                    live.id,
-                    window.step,
-                    window.requests[seat],
-                    window.deadline,
-                    seat in window.moves,
-                    window.prompt_step(seat),
-                )
-            )
+            live = await self._matches.load(record)
+            self._viewed.pop(match_id, None)
+            self._viewed[match_id] = live
+            while len(self._viewed) > VIEWED_MAX:
+                self._viewed.pop(next(iter(self._viewed)))
+            prompt = _open_prompt(live, user_id)
+            if prompt is not None:
+                found.append(prompt)
         return found
 
     async def _seat_state(self, match_id: int, user_id: int) -> tuple[Game[Any], Any, int]:
@@ -104,3 +113,20 @@ class Queries:
         game = self._matches.game(record.game)
         step = await self._matches.store.latest_step(match_id)
         return record, game, game.load(step.snapshot)
+
+
+def _open_prompt(live: Live, user_id: int) -> OpenPrompt | None:
+    """The user's open request in a running match, if any."""
+    seat, window = live.seat_of(user_id), live.window
+    if seat is None or window is None or seat not in window.prompted_seats():
+        return None
+    if live.record.status != "running":
+        return None
+    return OpenPrompt(
+        live.id,
+        window.step,
+        window.requests[seat],
+        window.deadline,
+        seat in window.moves,
+        window.prompt_step(seat),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from functools import partial
 from typing import cast
 
@@ -11,10 +12,16 @@ from bot.host.model import Live, SubmitResult, storable
 from bot.host.windows import Windows
 from bot.store import Attempt, Verdict, WriteFailed
 from games.moves import WINDOW_CLOSED, closes_early, judge
+from games.protocol import Accepted
 
 log = logging.getLogger(__name__)
 
 NOT_SAVED = "Your answer could not be saved (storage problem); please send it again shortly."
+
+# set while an answer is handled again because the process that first took it died before it
+# was done (``bot.handoff``): if the seat's standing move is this very answer, that process
+# committed it, so it is acknowledged again and nothing is written twice
+REDELIVERED: ContextVar[bool] = ContextVar("floral_redelivered", default=False)
 
 
 class Submissions:
@@ -43,6 +50,8 @@ class Submissions:
         if window.closing:  # a close rule fired; like any late answer, it is not logged
             return self._refuse(live.id, WINDOW_CLOSED, seat, window.step)
         request, at = window.requests[seat], self._matches.clock()
+        if REDELIVERED.get() and (standing := self._standing(live, seat, raw)) is not None:
+            return standing
         judged = judge(
             raw,
             partial(live.game.submit, live.state, seat),
@@ -74,6 +83,21 @@ class Submissions:
             self._windows.spawn_due(live.id, window.step, "all_in")
         return SubmitResult(
             True, judged.text, live.id, seat, window.step, request.occasion, request.revisable
+        )
+
+    @staticmethod
+    def _standing(live: Live, seat: int, raw: str) -> SubmitResult | None:
+        """The acknowledgement of ``raw`` if it is the seat's standing move (REDELIVERED)."""
+        window = live.window
+        assert window is not None
+        if seat not in window.moves:
+            return None
+        again = live.game.submit(live.state, seat, raw)
+        if not isinstance(again, Accepted) or again.move != window.moves[seat]:
+            return None
+        request = window.requests[seat]
+        return SubmitResult(
+            True, again.summary, live.id, seat, window.step, request.occasion, request.revisable
         )
 
     async def _log_refusal(self, attempt: Attempt) -> None:

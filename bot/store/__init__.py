@@ -32,6 +32,12 @@ class WriteFailed(Exception):
     the disk is full): nothing of it was written, and trying again later may work."""
 
 
+class NotOwner(WriteFailed):
+    """A sharded process's write for a match whose shard it does not lease (any more: another
+    process took its lease over, ``bot.store.leases``): nothing was written, and it will not
+    be here; the process that leases the shard hosts the match."""
+
+
 MatchStatus = Literal["setup", "revealed", "running", "paused", "finished", "aborted"]
 ACTIVE_STATUSES: tuple[MatchStatus, ...] = ("setup", "revealed", "running", "paused")
 StepKind = Literal["start", "resolve", "end", "leave"]

@@ -14,7 +14,7 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from bot.shards import Shards
 from bot.store import (
@@ -103,9 +103,25 @@ class Session(ABC):
     async def run(self, work: Work[T]) -> T: ...
 
 
+class Fence(Protocol):
+    """Checked first in each of the host's writes about a match (its moves, its steps, a new
+    match): raises NotOwner, rolling the write back, when this process may not make it (a
+    sharded process whose lease of the match's shard was taken over: ``bot.store.leases``)."""
+
+    def match(self, match_id: int) -> Work[None]: ...
+
+    def new(self, guild_id: int, practice: bool) -> Work[None]: ...
+
+
+def _after(first: Work[None], then: Work[T]) -> Work[T]:
+    yield from first
+    return (yield from then)
+
+
 class SqlStore(ABC):
     dialect: Dialect
     where: str  # the database as a refusal names it: a file, or a URL without its password
+    fence: Fence | None = None  # a sharded process's (set once, before the host starts)
 
     # --- what a backend provides --------------------------------------------------------------
 
@@ -203,23 +219,30 @@ class SqlStore(ABC):
 
     # --- writes -------------------------------------------------------------------------------
 
+    def _fenced(self, match_id: int, work: Work[T]) -> Work[T]:
+        return work if self.fence is None else _after(self.fence.match(match_id), work)
+
     async def create_match(
         self, new: NewMatch, snapshot: JSON, at: float, outbox: FirstMessages
     ) -> int:
-        return await self._save(tx.create_match(self.dialect, new, snapshot, at, outbox))
+        work = tx.create_match(self.dialect, new, snapshot, at, outbox)
+        if self.fence is not None:
+            work = _after(self.fence.new(new.guild_id, new.practice), work)
+        return await self._save(work)
 
     async def add_attempt(self, attempt: Attempt) -> bool:
+        work = self._fenced(attempt.match_id, tx.add_attempt(self.dialect, attempt))
         try:
             # not exact: a move kept though its commit's answer was lost is only not
             # acknowledged, and the player's answer again replaces it
-            await self._save(tx.add_attempt(self.dialect, attempt), durable=True, exact=False)
+            await self._save(work, durable=True, exact=False)
         except tx.WindowClosed:
             return False
         return True  # durable: the move may be acknowledged
 
     async def apply(self, change: Change) -> bool:
         try:
-            await self._save(tx.apply(self.dialect, change))
+            await self._save(self._fenced(change.match_id, tx.apply(self.dialect, change)))
         except tx.WindowClosed:
             return False
         return True

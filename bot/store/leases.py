@@ -5,7 +5,12 @@ A lease is a row of ``floral_leases`` per shard: the process that holds it (a ra
 and a line naming it for refusals), its lease connection's server session (to tell a dead
 holder from a live one) and an expiry on the server's clock, renewed every third of the lease's
 length. A process hosts, times and resolves only the matches of the shards it leases
-(``bot.shards``); the store's conditional updates stay the last defence.
+(``bot.shards``), and each of its writes about a match is fenced (``LeaseFence``): made only
+while the match's shard is still leased to it, the lease row locked (``FOR SHARE``) till the
+commit, so a takeover waits for the write and a write after a takeover is refused (NotOwner).
+So a process frozen past its lease and taken over writes nothing once it thaws: not a late
+deadline's resolution, not an answer; a refused write makes it check its leases at once, and it
+stops. The store's conditional updates (a window resolves once) stay the last defence.
 
 Taking a shard, in one transaction at a time (a transaction-level advisory lock orders them):
 * no row, or a row whose lease expired: taken;
@@ -34,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.shards import DEFAULT_LEASE_S, Shards
+from bot.store import NotOwner
 from bot.store.common import (
     BUDGET_TABLE,
     INBOUND_TABLE,
@@ -43,6 +49,7 @@ from bot.store.common import (
     check_tables,
 )
 from bot.store.faults import UnusableDatabase
+from bot.store.sql import Work, changed
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +74,10 @@ CREATE TABLE IF NOT EXISTS {INBOUND_TABLE} (
     shard INTEGER NOT NULL,
     event TEXT NOT NULL,
     payload TEXT NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    claimed_by TEXT,
+    claimed_at TIMESTAMPTZ,
+    tries INTEGER NOT NULL DEFAULT 0
 )"""
 _CREATE_BUDGET = f"""
 CREATE TABLE IF NOT EXISTS {BUDGET_TABLE} (
@@ -100,6 +110,40 @@ UPDATE {LEASES_TABLE} SET expires_at = clock_timestamp() + make_interval(secs =>
     backend_pid = pg_backend_pid(),
     backend_start = (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())
 WHERE owner = $1 RETURNING shard"""
+
+
+# a match's lease row, if it is this owner's, locked till the commit (PostgreSQL counts the rows
+# of a SELECT as of an UPDATE: ``changed`` sends it with the BEGIN, in one round trip)
+_FENCE_MATCH = f"""
+SELECT 1 FROM {LEASES_TABLE} l JOIN matches m
+    ON l.shard = CASE WHEN m.practice <> 0 THEN 0 ELSE (m.guild_id >> 22) % l.shard_count END
+WHERE m.id = ? AND l.owner = ? FOR SHARE OF l"""
+_FENCE_NEW = f"""
+SELECT 1 FROM {LEASES_TABLE} WHERE owner = ?
+    AND shard = CASE WHEN ? THEN 0 ELSE (CAST(? AS BIGINT) >> 22) % shard_count END
+FOR SHARE"""
+
+
+class LeaseFence:
+    """The store's fence (``bot.store.common.Fence``) of the process whose leases have
+    ``owner``: NotOwner unless the match's shard is leased to it; ``refused`` is called then
+    (the process checks its leases at once)."""
+
+    def __init__(self, owner: str, refused: Callable[[], None]) -> None:
+        self.owner = owner
+        self._refused = refused
+
+    def match(self, match_id: int) -> Work[None]:
+        held = yield from changed(_FENCE_MATCH, match_id, self.owner)
+        if held != 1:
+            self._refused()
+            raise NotOwner(f"match {match_id}: its shard is not leased to this process")
+
+    def new(self, guild_id: int, practice: bool) -> Work[None]:
+        held = yield from changed(_FENCE_NEW, self.owner, practice, guild_id)
+        if held != 1:
+            self._refused()
+            raise NotOwner("a new match: its shard is not leased to this process")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +187,7 @@ class ShardLeases:
         self._connection: Any = None
         self._renewing: asyncio.Task[None] | None = None
         self._renewed_at = 0.0  # monotonic time of the last renewal the server confirmed
+        self._check_now = asyncio.Event()  # a fenced write was refused: renew at once
 
     # --- taking ---------------------------------------------------------------------------
 
@@ -254,9 +299,16 @@ class ShardLeases:
         """Whether the leases are surely still this process's (renewed within a lease)."""
         return time.monotonic() - self._renewed_at < self.lease_s
 
+    def fence(self) -> LeaseFence:
+        """The store's fence for this process's writes (``LeaseFence``)."""
+        return LeaseFence(self.owner, self._check_now.set)
+
     async def _renew_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.period_s)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.period_s):
+                    await self._check_now.wait()
+            self._check_now.clear()
             try:
                 await self.renew()
             except LeaseLost as error:

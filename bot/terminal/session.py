@@ -22,7 +22,13 @@ from bot.database import open_store
 from bot.games import load_game_info
 from bot.host import Host, OpenPrompt
 from bot.process import is_closed_output
-from bot.simulate import AgentPlayer, SimulatedPlayers, check_level, check_players
+from bot.simulate import (
+    AgentPlayer,
+    SimulatedPlayers,
+    check_level,
+    check_players,
+    match_config,
+)
 from bot.terminal import render
 from bot.terminal.answers import AnswerError, by_number, completions, read_answer
 from bot.terminal.keyboard import LineKeyboard, TerminalKeyboard
@@ -131,6 +137,8 @@ class Session:
     leaving: bool = False
     told: set[tuple[int, int]] = field(default_factory=set)  # (step, mark) said on a pipe
     answered: set[int] = field(default_factory=set)  # the steps you answered
+    sending: int | None = None  # the step of the answer on its way to the host
+    question_deadline: float = 0.0  # of the question shown
 
     @property
     def game(self) -> str:
@@ -161,7 +169,9 @@ class Session:
         asked = self.question_step
         if kind != "turn" or asked is None or step < asked or self.question is None:
             return
-        if asked not in self.answered:
+        if self.question.close == "each" and time.time() < self.question_deadline:
+            return  # another player's answer resolved alone: yours is still asked
+        if asked not in self.answered and asked != self.sending:
             default = self.question.default
             self.screen.show(Text(f"⌛ Closed without your answer: {default}.", "yellow"))
         self.question_step = None
@@ -169,6 +179,7 @@ class Session:
     def _ask(self, payload: dict[str, Any], kind: str) -> None:
         self.question = request_from_json(payload)
         self.question_step = int(payload["step"])
+        self.question_deadline = float(payload["deadline"])
         if kind in QUESTION_KINDS:
             left = float(payload["deadline"]) - time.time()
             self.screen.show(render.question(self.question, self.game, left))
@@ -236,7 +247,11 @@ class Session:
         except AnswerError as error:
             self.screen.show(render.acknowledgement(False, str(error), self.game))
             return
-        result = await self.host.submit(self.match_id, HUMAN, raw, step=step)
+        self.sending = step  # an answer that closes its window is no "closed without" it
+        try:
+            result = await self.host.submit(self.match_id, HUMAN, raw, step=step)
+        finally:
+            self.sending = None
         if result.accepted and result.step is not None:
             self.answered.add(result.step)
         self.screen.show(render.acknowledgement(result.accepted, result.text, self.game))
@@ -356,16 +371,19 @@ async def play(
     window_s: float | None = None,
     players: int | None = None,
     lines: TextIO = sys.stdin,
+    options: str | None = None,
     out: TextIO = sys.stdout,
     on_closed: Callable[[], None] | None = None,
     interactive: bool | None = None,
 ) -> int:
-    """Play one match; 0 when it ends or you leave. KeyError for an unknown game or level, or
-    a number of players the game does not seat. ``interactive`` (default: both ``lines`` and
-    ``out`` are terminals) draws the terminal front end; otherwise lines in, plain text out."""
+    """Play one match; 0 when it ends or you leave. KeyError for an unknown game or level, a
+    number of players the game does not seat, or an ``options`` line (the game's setup
+    options) it refuses. ``interactive`` (default: both ``lines`` and ``out`` are terminals)
+    draws the terminal front end; otherwise lines in, plain text out."""
     info = load_game_info(key)
     check_level(info, level)
     seats = check_players(info, players)
+    config = match_config(info, options, seats)
     level = level or info.default_agent
     seed = seed if seed is not None else random.SystemRandom().getrandbits(48)
     if interactive is None:
@@ -385,6 +403,7 @@ async def play(
                 channel_id=0,
                 players=[HUMAN, *(COMPUTER + seat for seat in range(seats - 1))],
                 names=names,
+                config=config,
                 seed=seed,
                 window_s=window_s,
                 timers=_scaled_timers(info, window_s),

@@ -11,6 +11,7 @@ from games.registry import GameInfo
 from .agents import AGENTS, DEFAULT_AGENT
 from .config import DEFAULTS, RANGES
 from .engine import FlakyFlasks
+from .options import parse_options
 from .reference import reference
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from .state import State
@@ -44,6 +45,7 @@ GAME_INFO = GameInfo(
     timers=TIMERS,
     colour=0xD68910,
     public_lines=public_lines,
+    parse_options=parse_options,
     reference=reference,
     ranges=RANGES,
 )

@@ -28,7 +28,7 @@ from games import protocol
 from games.protocol import JSON, Agent, Event, Request
 
 from . import config as options
-from .content import Content, Panel, make_symbol, sym_parts
+from .content import MAX_CAULDRON, Content, Panel, make_symbol, sym_parts
 from .rules import best_panel, run_channel, sellable_at
 
 
@@ -100,7 +100,7 @@ class EasyAgent:
 def _worth(content: Content, table: dict[str, Any], symbols: Sequence[str], round_: int) -> float:
     """What a cauldron would sell for at its best panel now: fame plus a coin weight that
     falls with the round (0 if nothing buys it)."""
-    best = best_panel(_sellable(content, table, symbols))
+    best = best_panel(_sellable(content, table, symbols[:MAX_CAULDRON]))  # the rest is void
     if best is None:
         return 0.0
     return best[2] + best[1] * max(0.2, 1.0 - round_ / 10)
@@ -186,11 +186,13 @@ class BrewerAgent:
             connected = [k for k in empty if me["channels"][k]]
             ingredients = [c for c in dict.fromkeys(hand) if content.cards[c].coin is None]
             if connected and ingredients:
-                best = max(
-                    ((c, k) for c in ingredients for k in connected),
-                    key=lambda ck: self._gain(content, table, me, ck[0], ck[1], round_),
-                )
-                if self._gain(content, table, me, best[0], best[1], round_) > 0 or turn == 1:
+                gains = {
+                    (c, k): self._gain(content, table, me, c, k, round_)
+                    for c in ingredients
+                    for k in connected
+                }
+                best = max(gains, key=gains.__getitem__)
+                if gains[best] > 0 or turn == 1:
                     return f"play {best[0]} {best[1] + 1}"
             coins = [c for c in dict.fromkeys(hand) if content.cards[c].coin is not None]
             broken = [k for k in empty if not me["channels"][k]]
@@ -204,11 +206,12 @@ class BrewerAgent:
             if slot is not None and slot["left"] and me["channels"][k]
         ]
         now = list(me["cauldron"])
+        outs = {k: self._out(content, me, k) for k in ready}
         best_set: tuple[int, ...] = ()
         best_value = _worth(content, table, now, round_) if len(now) >= 2 else 0.0
         for size in range(1, len(ready) + 1):
             for subset in combinations(ready, size):
-                pot = now + [s for k in subset for s in self._out(content, me, k)]
+                pot = now + [s for k in subset for s in outs[k]]
                 worth = _worth(content, table, pot, round_)
                 if worth > best_value:
                     best_set, best_value = subset, worth
@@ -304,7 +307,10 @@ class Valuer:
         self.cache: dict[tuple[str, ...], float] = {}
 
     def __call__(self, symbols: Sequence[str]) -> float:
-        key = tuple(sorted(symbols))
+        return self.of(pot_key(symbols))
+
+    def of(self, key: tuple[str, ...]) -> float:
+        """The worth of a potion given by its ``pot_key``."""
         found = self.cache.get(key)
         if found is None:
             found = 0.0
@@ -316,10 +322,15 @@ class Valuer:
 
     def best(self, symbols: Sequence[str]) -> str | None:
         """The panel to sell at: the most fame plus coins by this player's weight."""
-        options = sellable_at(self.content, self.panels, self.dom, symbols)
+        options = sellable_at(self.content, self.panels, self.dom, symbols[:MAX_CAULDRON])
         if not options:
             return None
         return max(options, key=lambda o: (o[2] + self.coin * o[1], o[1]))[0]
+
+
+def pot_key(symbols: Sequence[str]) -> tuple[str, ...]:
+    """A potion as the planner compares them: the symbols a cauldron keeps, sorted."""
+    return tuple(sorted(symbols[:MAX_CAULDRON]))  # a cauldron voids the rest
 
 
 def coin_weight(round_: int, rounds: int) -> float:
@@ -349,6 +360,9 @@ class PlannerAgent:
     SAMPLES = 3  # Turn 2 hands drawn to value a kept cauldron
     KEEP = 4  # Turn 1 cauldrons whose keeping is valued
     CARDS, SLOTS = 5, 4  # a turn's plan weighs at most these many cards and free slots
+    # and at most this many plans (plays and propagations: a house table makes at most ~630;
+    # a big one's held cards multiply them, and fewer cards are weighed)
+    PLANS = 1_000
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat, self.rng = seat, rng
@@ -487,15 +501,18 @@ class PlannerAgent:
         found: dict[tuple[str, ...], tuple[float, Plan]] = {}
         optional = sorted(held) if len(held) <= self.SLOTS else []  # else every held card goes
         forced = tuple(k for k in sorted(held) if k not in optional)
-        for plays in _assignments(ingredients, counts, free):
+        every_plays = list(_assignments(ingredients, counts, free))
+        while len(every_plays) << len(optional) > self.PLANS and len(ingredients) > 1:
+            ingredients = ingredients[:-1]  # the weakest left out
+            every_plays = list(_assignments(ingredients, counts, free))
+        for plays in every_plays:
             added = [s for pair in plays for s in outs[pair]]
             for size in range(len(optional) + 1):
                 for chosen in combinations(optional, size):
                     props = forced + chosen
-                    pot = cauldron + added + [s for k in props for s in held[k]]
-                    key = tuple(sorted(pot))
+                    key = pot_key(cauldron + added + [s for k in props for s in held[k]])
                     plan: Plan = (plays, tuple(k for _, k in plays) + props)
-                    score = value(pot) + 0.001 * len(plays)
+                    score = value.of(key) + 0.001 * len(plays)
                     if key not in found or score > found[key][0]:
                         found[key] = (score, plan)
         if not found:
@@ -529,12 +546,14 @@ class PlannerAgent:
         """The expected best Turn 2 potion from ``cauldron``, over sampled hands."""
         deck = list(view["me"]["deck"])
         size = view["config"]["hand_size"]
-        free = [k for k, s in enumerate(me["slots"]) if me["channels"][k]][: self.SLOTS * 2]
+        # bounded on a big table (as ``_plan``): a hand's first cards, the first channels
+        free = [k for k, s in enumerate(me["slots"]) if me["channels"][k]][: self.SLOTS]
         total = 0.0
         for _ in range(self.SAMPLES):
             hand = self.rng.sample(deck, min(size, len(deck)))
             ingredients = [c for c in dict.fromkeys(hand) if content.cards[c].coin is None]
-            total += self._greedy(view, content, me, ingredients, free, cauldron, value)
+            cards = ingredients[: self.CARDS]
+            total += self._greedy(view, content, me, cards, free, cauldron, value)
         return total / self.SAMPLES
 
     def _greedy(

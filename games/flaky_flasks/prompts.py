@@ -540,9 +540,9 @@ def _offer(built: Ask, content: Content, config: Config, g: G, seat: int) -> Non
         "The menu offers a card's or tile's market price for it; type other offers.",
     ]
     built.add("pass", "No offer")
-    for value, label in offer_choices(content, g, seat):
-        built.add(value, label, "offer")
-    built.presentation["offer"] = "menu"
+    for value, label, whose in offer_choices(content, g, seat):
+        built.add(value, label, "offer", whose)
+    built.presentation["offer"] = "steps"  # whose cards or tiles first: a big table owns many
     built.help.append(
         "offer <player> give <items> get <items>: items are coins (3c), cards (card:Glowcap)"
         " and tiles (tile:Kiln), by name or id, either side may be empty, e.g. offer Bob give"
@@ -567,9 +567,10 @@ def _bought_line(content: Content, g: G, seat: int) -> str:
     )
 
 
-def offer_choices(content: Content, g: G, seat: int) -> list[tuple[str, str]]:
+def offer_choices(content: Content, g: G, seat: int) -> list[tuple[str, str, str]]:
     """Complete offers a player can make from a menu: its market price in coins for one card
-    or tile another player owns (any other offer is typed)."""
+    or tile another player owns (any other offer is typed); each with its label and whose
+    cards or tiles it asks for (``Bob's tiles``)."""
     coins = g["players"][seat]["coins"]
     out = []
     for t in active(g):
@@ -584,7 +585,8 @@ def offer_choices(content: Content, g: G, seat: int) -> list[tuple[str, str]]:
             price = max(1, cost)
             if price <= coins:
                 value = f"offer {name} give {price}c get {kind}:{item}"
-                out.append((value, f"Offer {name} {plural(price, 'coin')} for their {title}"))
+                label = f"Offer {name} {plural(price, 'coin')} for their {title}"
+                out.append((value, label, f"{name}'s {kind}s"))
     return out
 
 

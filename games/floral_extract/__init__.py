@@ -1,7 +1,7 @@
 """Floral Extract: the flagship two-player death match (rules: docs/floral-extract.md)."""
 
 from games.floral_extract.agents import EasyAgent, Gardener, NormalGardener
-from games.floral_extract.config import DEFAULT_TIMEOUT_S, RANGES
+from games.floral_extract.config import DEFAULT_TIMEOUT_S, RANGES, parse_rules_text
 from games.floral_extract.engine import FloralExtract
 from games.floral_extract.render import reference
 from games.floral_extract.script import SCRIPT_FORMATS, export_script, replay_script, run_script
@@ -53,6 +53,7 @@ GAME_INFO = GameInfo(
     pictures=PICTURES,
     colour=0x2E7D6B,
     public_lines=public_lines,
+    parse_options=parse_rules_text,
     reference=reference,
     ranges=RANGES,
 )

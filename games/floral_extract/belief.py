@@ -29,6 +29,7 @@ import json
 from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import itemgetter
+from typing import Any
 
 from games.protocol import JSON
 
@@ -49,50 +50,63 @@ NEGLIGIBLE = 1e-40  # a map this much less likely than the likeliest one then we
 # --- the maps, once per process ------------------------------------------------------------
 
 
+# The maps are grouped by the position holding 0: in group ``zero``, the 7! permutations of
+# identities 1-7 in order with 0 inserted at ``zero`` (``_maps``). The tables a decision reads
+# are built from the 7! permutations' places (a Python loop over 40,320 maps apiece stalled a
+# first decision for 90 ms).
+SPAN = GROUP // (IDENTITIES - 1)  # 6!: the permutations with one place on one identity
+
+
 @cache
 def _maps() -> tuple[tuple[int, ...], ...]:
-    """Every bijection symbol position -> identity, grouped by the position holding 0."""
-    out = []
-    for zero in range(IDENTITIES):
-        for rest in itertools.permutations(range(1, IDENTITIES)):
-            out.append((*rest[:zero], 0, *rest[zero:]))
-    return tuple(out)
+    """Every bijection symbol position -> identity, in the order of the weights."""
+    return tuple(
+        (*rest[:zero], 0, *rest[zero:])
+        for zero in range(IDENTITIES)
+        for rest in itertools.permutations(range(1, IDENTITIES))
+    )
+
+
+@cache
+def _places() -> tuple[bytes, ...]:
+    """Per place in a permutation of identities 1-7: its identity in each permutation."""
+    permutations = itertools.permutations(range(1, IDENTITIES))
+    return tuple(bytes(place) for place in zip(*permutations, strict=True))
+
+
+def _column(zero: int, k: int) -> bytes:
+    """The identity of symbol position ``k`` under each map of group ``zero``."""
+    return bytes(GROUP) if k == zero else _places()[k - (k > zero)]
 
 
 @cache
 def _identities() -> tuple[bytes, ...]:
     """Per symbol position: its identity under every map, one byte per map."""
-    maps = _maps()
-    return tuple(bytes(m[k] for m in maps) for k in range(IDENTITIES))
+    return tuple(
+        b"".join(_column(zero, k) for zero in range(IDENTITIES)) for k in range(IDENTITIES)
+    )
 
 
 @cache
-def _by_identity() -> tuple[itemgetter[int], ...]:
-    """Per symbol position: picks the weights in order of that symbol's identity (7! each)."""
-    maps = _maps()
-    return tuple(
-        itemgetter(*sorted(range(MAPS), key=lambda m, k=k: maps[m][k]))  # type: ignore[misc]
-        for k in range(IDENTITIES)
-    )
+def _by_place() -> tuple[itemgetter[Any], ...]:
+    """Per place in a permutation: picks a group's weights in order of the place's identity
+    (1 to 7, 6! each)."""
+    return tuple(itemgetter(*sorted(range(GROUP), key=place.__getitem__)) for place in _places())
 
 
 @cache
 def _lanes() -> tuple[tuple[int, ...], ...]:
     """Per group (the position of 0) and symbol position: the identities of the group's maps
     as one integer with a 16-bit lane per map, so window codes add up lane by lane."""
-    identities = _identities()
     return tuple(
-        tuple(
-            int.from_bytes(
-                b"".join(
-                    bytes((value, 0)) for value in identities[k][zero * GROUP : (zero + 1) * GROUP]
-                ),
-                "little",
-            )
-            for k in range(IDENTITIES)
-        )
-        for zero in range(IDENTITIES)
+        tuple(_lane(_column(zero, k)) for k in range(IDENTITIES)) for zero in range(IDENTITIES)
     )
+
+
+def _lane(identities: bytes) -> int:
+    lanes = bytearray(len(identities) * LANE_BYTES)
+    lanes[::LANE_BYTES] = identities
+    return int.from_bytes(lanes, "little")
 
 
 # --- hard evidence: per-symbol masks ----------------------------------------------------------
@@ -138,28 +152,32 @@ class SpellSeeker:
     likely a spell-seeking player was to cast its newest rune, given the four before it."""
 
     def __init__(self, book: JSON, seek: float = SEEK, careless: float = CARELESS) -> None:
+        # every table is read off the effects table a byte at a time, in C where it can be (a
+        # loop over 32,768 codes apiece stalled a hard player's match start for 35 ms)
         effects = effects_table(book)
-        pull = [
-            (seek if effects[code] & (WATER | FERTILIZE | WEATHER) else 1.0)
-            * (SEEK_SABOTAGE if effects[code] >> SABOTAGE_SHIFT else 1.0)
-            for code in range(WINDOW_MODULUS)
+        pull_of = [
+            (seek if sets_off & (WATER | FERTILIZE | WEATHER) else 1.0)
+            * (SEEK_SABOTAGE if sets_off >> SABOTAGE_SHIFT else 1.0)
+            for sets_off in range(256)
         ]
-        before = WINDOW_MODULUS // IDENTITIES
+        pull = list(map(pull_of.__getitem__, effects))
         # the pull of all seven non-stall runes after each 4-rune window; a stall pulls 1
-        runes = [sum(pull[prev * 8 + r] for r in range(1, 8)) for prev in range(before)]
+        runes = [sum(pull[prev + 1 : prev + 8]) for prev in range(0, WINDOW_MODULUS, 8)]
+        after = [total for total in runes for _ in range(IDENTITIES)]  # per code: its window's
         keep = 1 - careless
         self.rune = [
-            careless / 8 + keep * pull[code] / (runes[code >> 3] + 1)
-            for code in range(WINDOW_MODULUS)
+            careless / 8 + keep * p / (total + 1) for p, total in zip(pull, after, strict=True)
         ]
         self.rune_after_stall = [  # no second stall in a row (V1): seven choices
-            careless / 7 + keep * pull[code] / runes[code >> 3] for code in range(WINDOW_MODULUS)
+            careless / 7 + keep * p / total for p, total in zip(pull, after, strict=True)
         ]
-        self.stall = [careless / 8 + keep / (runes[prev] + 1) for prev in range(before)]
+        self.stall = [careless / 8 + keep / (total + 1) for total in runes]
         # what the opponent's own garden report can show of a cast: its WEATHER, its sabotage
-        self.doing = bytes(
-            bool(effects[code] & WEATHER) * 4 + (effects[code] >> SABOTAGE_SHIFT)
-            for code in range(WINDOW_MODULUS)
+        self.doing = effects.translate(
+            bytes(
+                bool(sets_off & WEATHER) * 4 + (sets_off >> SABOTAGE_SHIFT)
+                for sets_off in range(256)
+            )
         )
 
 
@@ -297,11 +315,17 @@ class MapBelief:
         total = sum(self.weights)
         if not total > 0:
             return None
-        rows = []
-        for pick in _by_identity():
-            ordered = pick(self.weights)
-            rows.append([sum(ordered[i * GROUP : (i + 1) * GROUP]) / total for i in range(8)])
-        return rows
+        rows = [[0.0] * IDENTITIES for _ in range(IDENTITIES)]
+        for zero in range(IDENTITIES):
+            group = self.weights[zero * GROUP : (zero + 1) * GROUP]
+            rows[zero][0] = sum(group)
+            for place, pick in enumerate(_by_place()):
+                ordered = pick(group)
+                row = rows[place + (place >= zero)]
+                for identity in range(1, IDENTITIES):
+                    row[identity] += sum(ordered[(identity - 1) * SPAN : identity * SPAN])
+        # each row by its own total (every row adds up all the weights): a sure pair is 1
+        return [[weight / sum(row) for weight in row] for row in rows]
 
     def _uniform(self) -> list[list[float]]:
         counts = self.counts()

@@ -73,9 +73,15 @@ class SeatBooks:
 Book = Spellbook | SeatBooks
 
 
+def is_per_seat(raw: JSON) -> bool:
+    """Whether a spellbook value gives each seat its own book (``{"P1": …, "P2": …}``) rather
+    than one shared book (the two may still be alike)."""
+    return isinstance(raw, dict) and set(raw) == set(SEAT_NAMES)
+
+
 def from_json(raw: JSON) -> Book:
     """A shared book, or one per seat (``{"P1": {...}, "P2": {...}}``), from its JSON form."""
-    if isinstance(raw, dict) and set(raw) == set(SEAT_NAMES):
+    if is_per_seat(raw):
         first, second = (parse_spellbook(raw[s], f"spellbook.{s}") for s in SEAT_NAMES)
         return SeatBooks((first, second))
     return parse_spellbook(raw)
@@ -84,7 +90,7 @@ def from_json(raw: JSON) -> Book:
 # --- resolving a config value -------------------------------------------------------------
 
 
-def resolve_text(value: str, rng: random.Random) -> Book:
+def resolve_text(value: str, rng: random.Random, field: str = "spellbook") -> Book:
     """A string spellbook config value: ``random``, a preset name, or the text form."""
     if value.strip().lower() == "random":
         return random_spellbook(rng)
@@ -93,11 +99,28 @@ def resolve_text(value: str, rng: random.Random) -> Book:
         return load_preset(preset)
     if ":" not in value:
         raise ConfigError(
-            "spellbook",
+            field,
             f"{excerpt(value.strip())} is not 'random', a preset ({', '.join(preset_names())}) "
             f"or a spellbook such as {EXAMPLE!r}",
         )
-    return parse_text(value)
+    return parse_text(value, field)
+
+
+def seat_presets(value: JSON) -> dict[str, str]:
+    """The seats a per-player value gives a preset's name (JSON ``{"P1": "classic", …}`` or
+    text ``P1: classic; P2: gentle``), each with its preset; nothing for any other value."""
+    if isinstance(value, str):
+        try:
+            sections = _sections(value, "spellbook")
+        except ConfigError:
+            return {}
+        named = {seat: body for seat, body in sections if seat in SEAT_NAMES}
+    elif is_per_seat(value):
+        named = {seat: value[seat] for seat in SEAT_NAMES if isinstance(value[seat], str)}
+    else:
+        return {}
+    presets = {seat: preset_named(str(name)) for seat, name in named.items()}
+    return {seat: preset for seat, preset in presets.items() if preset is not None}
 
 
 # --- the text form --------------------------------------------------------------------------
@@ -160,18 +183,28 @@ def _seat_books(sections: list[Section], field: str) -> SeatBooks:
         if name in SEAT_NAMES:
             if name in groups:
                 raise ConfigError(f"{field}.{name}", "is given twice")
-            if body:
+            if body and preset_named(body) is None:
                 raise ConfigError(
-                    f"{field}.{name}", f"expected 'water:' or another spell, got {_clip(body)}"
+                    f"{field}.{name}",
+                    f"expected 'water:' or another spell, or a preset, got {_clip(body)}",
                 )
-            current = groups[name] = []
+            current = groups[name] = [(name, body)] if body else []
+        elif current and current[0][0] in SEAT_NAMES:
+            raise ConfigError(f"{field}.{current[0][0]}", "gives a preset and spells: pick one")
         else:
             current.append((name, body))
     for seat in SEAT_NAMES:
         if seat not in groups:
             raise ConfigError(f"{field}.{seat}", "is missing: per-player books need P1: and P2:")
-    p1, p2 = (_book(groups[seat], f"{field}.{seat}") for seat in SEAT_NAMES)
+    p1, p2 = (_seat_book(groups[seat], f"{field}.{seat}") for seat in SEAT_NAMES)
     return SeatBooks((p1, p2))
+
+
+def _seat_book(sections: list[Section], field: str) -> Spellbook:
+    """One player's book: its spells, or a preset's name (``P1: classic``)."""
+    if sections and sections[0][0] in SEAT_NAMES:
+        return load_preset(sections[0][1])
+    return _book(sections, field)
 
 
 def _book(sections: Sequence[Section], field: str) -> Spellbook:

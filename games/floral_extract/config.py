@@ -73,16 +73,36 @@ def parse_config(raw: Mapping[str, JSON], allowed: frozenset[str] = ALL_KEYS) ->
 
 
 def _spellbook(raw: Mapping[str, JSON]) -> tuple[JSON, str | None]:
-    """The spellbook value and the preset it came from: a preset's name is read now; a concrete
-    book keeps the preset name given beside it (a text or ``random`` has none)."""
+    """The spellbook value and the preset it came from: a preset's name is read now (per-player
+    books' too: ``P1 classic, P2 gentle``); a concrete book keeps the preset name given beside
+    it (a text or ``random`` has none)."""
     value = raw.get("spellbook", "random")
     if isinstance(value, str):
         preset = books.preset_named(value)
-        return (value, None) if preset is None else (books.load_preset(preset).to_json(), preset)
+        if preset is not None:
+            return books.load_preset(preset).to_json(), preset
+    seats = books.seat_presets(value)
+    if seats:  # per-player books naming presets (AMBIGUITY 20): read now, as a shared one is
+        named = ", ".join(f"{seat} {seats[seat]}" for seat in SEAT_NAMES if seat in seats)
+        return _read_seat_presets(value, seats), named
+    if isinstance(value, str):
+        return value, None
     note = raw.get(PRESET_KEY)
     if note is not None:
         checked_text(note, f"config.{PRESET_KEY}", MAX_PRESET_NAME)
     return value, note
+
+
+def _read_seat_presets(value: JSON, seats: Mapping[str, str]) -> JSON:
+    """Per-player books with the presets they name read into books (text: every seat read; a
+    JSON seat's other value as given, for the engine to resolve)."""
+    if isinstance(value, str):
+        return books.parse_text(value).to_json()
+    assert isinstance(value, dict)
+    return {
+        seat: books.load_preset(seats[seat]).to_json() if seat in seats else value[seat]
+        for seat in SEAT_NAMES
+    }
 
 
 def _show(value: JSON) -> str:

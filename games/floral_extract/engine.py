@@ -26,7 +26,7 @@ from games.protocol import (
 )
 from games.text import OTHER_NUMERALS, excerpt, has_other_numerals, read_number
 
-from . import render
+from . import books, render
 from .config import PRESET_KEY, parse_config
 from .effects import FERTILIZE, SABOTAGE_SHIFT, WATER, WEATHER
 from .rules import (
@@ -43,7 +43,7 @@ from .rules import (
     spell_x,
 )
 from .spellbook import parse_spellbook
-from .state import Player, State, alphabets, check_map, per_seat_books
+from .state import Player, State, alphabets, check_map
 
 
 def guess_cost(player: Player, mode: str) -> int:
@@ -462,13 +462,24 @@ def resolve_spellbook(raw: JSON, seed: int) -> JSON:
     """The concrete spellbook JSON for a config value: a book, per-seat books, text, a preset
     name, or ``random``."""
     if isinstance(raw, str):
-        from . import books
-
         return books.resolve_text(raw, derive_rng(seed, "spellbook")).to_json()
-    for seat, book in enumerate(per_seat_books(raw)):
-        name = "spellbook" if book is raw else f"spellbook.{SEAT_NAMES[seat]}"
-        parse_spellbook(book, name)
+    if books.is_per_seat(raw):
+        return {name: _seat_book(raw[name], seed, seat) for seat, name in enumerate(SEAT_NAMES)}
+    parse_spellbook(raw, "spellbook")
     return raw
+
+
+def _seat_book(raw: JSON, seed: int, seat: int) -> JSON:
+    """One seat's concrete book: its value takes what a shared one does, but per-player text
+    (AMBIGUITY 20; a seat's ``random`` book is its own draw from the match seed)."""
+    field = f"spellbook.{SEAT_NAMES[seat]}"
+    if not isinstance(raw, str):
+        parse_spellbook(raw, field)
+        return raw
+    book = books.resolve_text(raw, derive_rng(seed, "spellbook", seat), field)
+    if isinstance(book, books.SeatBooks):
+        raise ConfigError(field, "is one player's book: write it without P1: and P2:")
+    return book.to_json()
 
 
 def resolve_maps(raw: JSON, symbols: list[str], seed: int) -> dict[str, dict[str, int]]:

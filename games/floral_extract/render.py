@@ -22,6 +22,7 @@ from games.protocol import (
 from games.text import OTHER_NUMERALS, has_other_numerals
 
 from . import spellbook
+from .books import is_per_seat
 from .rules import (
     BLOOM_AT,
     FLOWER_NAMES,
@@ -44,10 +45,10 @@ SEATS = (to_seat(0), to_seat(1))
 
 def spellbook_text(raw: JSON) -> str:
     """The spellbook in the moderators' text form, one spell per line."""
-    books = per_seat_books(raw)
-    if books[0] is not books[1]:
+    if is_per_seat(raw):
         return "\n".join(
-            f"{SEAT_NAMES[seat]}: {spellbook_text(book)}" for seat, book in enumerate(books)
+            f"{SEAT_NAMES[seat]}: {spellbook_text(book)}"
+            for seat, book in enumerate(per_seat_books(raw))
         )
     book = parse_spellbook(raw)
     return "\n".join(
@@ -122,7 +123,7 @@ def book_lines(raw: JSON, seat: int | None = None) -> list[str]:
     books = per_seat_books(raw)
     if seat is not None:
         return spell_lines(books[seat])
-    if books[0] is books[1]:
+    if not is_per_seat(raw):
         return spell_lines(raw)
     return [
         line
@@ -824,7 +825,7 @@ def reference(state: State) -> list[Topic]:
     """The match's content by name: its spellbook (each spell with its condition and effect),
     the spells every book has, the flowers, the weather and the rules in force. Public."""
     books = per_seat_books(state.config["spellbook"])
-    shared = books[0] is books[1]
+    shared = not is_per_seat(state.config["spellbook"])
     topics = []
     for seat, book in enumerate(books[:1] if shared else books):
         title = "Spellbook" if shared else f"{SEAT_NAMES[seat]}'s spellbook"

@@ -8,6 +8,7 @@ from typing import Literal
 from games.protocol import JSON, ConfigError
 from games.text import excerpt
 
+from .books import is_per_seat
 from .effects import WINDOW_MODULUS, effects_table, window_code, window_runes
 from .rules import (
     ADVANTAGE_SYMBOLS,
@@ -205,16 +206,20 @@ class State:
 
 def per_seat_books(raw: JSON) -> list[JSON]:
     """A shared book (the default) or one book per seat: ``{"P1": {...}, "P2": {...}}``."""
-    if isinstance(raw, dict) and set(raw) == set(SEAT_NAMES):
+    if is_per_seat(raw):
         return [raw[name] for name in SEAT_NAMES]
     return [raw, raw]
+
+
+def book_field(raw: JSON, seat: int) -> str:
+    """The field a refusal of ``seat``'s book names: ``spellbook``, or ``spellbook.P1``."""
+    return f"spellbook.{SEAT_NAMES[seat]}" if is_per_seat(raw) else "spellbook"
 
 
 def compile_books(raw: JSON) -> tuple[bytes, ...]:
     """Each seat's effects table: a shared book or one book per seat."""
     return tuple(
-        effects_table(book, "spellbook" if book is raw else f"spellbook.{SEAT_NAMES[seat]}")
-        for seat, book in enumerate(per_seat_books(raw))
+        effects_table(book, book_field(raw, seat)) for seat, book in enumerate(per_seat_books(raw))
     )
 
 

@@ -9,6 +9,7 @@ from games.registry import GameInfo
 from .agents import AGENTS, DEFAULT_AGENT
 from .config import DEFAULTS, RANGES
 from .engine import Potioncraft
+from .options import parse_options
 from .reference import topics
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from .state import State
@@ -39,6 +40,7 @@ GAME_INFO = GameInfo(
     timers={"turn": float(DEFAULTS["window_s"]), "reaction": float(DEFAULTS["reaction_s"])},
     colour=0x2471A3,
     public_lines=public_lines,
+    parse_options=parse_options,
     reference=topics,
     ranges=RANGES,
 )

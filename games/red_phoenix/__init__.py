@@ -11,6 +11,7 @@ from games.registry import GameInfo
 from .agents import AGENTS, DEFAULT_AGENT
 from .config import DEFAULT_REACTION_S, DEFAULT_WINDOW_S, RANGES
 from .engine import RedPhoenix
+from .options import parse_options
 from .reference import reference
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from .state import State
@@ -39,6 +40,7 @@ GAME_INFO = GameInfo(
     timers=TIMERS,
     colour=0xC0392B,
     public_lines=public_lines,
+    parse_options=parse_options,
     reference=reference,
     ranges=RANGES,
 )

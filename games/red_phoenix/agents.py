@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -381,7 +382,7 @@ class Planner:
         if cost + 1 > t.coins:  # a coin for the method when it costs one
             if t.ap >= 3:
                 return "take 1"
-            wanted = wanted[: max(0, t.coins)]
+            wanted = within(t, wanted, t.coins)
         return "buy " + " ".join(sorted(wanted)) if wanted else None
 
     def harass(self, t: Seat, offered: set[str]) -> str | None:
@@ -508,6 +509,22 @@ class Odds:
 
 DEATH = 100.0  # being eliminated, in the planner's units (a Gold win is worth as much)
 ENUMERATE = 3  # a method drawing more cards that all play is judged card by card
+# the most kinds of card the odds weigh (10 kinds, 3 cards deep: 1,110 draw orders): a set of
+# more unlike cards is weighed with its Health costs at once grouped (a decision stays within
+# the event loop's 50 ms on any legal set)
+MOST_KINDS = 10
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Kind:
+    """What kept cards do to their experimenter, all that the odds read of them: the Health a
+    card costs at once, whether it is a met success, whether that wins the match, and the
+    Health it costs in all (the mean of the kind's cards: the odds only add it up)."""
+
+    now: int
+    met: bool
+    won: bool
+    lost: float
 
 
 def deck_left(t: Seat, level: str) -> Counter[str]:
@@ -551,9 +568,8 @@ def draw_odds(
     if draw == 0:
         return Odds(0.0, 0.0, 0.0)
     if method.keep_max >= draw:
-        wins = frozenset(c for c, ing in cs.ingredients.items() if ing.wins)
-        cards = [(results[c], k) for c, k in deck.items()]
-        return played_odds(cards, [k for _, k in cards], value, min(draw, ENUMERATE), health, wins)
+        kinds = kinds_of([(results[card], copies) for card, copies in deck.items()], value, cs)
+        return played_odds(kinds, min(draw, ENUMERATE), health)
     met = sum(k for c, k in deck.items() if is_met(results[c], value))
     bad = sum(k for c, k in deck.items() if harm_of(results[c])[0] > 0)
     lethal = sum(k for c, k in deck.items() if harm_of(results[c])[1] >= health)
@@ -570,39 +586,70 @@ def is_met(result: Result, value: int) -> bool:
     return result.kind == "success" and result.score <= value
 
 
-def played_odds(
-    cards: list[tuple[Result, int]],
-    counts: list[int],
-    value: int,
-    draw: int,
-    health: int,
-    wins: frozenset[str],
-) -> Odds:
+def kinds_of(
+    cards: list[tuple[Result, int]], value: int, cs: CardSet
+) -> tuple[tuple[Kind, int], ...]:
+    """A deck's cards (each with its copies) as at most ``MOST_KINDS`` kinds, each with its
+    copies: cards alike but for the Health they cost in all are one kind, at their mean; when
+    that leaves too many, cards whose Health costs at once are close are one kind too (in
+    spans of 2, 4, 8 … points, at their mean)."""
+    wins = frozenset(c for c, ing in cs.ingredients.items() if ing.wins)
+    read = []
+    for result, copies in cards:
+        lost, now = harm_of(result)
+        met = is_met(result, value)
+        read.append((Kind(now, met, met and result.product in wins, lost), copies))
+    span = 1
+    while len(kinds := grouped(read, span)) > MOST_KINDS:
+        span *= 2
+    return kinds
+
+
+def grouped(cards: list[tuple[Kind, int]], span: int) -> tuple[tuple[Kind, int], ...]:
+    """``cards`` as one kind for each outcome and span of ``span`` Health costs at once."""
+    totals: dict[tuple[int, bool, bool], tuple[float, float, int]] = {}
+    for kind, copies in cards:
+        key = (kind.now // span, kind.met, kind.won)
+        now, lost, held = totals.get(key, (0.0, 0.0, 0))
+        totals[key] = (now + kind.now * copies, lost + kind.lost * copies, held + copies)
+    return tuple(
+        sorted(
+            (Kind(round(now / held), met, won, lost / held), held)
+            for (_, met, won), (now, lost, held) in totals.items()
+        )
+    )
+
+
+@lru_cache(maxsize=1024)
+def played_odds(kinds: tuple[tuple[Kind, int], ...], draw: int, health: int) -> Odds:
     """Every card drawn plays in draw order: the odds over each order of ``draw`` cards from
-    ``counts`` copies of ``cards`` (a met win card ends it won; Health at 0 ends it lost; a
-    met success counts if the experimenter lives through the rest)."""
+    a deck of ``kinds`` (each with its copies) (a met win card ends it won; Health at 0 ends
+    it lost; a met success counts if the experimenter lives through the rest). The planner
+    asks the same odds of each method that draws as many: they are remembered."""
+    return _orders([kind for kind, _ in kinds], [copies for _, copies in kinds], draw, health)
+
+
+def _orders(kinds: list[Kind], counts: list[int], draw: int, health: int) -> Odds:
     n = sum(counts)
     success = harm = death = 0.0
-    for i, (result, _) in enumerate(cards):
+    for i, kind in enumerate(kinds):
         if not counts[i]:
             continue
         p = counts[i] / n
-        lost, now = harm_of(result)
-        met = is_met(result, value)
-        if now >= health:
+        if kind.now >= health:
             death += p
             continue
-        if met and result.product in wins:
+        if kind.won:
             success += p
             continue
-        harm += p * lost
+        harm += p * kind.lost
         if draw == 1:
-            success += p * met
+            success += p * kind.met
             continue
         counts[i] -= 1
-        rest = played_odds(cards, counts, value, draw - 1, health - now, wins)
+        rest = _orders(kinds, counts, draw - 1, health - kind.now)
         counts[i] += 1
-        success += p * ((1.0 - rest.death) if met else rest.success)
+        success += p * ((1.0 - rest.death) if kind.met else rest.success)
         harm += p * rest.harm
         death += p * rest.death
     return Odds(success, harm, death)
@@ -619,6 +666,17 @@ def fillers(t: Seat, count: int, taken: set[str]) -> list[str]:
         if c not in t.hand and c not in taken and market[c] > 0 and t.ing(c).effect is None
     ]
     return sorted(plain, key=lambda c: -market[c])[:count]  # the fullest stacks: none runs dry
+
+
+def within(t: Seat, cards: list[str], coins: int) -> list[str]:
+    """The first of ``cards`` that ``coins`` pay for, in order (a set's costs may differ)."""
+    bought: list[str] = []
+    for card in cards:
+        coins -= t.ing(card).cost or 0
+        if coins < 0:
+            break
+        bought.append(card)
+    return bought
 
 
 def planner(style: Style) -> Callable[[int, random.Random], Agent]:

@@ -13,6 +13,7 @@ from games.registry import GameInfo, PictureHooks
 from .agents import AGENTS, DEFAULT_AGENT
 from .config import DEFAULT_WINDOW_S, RANGES
 from .engine import WarlocksBrew
+from .options import parse_variants
 from .render import reference
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
 from .state import State
@@ -56,6 +57,7 @@ GAME_INFO = GameInfo(
     pictures=PICTURES,
     colour=0x8E44AD,
     public_lines=public_lines,
+    parse_options=parse_variants,
     reference=reference,
     ranges=RANGES,
 )

@@ -9,6 +9,10 @@ rival's triple blocked, a pair, a card toward the count at an empty deck) less t
 front. It learns each rival's habits from the bids every reveal shows (how high they bid for a
 card that wins them the game, makes a pair, blocks a rival, or is just a card), starting from
 "any coin alike". ``normal`` plays a good coin that is not the best now and then.
+With Magic Infused it counts the card's effect (``worth.py``: a Chameleon is a wild third, a
+Potent card counts twice at the count, a Cursed card costs what it sends back, a Refund coin
+comes back, a Bargain Bin auction goes to the lowest unique bid); in a Deal Window and for a
+Cursed choice it plays ``dealer.py``'s policy (``easy`` accepts what helps it, proposes none).
 docs/ai/warlocks-brew.md describes the levels and their measured strength.
 """
 
@@ -21,16 +25,24 @@ from collections.abc import Callable, Mapping, Sequence
 from games import protocol
 from games.protocol import JSON, Agent, Event, Request
 
+from . import dealer
 from .config import TRIPLE
+from .effects import BARGAIN_BIN, CHAMELEON, CURSED, POTENT, REFUND, label
 from .engine import DECLARE, PASS
+from .worth import (
+    COIN,
+    COUNT,
+    FIRST,
+    PAIR,
+    RIVAL_SHARE,
+    WILD,
+    WIN,
+    after_cursed,
+    brew_worth,
+    holds_triple,
+)
 
-# What a card is worth to whoever gets it (a triple is the game).
-WIN = 1.0
-PAIR = 0.22  # a second copy, with a third still to come
-FIRST = 0.07  # a first copy, with two more still to come
-COUNT = 0.05  # any card, toward the count at an empty deck (grows as the deck runs out)
-RIVAL_SHARE = 0.6  # a rival's progress, against our own
-COIN = 0.035  # a coin in front, per point of its value: out of use until three are there
+BIDS = ("bid", "declare")  # the auction's requests; the others are deals and Cursed choices
 TWO_PLAYER_COIN = 0.06  # the two-player rule hands the coin to the rival
 HABIT_BUCKETS = 3  # a bid's place in its bidder's hand: low, middle, high
 HABIT_PRIOR = 10.0  # how many bids a rival's habit takes to outweigh "any coin alike"
@@ -55,6 +67,8 @@ class RandomAgent(protocol.RandomAgent):
     def act(self, request: Request, view: JSON) -> str:
         if request.kind == "declare":
             return DECLARE if self.rng.random() < 0.3 else PASS
+        if request.kind not in BIDS:  # a deal or a Cursed choice: any legal answer
+            return super().act(request, view)
         can_declare = any(choice.value == DECLARE for choice in request.choices)
         if can_declare and self.rng.random() < 0.05:
             return DECLARE
@@ -62,29 +76,76 @@ class RandomAgent(protocol.RandomAgent):
 
 
 class Memory:
-    """What a seat remembers: every card each seat won (announced publicly), so it knows the
-    brews even when they lie face down."""
+    """What a seat remembers of what it was told: every card each seat won, in order, with its
+    effect (auctions, Free Samples and deals are announced publicly), so it knows the brews
+    even when they lie face down; and the coins deals moved between hands."""
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.won: dict[int, Counter[str]] = {}
+        self.won: dict[int, list[str]] = {}  # labels, in the order won
+        self.coins: dict[int, Counter[int]] = {}  # coins received in deals, less those given
 
     def observe(self, event: Event) -> None:
-        if not event.audience.reaches(self.seat) or event.kind != "reveal":
+        if not event.audience.reaches(self.seat):
             return
-        for declared in event.data["declared"]:
-            if not declared["correct"]:
-                self.won.pop(declared["seat"], None)
-        winner = event.data["winner"]
-        if winner is not None:
-            self.won.setdefault(winner, Counter())[event.data["card"]] += 1
+        data = event.data
+        if event.kind in ("reveal", "free_sample"):
+            for declared in data["declared"]:
+                if not declared["correct"]:
+                    self.won.pop(declared["seat"], None)
+            if data["winner"] is not None:
+                self._cards(data["winner"]).append(label(data["card"], data["effect"]))
+        elif event.kind == "deal":
+            by, to = data["seats"]
+            self._move(by, to, data["give"])
+            self._move(to, by, data["ask"])
+        elif event.kind == "cursed":
+            cards = self._cards(data["seat"])
+            sent = label(data["card"], data["effect"]) if data["card"] else None
+            if cards:  # face down nobody is told which card went: the oldest, as a guess
+                cards.remove(sent if sent in cards else cards[0])
+        elif event.kind == "left":
+            self.won.pop(data["seat"], None)
+
+    def _cards(self, seat: int) -> list[str]:
+        return self.won.setdefault(seat, [])
+
+    def _move(self, giver: int, taker: int, items: list[str]) -> None:
+        source = self._cards(giver)
+        places = sorted(
+            (int(i.split()[1]) - 1 for i in items if i.startswith("card ")), reverse=True
+        )
+        moved = [source.pop(place) for place in places if place < len(source)][::-1]
+        for item in items:
+            if item.startswith("coin "):
+                coin = int(item.split()[1])
+                self.coins.setdefault(giver, Counter())[coin] -= 1
+                self.coins.setdefault(taker, Counter())[coin] += 1
+            elif not item.startswith("card ") and item in source:
+                source.remove(item)
+                moved.append(item)
+        self._cards(taker).extend(moved)
+
+    def labels(self, view: JSON, seat: int) -> list[str]:
+        """The seat's brew by labels: as shown when face up (or one's own peek), else as
+        remembered."""
+        shown = view["you"] if seat == self.seat else view["players"][seat]
+        if shown["brew"] is None:
+            return list(self.won.get(seat, []))
+        infused = list(shown.get("infused") or [])
+        plain = Counter(shown["brew"])
+        for text in infused:
+            plain[text.partition(" (")[0]] -= 1
+        return [*plain.elements(), *infused]
 
     def brew(self, view: JSON, seat: int) -> Counter[str]:
         shown = view["you"]["brew"] if seat == self.seat else view["players"][seat]["brew"]
-        return Counter(shown) if shown is not None else self.won.get(seat, Counter())
+        if shown is not None:
+            return Counter(shown)
+        return Counter(text.partition(" (")[0] for text in self.won.get(seat, []))
 
     def holds_triple(self, view: JSON) -> bool:
-        return max(self.brew(view, self.seat).values(), default=0) >= TRIPLE
+        return holds_triple(self.labels(view, self.seat))
 
 
 class EasyAgent(RandomAgent):
@@ -99,6 +160,11 @@ class EasyAgent(RandomAgent):
         self.memory.observe(event)
 
     def act(self, request: Request, view: JSON) -> str:
+        if request.kind == "curse":
+            return request.choices[0].value  # the first card it won
+        if request.kind not in BIDS:  # it takes a deal that helps it, and proposes none
+            labels = self.memory.labels
+            return dealer.answer_deal(self.seat, request, view, labels, proposes=False)
         triple = self.memory.holds_triple(view)
         if request.kind == "declare":
             return DECLARE if triple else PASS
@@ -182,6 +248,10 @@ class BidderAgent:
     # --- decisions ---------------------------------------------------------------------------
 
     def act(self, request: Request, view: JSON) -> str:
+        if request.kind == "curse":
+            return dealer.cursed_choice(request, view, self.memory.labels(view, self.seat))
+        if request.kind not in BIDS:
+            return dealer.answer_deal(self.seat, request, view, self.memory.labels)
         triple = self.memory.holds_triple(view)
         if request.kind == "declare":
             return DECLARE if triple else PASS
@@ -216,7 +286,7 @@ class BidderAgent:
         ]
         gains = [self._gain(view, rival, card) for rival in rivals]
         mine = self._gain(view, self.seat, card)
-        odds = Odds(bids)
+        odds = Odds(bids, lowest=view["card_effect"] == BARGAIN_BIN)
         worth = {}
         for coin in coins:
             spent = self._coin_cost(view, coin)
@@ -251,7 +321,9 @@ class BidderAgent:
             return {rival: sorted(pool.elements()) for rival in rivals}
         hands = {}
         for rival in rivals:
-            hand = Counter(dealt) - Counter(players[rival]["front"] + players[rival]["table"])
+            hand = Counter(dealt)
+            hand.update(self.memory.coins.get(rival, Counter()))  # deals moved coins
+            hand -= Counter(players[rival]["front"] + players[rival]["table"])
             hands[rival] = sorted(hand.elements()) or dealt
         return hands
 
@@ -265,20 +337,31 @@ class BidderAgent:
         return MAKES_PAIR if have == TRIPLE - 2 else PLAIN
 
     def _gain(self, view: JSON, seat: int, card: str) -> float:
-        """What the card is worth to ``seat``: the game, or progress toward it."""
-        have = self.memory.brew(view, seat)[card]
-        if have >= TRIPLE - 1 and not view["options"]["utter_darkness"]:
+        """What the card is worth to ``seat``: the game, or progress toward it (the card's
+        effect counted: a wild Chameleon, a Potent card at the count, a Cursed card less the
+        card it sends back)."""
+        effect = view["card_effect"]
+        brew = self.memory.labels(view, seat)
+        after = [*brew, label(card, effect)]
+        if effect == CURSED:
+            after = after_cursed(after)
+        if holds_triple(after) and not view["options"]["utter_darkness"]:
             return WIN
+        have = self.memory.brew(view, seat)[card]
         left = self._copies_left(view, card)
         progress = 0.0
-        if have >= TRIPLE - 1:
+        if holds_triple(after):
             progress = WIN * 0.9  # under Utter Darkness it must still declare
         elif have == TRIPLE - 2 and left >= 1:
             progress = PAIR
         elif have == 0 and left >= 2:
             progress = FIRST
+        if effect == CHAMELEON:
+            progress = max(progress, WILD)
+        elif effect == CURSED and len(brew) >= 1:
+            progress -= max(0.0, brew_worth(brew) - brew_worth(after[:-1]))
         deck = max(1, int(view["deck_left"]))
-        return progress + COUNT * (1 + 4 / deck)
+        return progress + COUNT * (1 + 4 / deck) * (2 if effect == POTENT else 1)
 
     def _copies_left(self, view: JSON, card: str) -> int:
         """Copies of ``card`` still to come (the deck holds what no one won, removed or set
@@ -292,7 +375,9 @@ class BidderAgent:
 
     def _coin_cost(self, view: JSON, coin: int) -> float:
         """A coin won with stays in front until there are three, then all come back; under
-        the two-player rule it goes to the rival's hand."""
+        the two-player rule it goes to the rival's hand; a Refund sends it back to hand."""
+        if view["card_effect"] == REFUND:
+            return 0.0
         if view["options"]["two_players"]:
             return TWO_PLAYER_COIN * coin
         return COIN * coin * _stays_in_front(view, self.seat)
@@ -333,6 +418,7 @@ def _tally_tables() -> tuple[list[list[int]], list[int], list[int]]:
 
 ADD, ONCE, NONE = _tally_tables()
 ABOVE = [sum(1 << v for v in range(value + 1, VALUES + 1)) for value in range(VALUES + 1)]
+BELOW = [sum(1 << v for v in range(1, value)) for value in range(VALUES + 1)]
 
 
 def _spread(bidders: Sequence[Mapping[int, float]]) -> list[float]:
@@ -349,30 +435,34 @@ def _spread(bidders: Sequence[Mapping[int, float]]) -> list[float]:
     return tallies
 
 
-def _wins(tally: int, value: int) -> bool:
-    """Whether a bid of ``value`` wins against a tally of the other bids."""
-    return bool(NONE[tally] >> value & 1) and not ONCE[tally] & ABOVE[value]
+def _wins(tally: int, value: int, lowest: bool = False) -> bool:
+    """Whether a bid of ``value`` wins against a tally of the other bids: nobody else bid it
+    and no higher value (Bargain Bin: no lower one) was bid exactly once."""
+    beaten_by = BELOW[value] if lowest else ABOVE[value]
+    return bool(NONE[tally] >> value & 1) and not ONCE[tally] & beaten_by
 
 
 class Odds:
     """For rivals bidding independently (each a chance per coin value): who wins the card
     for each coin we may bid."""
 
-    def __init__(self, rivals: Sequence[Mapping[int, float]]) -> None:
-        self.rivals = rivals
+    def __init__(self, rivals: Sequence[Mapping[int, float]], lowest: bool = False) -> None:
+        self.rivals, self.lowest = rivals, lowest
         self.all = _spread(rivals)
         self.without = [_spread([*rivals[:i], *rivals[i + 1 :]]) for i in range(len(rivals))]
 
     def of(self, coin: int) -> tuple[float, list[float]]:
         """The chance that our ``coin`` wins, and that each rival wins."""
-        won = sum(p for tally, p in enumerate(self.all) if p and _wins(tally, coin))
+        won = sum(p for tally, p in enumerate(self.all) if p and _wins(tally, coin, self.lowest))
         theirs = []
         for chances, others in zip(self.rivals, self.without, strict=True):
             total = 0.0
             for tally, p in enumerate(others):
                 if p:
                     with_ours = ADD[coin][tally]
-                    total += p * sum(q for v, q in chances.items() if _wins(with_ours, v))
+                    total += p * sum(
+                        q for v, q in chances.items() if _wins(with_ours, v, self.lowest)
+                    )
             theirs.append(total)
         return won, theirs
 

@@ -40,8 +40,13 @@ VARIANT_KEYS = (
     "snakeoil_salesman",
     "vision_of_blindness",
     "utter_darkness",
+    "magic_infused",
+    "deal_window",
 )
 RULE_KEYS = ("window", "types", "copies", "no_unique")
+MAX_EFFECTS = 6  # G2: k in 0..6, one card per effect of the table
+DEFAULT_DEAL_WINDOW_S = 30  # A7: a bare ``deal_window`` switches it on for this long
+MAX_DEAL_WINDOW_S = 600
 # every whole-number option's range, as ``GameInfo.ranges`` declares it: the most any config
 # accepts (A8: a setup must leave some type able to reach three copies, so fewer types or
 # copies allow less); the window takes fractions of a second too, above 0
@@ -53,12 +58,11 @@ RANGES = {
     "limited_supply": (0, MAX_COPIES - TRIPLE),
     "storefront_disaster": (0, _MOST_SPARE - 1),
     "snakeoil_salesman": (0, _MOST_SPARE - 1),
+    "magic_infused": (0, MAX_EFFECTS),
+    "deal_window": (0, MAX_DEAL_WINDOW_S),
 }
 DEFAULT_WINDOW_S = 45  # the bid window, in seconds
-UNSUPPORTED = {
-    "magic_infused": "Magic Infused is not supported (the special-effects cards are off, G2)",
-    "deals": "deals are not supported (the Deal Window is off, A7)",
-}
+UNSUPPORTED = {"deals": "the Deal Window is the deal_window option, e.g. deal_window=30"}
 
 
 def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
@@ -87,9 +91,12 @@ def parse_config(raw: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         "snakeoil_salesman": _int(raw, "snakeoil_salesman", 0, 0, types * copies),
         "vision_of_blindness": _bool(raw, "vision_of_blindness", False),
         "utter_darkness": _bool(raw, "utter_darkness", False),
+        "magic_infused": _int(raw, "magic_infused", 0, 0, MAX_EFFECTS),
+        "deal_window": _deal_window(raw),
     }
     _check_combination(config, seats)
     _check_reachable(config)
+    _check_infusable(config)
     return config
 
 
@@ -166,6 +173,31 @@ def _check_reachable(config: dict[str, JSON]) -> None:
             f"removing {random_removed} random cards could leave no type with three copies "
             f"(at most {spare - 1} with these options)",
         )
+
+
+def deck_size(config: Mapping[str, JSON]) -> int:
+    """Cards in the deck once the setup has set its cards aside."""
+    aside = int(config["storefront_disaster"]) + int(config["snakeoil_salesman"])
+    return sum(type_counts(config).values()) - aside
+
+
+def _check_infusable(config: dict[str, JSON]) -> None:
+    """G2: each effect goes on a card of its own."""
+    size = deck_size(config)
+    if config["magic_infused"] > size:
+        raise ConfigError(
+            "magic_infused", f"must be at most {size}: the deck has {size} cards with these options"
+        )
+
+
+def _deal_window(raw: Mapping[str, JSON]) -> int:
+    """A7: seconds of the Deal Window between auctions; 0 is off, ``true`` the default."""
+    value = raw.get("deal_window", 0)
+    if value is True:
+        return DEFAULT_DEAL_WINDOW_S
+    if value is False:
+        return 0
+    return _int(raw, "deal_window", 0, 0, MAX_DEAL_WINDOW_S)
 
 
 def _deterministic_culprit(config: dict[str, JSON]) -> str:

@@ -1,8 +1,11 @@
 """Warlock's Brew engine: the game protocol over the plain state of ``state.py``.
 
 Flow of one bid window: read the bids (timeout default: the lowest coin in hand), settle any
-Utter Darkness declarations, run the auction (highest unique bid, A1), then the after-auction
-checks in the rules' order (A3: triple, three coins back, empty deck), then open what comes next.
+Utter Darkness declarations, run the auction (highest unique bid, A1; the lowest under Bargain
+Bin, E5), let the winner of a Cursed card choose what goes back (E4, a window of its own), then
+the after-auction checks in the rules' order (A3: triple, three coins back, empty deck), then the
+Deal Window when it is on (A7, ``deals.py``), then the next card (a Free Sample, E6, is handed
+out as it is revealed).
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ from games.protocol import (
     Setup,
     Verdict,
     derive_rng,
+    to_seat,
 )
 from games.text import OTHER_NUMERALS, excerpt, has_other_numerals
 
-from . import render
+from . import cursed, deal_prompts, deals, render
 from .config import COIN_RETURN_AT, build_deck, coin_values, parse_config
-from .rules import all_bid_the_same, count_winners, highest_unique_bidder
+from .effects import BARGAIN_BIN, CURSED, EFFECTS, FREE_SAMPLE, REFUND, infuse
+from .rules import all_bid_the_same, count_winners, unique_bidder
 from .state import Seat, State
 
 DECLARE = "declare"
@@ -54,8 +59,7 @@ class WarlocksBrew:
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         check_seats(setup.seats)
         config = parse_config(setup.config, setup.seats)
-        deck, storefront, snakeoil = build_deck(config, derive_rng(setup.seed, "deck"))
-        return start_match(config, seat_names(setup), deck, storefront, snakeoil)
+        return start_match(config, seat_names(setup), *setup_deck(config, setup.seed))
 
     def requests(self, state: State) -> list[Request]:
         return open_requests(state)
@@ -70,6 +74,10 @@ class WarlocksBrew:
         new = state.clone()
         if new.phase == "last_call":
             return new, _resolve_last_call(new, moves)
+        if new.phase == "curse":
+            return new, _resolve_curse(new, moves)
+        if new.phase == "deals":
+            return new, _resolve_deals(new, moves)
         return new, _resolve_bids(new, moves)
 
     def end(self, state: State, reason: str) -> tuple[State, list[Event]]:
@@ -80,7 +88,7 @@ class WarlocksBrew:
         for seat in new.seats:  # an interrupted rebid: the coins on the table go home
             seat.hand = sorted(seat.hand + seat.table)
             seat.table = []
-        new.card = None
+        new.card, new.card_effect = None, ""
         _count(new, "ended", f"Ended by the host ({reason}); counted as if the deck were empty.")
         data = {"reason": reason}
         text = f"The match was ended early ({reason}). The brews are counted as at an empty deck."
@@ -130,17 +138,31 @@ def seat_names(setup: Setup) -> list[str]:
     return [f"P{i + 1}" for i in range(setup.seats)]
 
 
+def setup_deck(
+    config: dict[str, JSON], seed: int
+) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The deck a seed sets up (top card first), the Storefront and Snakeoil cards set aside,
+    and the effect of each card of the deck (Magic Infused, G2; "" for none)."""
+    deck, storefront, snakeoil = build_deck(config, derive_rng(seed, "deck"))
+    effects = infuse(len(deck), int(config["magic_infused"]), derive_rng(seed, "magic"))
+    return deck, storefront, snakeoil, effects
+
+
 def start_match(
     config: dict[str, JSON],
     names: Sequence[str],
     deck: Sequence[str],
     storefront: Sequence[str] = (),
     snakeoil: Sequence[str] = (),
+    effects: Sequence[str] = (),
 ) -> tuple[State, list[Event]]:
-    """The state before the first reveal, from a deck already built (top card first)."""
+    """The state before the first reveal, from a deck already built (top card first) and the
+    effect of each of its cards (Magic Infused; "" for none)."""
     coins = coin_values(config)
     seats = [Seat(name, list(coins), list(coins)) for name in names]
-    state = State(dict(config), seats, list(deck), list(storefront), list(snakeoil))
+    state = State(dict(config), seats, list(deck), list(effects), storefront=list(storefront))
+    state.snakeoil = list(snakeoil)
+    state.effects = [effect for effect in EFFECTS if effect in effects]
     events = [render.start_post(state), render.hidden_state(state)]
     return state, events + _next_auction(state)
 
@@ -165,15 +187,21 @@ def open_requests(state: State) -> list[Request]:
     window = float(state.config["window"])
     if state.phase == "last_call":
         return [_last_call_request(state, seat, window) for seat in asked_seats(state)]
+    if state.phase == "curse":
+        return [cursed.request(state, seat) for seat in asked_seats(state)]
+    if state.phase == "deals":
+        return deal_prompts.requests(state)
     return [_bid_request(state, seat, window) for seat in asked_seats(state)]
 
 
 def _bid_request(state: State, seat: int, window: float) -> Request:
     hand = state.seats[seat].hand
     choices = [Choice(str(coin), f"{coin} coin", "coins") for coin in sorted(set(hand))]
-    lines = [f"Auction {state.auction}: {state.card}."]
+    lines = [f"Auction {state.auction}: {render.card_on_offer(state)}."]
     if state.round > 1:
         lines[0] += " Rebid: no bid was unique, so bid again with the coins left in hand."
+    if state.card_effect:
+        lines.append(render.effect_line(state))
     lines.append(render.holders_line(state, seat))
     lines.append(render.rival_coins(state, seat, bidding_seats(state)))
     lines.append(f"Your hand: {render.coins_text(hand)}. Bid one coin.")
@@ -215,12 +243,20 @@ def _last_call_request(state: State, seat: int, window: float) -> Request:
 
 
 def asked_seats(state: State) -> list[int]:
+    if state.phase == "curse":
+        return [] if state.cursed is None else [state.cursed]
+    if state.phase == "deals":
+        return deals.asked_seats(state)
     return state.active() if state.phase == "last_call" else bidding_seats(state)
 
 
 def check_answer(state: State, seat: int, raw: str) -> Verdict:
     if seat not in asked_seats(state):
         return Refused("You have nothing to decide right now.")
+    if state.phase == "curse":
+        return cursed.check(state, seat, raw)
+    if state.phase == "deals":
+        return deals.check(state, seat, raw)
     text = " ".join(raw.split()).casefold()
     if state.phase == "last_call":
         if text in (DECLARE, PASS):
@@ -274,6 +310,8 @@ def _new_result(state: State) -> dict[str, JSON]:
         "removed": False,
         "rebid": False,
         "returned": [],
+        "effect": state.card_effect,
+        "refund": False,
     }
 
 
@@ -294,9 +332,50 @@ def _resolve_bids(state: State, moves: Mapping[int, Move | None]) -> list[Event]
     if state.phase == "over":
         return [render.reveal_event(state, result), *_continue(state, rebid=False)]
     _auction(state, bids, result)
-    if not result["rebid"]:
-        _after_auction(state, result)
-    return [render.reveal_event(state, result), *_continue(state, rebid=bool(result["rebid"]))]
+    if result["rebid"]:
+        return [render.reveal_event(state, result), *_continue(state, rebid=True)]
+    winner = result["winner"]
+    if state.card_effect == CURSED and winner is not None and cursed.must_choose(state, winner):
+        state.phase, state.cursed = "curse", winner  # E4: the winner's choice first
+        return [render.reveal_event(state, result), render.hidden_state(state)]
+    _after_auction(state, result)
+    return [render.reveal_event(state, result), *_continue(state, deals_due=True)]
+
+
+def _resolve_curse(state: State, moves: Mapping[int, Move | None]) -> list[Event]:
+    """E4: the chosen card (or the default) goes to the bottom of the deck; then the checks."""
+    seat = state.cursed
+    assert seat is not None
+    move = moves.get(seat)
+    event = cursed.apply(state, seat, None if move is None else str(move))
+    state.phase, state.cursed = "bid", None
+    result = _new_result(state)
+    result["winner"] = seat
+    _after_auction(state, result)
+    return [event, *render.returns_events(state, result), *_continue(state, deals_due=True)]
+
+
+def _resolve_deals(state: State, moves: Mapping[int, Move | None]) -> list[Event]:
+    """A7: each answer applied in arrival order (an answer a deal just made impossible is
+    refused to its seat); the window closes once nobody has anything left to do, or when its
+    deadline gives nobody's answer."""
+    events: list[Event] = []
+    answered = [(seat, move) for seat, move in moves.items() if move is not None]
+    for seat, move in answered:
+        if state.phase != "deals":
+            break
+        verdict = deals.check(state, seat, str(move))
+        if isinstance(verdict, Accepted) and verdict.move == move:
+            events += deals.apply(state, seat, str(move))
+        else:
+            reason = verdict.reason if isinstance(verdict, Refused) else "it changed"
+            text = f"Your answer {excerpt(move)} came too late: {reason}"
+            events.append(Event(to_seat(seat), "too_late", {"move": move}, text))
+    if state.phase == "over":
+        return [*events, *_continue(state)]
+    if not answered or not deals.asked_seats(state):
+        return [*events, *deals.close_window(state), *_continue(state)]
+    return [*events, render.hidden_state(state)]
 
 
 def _resolve_last_call(state: State, moves: Mapping[int, Move | None]) -> list[Event]:
@@ -319,17 +398,18 @@ def _declare(state: State, declarers: list[int], result: dict[str, JSON]) -> Non
         if seat not in right:
             _eliminate(state, seat)
     if right:
-        _finish(state, right, "declared", "Declared three of a kind.")
+        state.finish(right, "declared", "Declared three of a kind.")
     elif declarers and len(state.active()) <= 1:
         survivors = state.active()
         reason = "last_survivor" if survivors else "all_eliminated"
-        _finish(state, survivors, reason, "Everyone else was eliminated.")
+        state.finish(survivors, reason, "Everyone else was eliminated.")
 
 
 def _eliminate(state: State, seat: int) -> None:
     player = state.seats[seat]
     player.eliminated = True
     player.hand, player.front, player.table, player.brew = [], [], [], []
+    player.effects, player.draft = [], None
 
 
 def _leave(state: State, seat: int) -> list[Event]:
@@ -340,16 +420,27 @@ def _leave(state: State, seat: int) -> list[Event]:
     events = [Event(PUBLIC, "left", {"seat": seat, "name": name}, text)]
     survivors = state.active()
     if len(survivors) <= 1:
-        _finish(state, survivors, "opponent_left", f"{name} left the match.")
+        state.finish(survivors, "opponent_left", f"{name} left the match.")
     elif state.phase == "bid" and not bidding_seats(state):
         return [*events, *_resolve_bids(state, {})]  # nobody left to bid (A6)
+    elif state.phase == "curse" and state.cursed == seat:  # its choice goes with it
+        state.phase, state.cursed = "bid", None
+        _after_auction(state, _new_result(state))
+        return [*events, *_continue(state, deals_due=True)]
+    elif state.phase == "curse":
+        return [*events, render.hidden_state(state)]  # the choice still waits
+    elif state.phase == "deals":
+        deals.drop_seat(state, seat)
+        if not deals.asked_seats(state):
+            return [*events, *deals.close_window(state), *_continue(state)]
+        return [*events, render.hidden_state(state)]
     return [*events, *_continue(state, rebid=True)]  # the same card, asked again
 
 
 def _auction(state: State, bids: dict[int, int], result: dict[str, JSON]) -> None:
     for seat, coin in bids.items():
         state.seats[seat].hand.remove(coin)
-    winner = highest_unique_bidder(bids)
+    winner = unique_bidder(bids, lowest=state.card_effect == BARGAIN_BIN)
     if winner is not None:
         _award(state, winner, bids, result)
     elif _rebid_applies(state, bids):
@@ -368,7 +459,10 @@ def _rebid_applies(state: State, bids: dict[int, int]) -> bool:
 
 def _award(state: State, winner: int, bids: dict[int, int], result: dict[str, JSON]) -> None:
     coin = bids[winner]
-    if state.config["two_players"]:
+    if state.card_effect == REFUND:  # E3: back to hand, in front or in the two-player rule alike
+        state.seats[winner].hand.append(coin)
+        result["refund"] = True
+    elif state.config["two_players"]:
         other = 1 - winner
         state.seats[other].hand.append(coin)
         result["coin_to"] = other
@@ -381,7 +475,7 @@ def _award(state: State, winner: int, bids: dict[int, int], result: dict[str, JS
         player.hand += player.table
         player.table = []
     assert state.card is not None
-    state.seats[winner].brew.append(state.card)
+    state.seats[winner].add(state.card, state.card_effect)
     result["winner"] = winner
 
 
@@ -411,7 +505,8 @@ def _after_auction(state: State, result: dict[str, JSON]) -> None:
     # Utter Darkness turns the automatic triple win off: a win must be declared.
     automatic = not state.config["utter_darkness"]
     if automatic and winner is not None and state.seats[winner].has_triple():
-        _finish(state, [winner], "triple", f"{state.seats[winner].name} brewed three {state.card}.")
+        name, card = state.seats[winner].name, state.seats[winner].triple()
+        state.finish([winner], "triple", f"{name} brewed three {card}.")
         return
     for seat in state.active():
         player = state.seats[seat]
@@ -430,22 +525,15 @@ def _count(state: State, reason: str, why: str) -> None:
     """A4: most ingredients, then most pairs, then a shared victory (survivors only)."""
     winners = count_winners(state.seats, state.active())
     sizes = ", ".join(
-        f"{state.seats[i].name} {len(state.seats[i].brew)} ({state.seats[i].pairs()} pairs)"
+        f"{state.seats[i].name} {state.seats[i].size()} ({state.seats[i].pairs()} pairs)"
         for i in state.active()
     )
-    _finish(state, winners, reason, f"{why} Ingredients: {sizes}.")
+    state.finish(winners, reason, f"{why} Ingredients: {sizes}.")
 
 
-def _finish(state: State, winners: list[int], reason: str, detail: str) -> None:
-    state.phase = "over"
-    state.winners = sorted(winners)
-    state.end_reason = reason
-    state.end_detail = detail
-    state.rebidders = []
-
-
-def _continue(state: State, rebid: bool) -> list[Event]:
-    """The events after a window: the end, the last call, a rebid or the next auction."""
+def _continue(state: State, rebid: bool = False, deals_due: bool = False) -> list[Event]:
+    """The events after a window: the end, the last call, a rebid, the Deal Window (after an
+    auction, when it is on) or the next auction."""
     moderators = render.hidden_state(state)
     if state.phase == "over":
         return [render.game_over_post(state), moderators]
@@ -453,19 +541,42 @@ def _continue(state: State, rebid: bool) -> list[Event]:
         return [render.last_call_post(state), *render.seat_notes(state), moderators]
     if rebid:
         return [render.auction_post(state), *render.seat_notes(state), moderators]
+    if deals_due and state.config["deal_window"]:
+        return [*deals.open_window(state), *render.seat_notes(state), moderators]
     return [*_next_auction(state), moderators]
 
 
 def _next_auction(state: State) -> list[Event]:
     state.auction += 1
-    state.card = state.deck.pop(0)
+    state.card, state.card_effect = state.deck.pop(0), state.deck_effects.pop(0)
     state.round, state.rebidders = 1, []
+    if state.card_effect == FREE_SAMPLE:
+        return _free_sample(state)
     events = [render.auction_post(state), *render.seat_notes(state)]
     if not bidding_seats(state):
         # Nobody holds a coin (A6: the card is removed). Unreachable with the rules' coin
         # counts, but resolving it here means the match can never stall with no open request.
         events += _resolve_bids(state, {})
     return events
+
+
+def _free_sample(state: State) -> list[Event]:
+    """E6: not auctioned; the player with the fewest ingredients (cards, Potent or not) gets
+    it, and a tie removes it. Then the after-auction checks, and the next card at once."""
+    result = _new_result(state)
+    result["bidding"], result["in_round"] = [], []
+    sizes = {seat: len(state.seats[seat].brew) for seat in state.active()}
+    fewest = [seat for seat, size in sizes.items() if size == min(sizes.values())]
+    assert state.card is not None
+    if len(fewest) == 1:
+        state.seats[fewest[0]].add(state.card, FREE_SAMPLE)
+        result["winner"] = fewest[0]
+    else:
+        state.discarded.append(state.card)
+        result["removed"] = True
+    result["tied"] = fewest if len(fewest) > 1 else []
+    _after_auction(state, result)
+    return [render.free_sample_event(state, result), *_continue(state)]
 
 
 def _tidy(state: State) -> None:

@@ -1,8 +1,10 @@
 """What each audience may see: views, and the events with their plain-text rendering.
 
-The secret of a seat is its hand (A9: hands are shown in DM only) and, under Vision of Blindness
-and Utter Darkness, every brew (face down: counts only; the owner may peek only under Vision).
-Bids are never in the state before the reveal, so no view can leak one.
+The secret of a seat is its hand (A9: hands are shown in DM only), under Vision of Blindness
+and Utter Darkness every brew (face down: counts only; the owner may peek only under Vision),
+and in a Deal Window the offers it made or was made (both parties know them until the deal is
+made) and the offer it is drafting. Bids are never in the state before the reveal, so no view
+can leak one. Which card carries which Magic Infused effect is nobody's until its reveal.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from collections.abc import Sequence
 from games.protocol import JSON, MODERATORS, PUBLIC, TOPIC_CHARS, Event, Secret, Topic, to_seat
 from games.text import names_text
 
-from .state import Seat, State
+from .effects import BARGAIN_BIN, CHAMELEON, CURSED, EFFECT_IDS, RULES, label, triple_of
+from .offers import offer_data, offer_line
+from .state import Offer, Seat, State
 
 
 def brews_face_down(state: State) -> bool:
@@ -31,8 +35,20 @@ def coins_text(coins: Sequence[int]) -> str:
 def brew_text(seat: Seat, face_down: bool = False) -> str:
     if face_down:
         return f"{len(seat.brew)} face down"
-    parts = [name if n == 1 else f"{name} ×{n}" for name, n in seat.brew_counts().items()]
+    labels = Counter(seat.labels())
+    parts = [name if n == 1 else f"{name} ×{n}" for name, n in sorted(labels.items())]
     return ", ".join(parts) or "empty"
+
+
+def card_on_offer(state: State) -> str:
+    """The card up for auction, with its effect: ``Toadstool (Cursed)``."""
+    return label(str(state.card), state.card_effect)
+
+
+def effect_line(state: State) -> str:
+    """What the effect of the card on offer does ("" for a card without one)."""
+    effect = state.card_effect
+    return f"{effect}: {RULES[effect]}" if effect else ""
 
 
 def names(state: State, seats: Sequence[int]) -> list[str]:
@@ -50,6 +66,8 @@ def public_players(state: State) -> list[JSON]:
             "table": sorted(seat.table),
             "hand_size": len(seat.hand),
             "eliminated": seat.eliminated,
+            "infused": None if face_down else seat.infused(),
+            "ready": seat.ready,
         }
         for seat in state.seats
     ]
@@ -63,6 +81,9 @@ def view(state: State, seat: int | None) -> JSON:
         "auction": state.auction,
         "round": state.round,
         "card": state.card,
+        "card_effect": state.card_effect,
+        "effects": list(state.effects),  # Magic Infused: in play
+        "effects_in_deck": effects_in_deck(state),  # not revealed yet (hidden: which card)
         "deck_left": len(state.deck),
         "players": public_players(state),
         "discarded": list(state.discarded),
@@ -79,15 +100,39 @@ def view(state: State, seat: int | None) -> JSON:
             "seat": seat,
             "hand": sorted(own.hand),
             "brew": own.brew_counts() if owner_may_peek(state) else None,
+            "infused": own.infused() if owner_may_peek(state) else None,
+            "offers": [offer_data(state, o) for o in state.offers if seat in (o.by, o.to)],
+            "draft": _draft_data(state, seat),
+            "proposals": own.proposals,
         }
     return public
+
+
+def _draft_data(state: State, seat: int) -> JSON:
+    draft = state.seats[seat].draft
+    if draft is None:
+        return None
+    return {
+        "drafting_to": state.seats[draft.to].name,
+        "step": draft.step,
+        "give": list(draft.give),
+        "ask": list(draft.ask),
+        "favour": draft.favour,
+    }
+
+
+def effects_in_deck(state: State) -> list[str]:
+    """The effects still to be revealed (public: which card carries them is not)."""
+    return [effect for effect in state.effects if effect in state.deck_effects]
 
 
 def auction_post(state: State) -> Event:
     """The one public post of an auction: the card, the deck, every brew and coins in front."""
     face_down = brews_face_down(state)
-    label = f"Auction {state.auction}" + (f", rebid {state.round - 1}" if state.round > 1 else "")
-    lines = [f"{label}: {state.card} is up. Deck: {len(state.deck)} left."]
+    title = f"Auction {state.auction}" + (f", rebid {state.round - 1}" if state.round > 1 else "")
+    lines = [f"{title}: {card_on_offer(state)} is up. Deck: {len(state.deck)} left."]
+    if state.card_effect:
+        lines.append(effect_line(state))
     for seat in state.seats:
         if seat.eliminated:
             lines.append(f"{seat.name}: eliminated")
@@ -102,6 +147,7 @@ def auction_post(state: State) -> Event:
         "auction": state.auction,
         "round": state.round,
         "card": state.card,
+        "effect": state.card_effect,
         "deck_left": len(state.deck),
         "players": public_players(state),
         "rebidders": list(state.rebidders),
@@ -144,11 +190,25 @@ def holders_line(state: State, seat: int) -> str:
         count = state.seats[i].brew.count(card)
         if count:
             name = "you" if i == seat else state.seats[i].name
-            held.append(f"{name} {count}" + (" (one more wins)" if count >= 2 else ""))
+            held.append(f"{name} {count}" + (" (one more wins)" if _wins_with(state, i) else ""))
     unseen = still_unseen(state, card)
     more = f"at most {unseen}" if state.snakeoil else str(unseen)
     holds = "; ".join(held) if held else ("nobody you can see" if face_down else "nobody")
-    return f"{card} held: {holds}. Copies still to come: {more}."
+    line = f"{card} held: {holds}. Copies still to come: {more}."
+    if state.card_effect == CHAMELEON:
+        seen = [i for i in state.active() if not face_down or (i == seat and owner_may_peek(state))]
+        wins = ["you" if i == seat else state.seats[i].name for i in seen if _wins_with(state, i)]
+        nobody = "nobody you can see" if face_down else "nobody"
+        line += f" As a Chameleon it completes three for: {names_text(wins) or nobody}."
+    return line
+
+
+def _wins_with(state: State, seat: int) -> bool:
+    """Whether the card on offer would complete a triple for ``seat`` (E2 counted)."""
+    player = state.seats[seat]
+    return (
+        triple_of([*player.brew, str(state.card)], [*player.marks(), state.card_effect]) is not None
+    )
 
 
 def rival_coins(state: State, seat: int, bidders: list[int]) -> str:
@@ -200,17 +260,22 @@ def coin_values_text(state: State) -> str:
 
 def hidden_state(state: State) -> Event:
     """Everything, for the moderators' log channel."""
+    deck = [
+        label(card, effect) for card, effect in zip(state.deck, state.deck_effects, strict=True)
+    ]
     data = {
-        "deck": list(state.deck),
+        "deck": deck,
         "snakeoil": list(state.snakeoil),
         "seats": [
             {"name": s.name, "hand": sorted(s.hand), "brew": s.brew_counts()} for s in state.seats
         ],
+        "offers": [offer_data(state, offer) for offer in state.offers],
     }
-    lines = [f"Deck (top first): {', '.join(state.deck) or 'empty'}."]
+    lines = [f"Deck (top first): {', '.join(deck) or 'empty'}."]
     if state.snakeoil:
         lines.append(f"Snakeoil (hidden): {', '.join(state.snakeoil)}.")
     lines += [f"{s.name}: hand {coins_text(s.hand)}; brew {brew_text(s)}" for s in state.seats]
+    lines += [offer_line(state, offer) for offer in state.offers]
     return Event(MODERATORS, "hidden_state", data, "\n".join(lines))
 
 
@@ -227,6 +292,16 @@ def start_post(state: State) -> Event:
         lines.append("Set aside (anyone may look): " + ", ".join(sorted(state.storefront)) + ".")
     if state.snakeoil:
         lines.append(f"Set aside face down, never shown: {len(state.snakeoil)} cards.")
+    if state.effects:
+        lines.append(
+            f"Magic Infused: {len(state.effects)} cards of the deck carry an effect: "
+            f"{names_text(state.effects)}; each is announced when its card comes up."
+        )
+    if state.config["deal_window"]:
+        lines.append(
+            f"Deals: after each auction a deal window of up to {state.config['deal_window']} s "
+            "to trade ingredients in front, coins in hand and favours with another player."
+        )
     data = {
         "players": [s.name for s in state.seats],
         "deck_size": len(state.deck),
@@ -234,6 +309,8 @@ def start_post(state: State) -> Event:
         "variants": variants,
         "storefront": sorted(state.storefront),
         "snakeoil_count": len(state.snakeoil),
+        "effects": list(state.effects),
+        "deal_window": state.config["deal_window"],
     }
     return Event(PUBLIC, "start", data, "\n".join(lines))
 
@@ -248,6 +325,8 @@ VARIANT_NAMES = {
     "snakeoil_salesman": "Snakeoil Salesman",
     "vision_of_blindness": "Vision of Blindness",
     "utter_darkness": "Utter Darkness",
+    "magic_infused": "Magic Infused",
+    "deal_window": "Deal Window",
 }
 
 
@@ -277,19 +356,28 @@ def _bids_line(state: State, result: dict[str, JSON]) -> str:
             parts.append(f"{name} passes (no coins)")
     round_note = f", rebid {result['round'] - 1}" if result["round"] > 1 else ""
     bids = "; ".join(parts) or "none"
-    return f"Auction {result['auction']}{round_note}, {result['card']}. Bids: {bids}."
+    card = label(str(result["card"]), result["effect"])
+    return f"Auction {result['auction']}{round_note}, {card}. Bids: {bids}."
 
 
 def _result_lines(state: State, result: dict[str, JSON]) -> list[str]:
-    card, winner = result["card"], result["winner"]
+    card, winner = label(str(result["card"]), result["effect"]), result["winner"]
     lines: list[str] = []
     if winner is not None:
         coin = result["bids"][winner]
-        line = f"{state.seats[winner].name} wins {card} with the {coin} coin."
-        if result["coin_to"] is not None:
+        name = state.seats[winner].name
+        lowest = ": the lowest unique bid wins" if result["effect"] == BARGAIN_BIN else ""
+        line = f"{name} wins {card} with the {coin} coin{lowest}."
+        if result["refund"]:
+            line += f" Refund: the coin goes back to {name}'s hand."
+        elif result["coin_to"] is not None:
             line += (
                 f" Two-player rule: the coin goes to {state.seats[result['coin_to']].name}'s hand."
             )
+        if state.phase == "curse":
+            line += f" Cursed: {name} now sends one other ingredient back to the deck."
+        elif result["effect"] == CURSED:
+            line += f" Cursed: {name} holds no other ingredient, so nothing goes back."
         lines.append(line)
     elif result["removed"]:
         if any(coin is not None for coin in result["bids"]):
@@ -300,11 +388,38 @@ def _result_lines(state: State, result: dict[str, JSON]) -> list[str]:
             lines.append(f"Nobody bid: {card} leaves the game.")
     elif result["rebid"]:
         lines.append(f"No unique bid: {names_text(names(state, state.rebidders))} bid again.")
-    lines += [
+    lines += _returns_lines(state, result)
+    return lines
+
+
+def _returns_lines(state: State, result: dict[str, JSON]) -> list[str]:
+    return [
         f"{state.seats[seat].name} has three coins in front: they all go back to hand."
         for seat in result["returned"]
     ]
-    return lines
+
+
+def returns_events(state: State, result: dict[str, JSON]) -> list[Event]:
+    """The coins that went back to hand after a Cursed choice (none: no event)."""
+    lines = _returns_lines(state, result)
+    if not lines:
+        return []
+    return [Event(PUBLIC, "returned", {"returned": list(result["returned"])}, "\n".join(lines))]
+
+
+def free_sample_event(state: State, result: dict[str, JSON]) -> Event:
+    """E6: a Free Sample revealed, and who got it."""
+    card = label(str(result["card"]), result["effect"])
+    head = f"Auction {result['auction']}: {card} is revealed and not auctioned."
+    winner = result["winner"]
+    if winner is not None:
+        line = f"It goes to {state.seats[winner].name}, who has the fewest ingredients."
+    else:
+        tied = names_text(names(state, result["tied"]))
+        line = f"{tied} tie for the fewest ingredients: it leaves the game."
+    lines = [head, line, *_returns_lines(state, result)]
+    data = {**result, "deck_left": len(state.deck)}
+    return Event(PUBLIC, "free_sample", data, "\n".join(lines))
 
 
 def game_over_post(state: State) -> Event:
@@ -336,27 +451,52 @@ def last_call_post(state: State) -> Event:
 
 
 def describe(state: State, seat: int | None) -> str:
-    """The view as plain text: the table for everyone, plus the seat's own hand and brew."""
+    """The view as plain text: the table for everyone, what is under way, plus the seat's
+    own hand, brew and offers."""
+    return table_text(state, seat, under_way=True)
+
+
+def table_text(state: State, seat: int | None, under_way: bool = False) -> str:
+    """The table for everyone, plus the seat's own hand and brew; with ``under_way``, who the
+    window waits for and the seat's offers (a prompt's help leaves them out: they change while
+    the seat's own prompt does not, or the prompt shows them)."""
     face_down = brews_face_down(state)
     if state.phase == "over":
         head = f"Over after auction {state.auction}: {state.end_reason}."
+    elif state.phase == "deals":
+        head = f"Deal window after auction {state.auction}; {len(state.deck)} cards left."
     else:
-        head = (
-            f"Auction {state.auction}: {state.card or 'no card'} on offer, {len(state.deck)} left."
-        )
+        card = card_on_offer(state) if state.card else "no card"
+        head = f"Auction {state.auction}: {card} on offer, {len(state.deck)} left."
     lines = [head]
+    if state.effects:
+        hidden = ", ".join(effects_in_deck(state)) or "none"
+        lines.append(f"Effects in play: {', '.join(state.effects)}; still in the deck: {hidden}.")
     for other in state.seats:
         status = " (eliminated)" if other.eliminated else ""
         lines.append(
             f"{other.name}{status}: brew {brew_text(other, face_down)} · "
             f"in front {coins_text(other.front)} · {len(other.hand)} coins in hand"
         )
+    lines += _phase_lines(state) if under_way else []
     if seat is not None:
         own = state.seats[seat]
         lines.append(f"Your hand: {coins_text(own.hand)}.")
         if face_down and owner_may_peek(state):
             lines.append(f"Your brew (face down, you peek): {brew_text(own)}.")
+        if under_way:
+            lines += [offer_line(state, o, seat) for o in state.offers if seat in (o.by, o.to)]
     return "\n".join(lines)
+
+
+def _phase_lines(state: State) -> list[str]:
+    if state.phase == "curse" and state.cursed is not None:
+        name = state.seats[state.cursed].name
+        return [f"{name} chooses the ingredient the Cursed card sends back to the deck."]
+    if state.phase == "deals":
+        ready = [s.name for s in state.seats if s.ready and not s.eliminated]
+        return [f"Ready: {names_text(ready) or 'nobody yet'}. Deals made: {state.deals_made}."]
+    return []
 
 
 def secrets(state: State, seat: int) -> list[Secret]:
@@ -389,7 +529,18 @@ def secrets(state: State, seat: int) -> list[Secret]:
                 ),
             )
         )
+    found += [offer_secret(state, offer) for offer in state.offers if seat in (offer.by, offer.to)]
+    draft = _draft_data(state, seat)
+    if draft is not None:
+        found.append(Secret((), (draft,)))
     return found
+
+
+def offer_secret(state: State, offer: Offer) -> Secret:
+    """An offer waiting for its answer: a secret of both its parties (the same one)."""
+    texts = tuple(offer_line(state, offer, viewer) for viewer in (None, offer.by, offer.to))
+    data = offer_data(state, offer)
+    return Secret(texts, ({"offer": data["offer"], "give": data["give"], "ask": data["ask"]},))
 
 
 # --- the match's reference (``/cards``) ----------------------------------------------------------
@@ -406,6 +557,9 @@ VARIANT_RULES = {
     "vision_of_blindness": "brews lie face down (counts only); their owners may peek.",
     "utter_darkness": "brews lie face down and nobody may peek; declare a win at any bid: "
     "three of one ingredient wins, anything else eliminates you.",
+    "magic_infused": "{n} cards of the deck carry an effect, announced when the card comes up.",
+    "deal_window": "after each auction, {n} s to trade ingredients in front, coins in hand and "
+    "favours (recorded only); it ends early when everyone is Ready.",
 }
 
 
@@ -432,11 +586,37 @@ def reference(state: State) -> list[Topic]:
         deck += f" {len(state.snakeoil)} of the unseen cards are set aside face down."
     if state.storefront:
         deck += f" Set aside face up: {', '.join(sorted(state.storefront))}."
-    return [
+    topics = [
         Topic("Ingredients", "\n".join([*lines, deck])[:TOPIC_CHARS]),
         Topic("Variants", variants_text(state)),
         Topic("Bidding", BIDDING_RULES[state.config["no_unique"]]),
     ]
+    if state.effects:
+        topics.append(Topic("Effects", effects_text(state)))
+    if state.config["deal_window"]:
+        topics.append(Topic("Deals", DEALS_TEXT.format(n=state.config["deal_window"])))
+    return topics
+
+
+def effects_text(state: State) -> str:
+    """Each effect in play, what it does, and whether its card has come up yet."""
+    hidden = effects_in_deck(state)
+    lines = [
+        f"{effect} ({EFFECT_IDS[effect]}): {RULES[effect]}"
+        + (" Not revealed yet." if effect in hidden else " Revealed.")
+        for effect in state.effects
+    ]
+    return "\n".join(lines)[:TOPIC_CHARS]
+
+
+DEALS_TEXT = (
+    "After each auction, a deal window of up to {n} s: propose a deal to another player (what "
+    "you give, what you ask for: ingredients in front, coins in hand, and a favour, free text "
+    "the bot records but does not enforce). The partner accepts or declines; an accepted deal "
+    "is made at once if both still hold what it names, then three of a kind wins (both "
+    "parties: a shared victory). The window ends when everyone is Ready. Typed: `offer Bo give "
+    "Toadstool, coin 3 for Bat Wing`, `accept 3`, `decline 3`, `ready`."
+)
 
 
 def variants_text(state: State) -> str:

@@ -10,8 +10,9 @@ from .state import Seat
 AuctionResult = int | None  # the winning seat, or None: nobody wins the card
 
 
-def highest_unique_bidder(bids: Mapping[int, int]) -> AuctionResult:
-    """A1: the seat whose bid is the highest value that exactly one seat bid.
+def unique_bidder(bids: Mapping[int, int], lowest: bool = False) -> AuctionResult:
+    """A1: the seat whose bid is the highest value that exactly one seat bid (with ``lowest``,
+    Bargain Bin's E5: the lowest such value).
 
     Only actual bidders count (A6): a sole bidder wins, no bidder means no winner.
     """
@@ -19,7 +20,7 @@ def highest_unique_bidder(bids: Mapping[int, int]) -> AuctionResult:
     unique = [value for value, count in counts.items() if count == 1]
     if not unique:
         return None
-    best = max(unique)
+    best = min(unique) if lowest else max(unique)
     return next(seat for seat, value in bids.items() if value == best)
 
 
@@ -29,12 +30,13 @@ def all_bid_the_same(bids: Mapping[int, int]) -> bool:
 
 
 def count_winners(seats: Sequence[Seat], candidates: Sequence[int]) -> list[int]:
-    """A4, the deck-empty rule: most ingredients, then most pairs; still tied means shared."""
+    """A4, the deck-empty rule: most ingredients (E1: a Potent card counts twice), then most
+    pairs; still tied means shared."""
     if not candidates:
         return []
 
     def score(seat: int) -> tuple[int, int]:
-        return len(seats[seat].brew), seats[seat].pairs()
+        return seats[seat].size(), seats[seat].pairs()
 
     best = max(score(seat) for seat in candidates)
     return [seat for seat in candidates if score(seat) == best]

@@ -5,8 +5,14 @@ Extensions beyond the written format, used only when their option is on: with
 ``no_unique = "rebid"`` a rebid is a window of its own (a step and a checkpoint with the same
 ``auction``, plus ``round`` and ``rebid`` keys); with ``utter_darkness`` the attempt ``declare``
 declares a win, the last call after the deck runs out is a ``{"declare": {...}}`` step, and
-checkpoints carry ``declared`` and ``eliminated``. A step ``{"leave": NAME}`` is a player who
-left (``games/scripts.py``); its checkpoint names them under ``left``.
+checkpoints carry ``declared`` and ``eliminated``. With ``magic_infused`` the deck names each
+card's effect as the game does (``"Toadstool (Potent)"``), a Cursed choice is a ``{"curse":
+{...}}`` step, and checkpoints carry ``effect``, ``infused``, ``free_samples`` and (a curse step)
+``cursed``. With ``deal_window`` every answer in a Deal Window is a ``{"deals": {...}}`` step of
+its own (the deal commands, e.g. ``"offer B give Toadstool for coin 2"``, ``"accept 1"``,
+``"ready"``; a step with no accepted answer is the window's deadline) and its checkpoint says
+what it did (``deals``, ``offers``, ``ready``, ``closed``). A step ``{"leave": NAME}`` is a
+player who left (``games/scripts.py``); its checkpoint names them under ``left``.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from games.scripts import (
 from games.text import checked_seat_name, excerpt, field_name
 
 from .config import RULE_KEYS, VARIANT_KEYS, canonical_type, type_counts, types_in_play
-from .engine import WarlocksBrew, start_match
+from .effects import EFFECTS, label, split_label
+from .engine import WarlocksBrew, setup_deck, start_match
 from .state import State
 
 NAME = "warlocks-brew"
@@ -39,6 +46,13 @@ SCRIPT_FORMATS = formats(NAME)
 SCRIPT_FORMAT = SCRIPT_FORMATS[-1]  # what export writes; games/scripts.py tells the versions apart
 TRACE_FORMAT = "warlocks-brew-trace/1"
 _SCRIPT_KEYS = ("format", "players", "deck", "seed", "variants", "config", "steps")
+STEP_KEYS = {"bid": "bids", "last_call": "declare", "curse": "curse", "deals": "deals"}
+_STEP_HINTS = {
+    "bids": "an auction",
+    "declare": "the last call after the deck ran out",
+    "curse": "the Cursed card's choice",
+    "deals": "an answer in the deal window",
+}
 _GAME = WarlocksBrew()
 SEED_BITS = 63  # the store keeps seeds as SQLite integers
 
@@ -74,8 +88,9 @@ def replay_script(script: JSON) -> Iterator[ScriptStep]:
             continue
         attempts = _step_attempts(state, step, where, players, version)
         moves, rejected = collect(state, attempts)
+        before = state
         state, events = _GAME.resolve(state, moves)
-        yield ScriptStep(moves, events, state, _checkpoint(state, rejected, events))
+        yield ScriptStep(moves, events, state, _checkpoint(before, state, moves, rejected, events))
 
 
 def export_script(
@@ -89,7 +104,8 @@ def export_script(
     players = list(names)
     parsed = _GAME.parse_config(config, len(players))
     state, _ = _GAME.new_match(Setup(parsed, len(players), seed, players))
-    deck = [state.card, *state.deck]
+    cards, _, _, effects = setup_deck(parsed, seed)
+    deck = [label(card, effect) for card, effect in zip(cards, effects, strict=True)]
     steps: list[JSON] = []
     for window in windows:
         if isinstance(window, Leave):
@@ -97,8 +113,10 @@ def export_script(
             state, _ = _GAME.leave(state, window.seat)
             continue
         attempts = {int(seat): [str(raw) for raw in raws] for seat, raws in window.items()}
-        key = "declare" if state.phase == "last_call" else "bids"
-        steps.append({key: {players[seat]: raws for seat, raws in sorted(attempts.items())}})
+        key = STEP_KEYS[state.phase]
+        # deal answers resolve in the order they arrived (the window's order); bids at once
+        ordered = attempts.items() if key == "deals" else sorted(attempts.items())
+        steps.append({key: {players[seat]: raws for seat, raws in ordered}})
         state, _, _ = play_window(state, attempts)
     defaults = _GAME.parse_config({}, len(players))
     return {
@@ -160,11 +178,11 @@ def _config(script: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
 
 def _start(script: Mapping[str, JSON], config: dict[str, JSON], players: list[str]) -> State:
     if "deck" in script:
-        deck = _deck(script["deck"], config)
-        seeded = _seeded(script.get("seed"), config, players)
-        if seeded is not None and [seeded.card, *seeded.deck] == deck:
+        deck, effects = _deck(script["deck"], config)
+        seeded = _seeded(script.get("seed"), config, players, deck, effects)
+        if seeded is not None:
             return seeded  # an export: the seed's setup, with the cards it set aside
-        state, _ = start_match(config, players, deck)
+        state, _ = start_match(config, players, deck, effects=effects)
         return state
     seed = script.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > SEED_BITS:
@@ -175,37 +193,59 @@ def _start(script: Mapping[str, JSON], config: dict[str, JSON], players: list[st
     return state
 
 
-def _seeded(seed: JSON, config: dict[str, JSON], players: list[str]) -> State | None:
-    """The state a valid seed sets up, or None."""
+def _seeded(
+    seed: JSON, config: dict[str, JSON], players: list[str], deck: list[str], effects: list[str]
+) -> State | None:
+    """The state a valid seed sets up when it sets up this deck, or None."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed.bit_length() > SEED_BITS:
+        return None
+    cards, _, _, marks = setup_deck(config, seed)
+    if (cards, marks) != (deck, effects):
         return None
     state, _ = _GAME.new_match(Setup(config, len(players), seed, players))
     return state
 
 
-def _deck(value: JSON, config: dict[str, JSON]) -> list[str]:
+def _deck(value: JSON, config: dict[str, JSON]) -> tuple[list[str], list[str]]:
+    """The deck's cards and each one's effect ("" for none): ``"Toadstool (Potent)"``."""
     if not isinstance(value, list) or not value:
         raise ConfigError("deck", "must be a non-empty list of ingredient types")
     in_play = types_in_play(config)
-    deck = []
+    deck, effects = [], []
     for index, item in enumerate(value):
-        name = canonical_type(item, in_play) if isinstance(item, str) else None
+        card, effect = split_label(item) if isinstance(item, str) else ("", "")
+        name = canonical_type(card, in_play) if isinstance(item, str) else None
         if name is None:
             raise ConfigError(f"deck[{index}]", f"{excerpt(item)} is not a type in play")
         deck.append(name)
+        effects.append(effect)
     allowed = type_counts(config)
     for name, count in Counter(deck).items():
         if count > allowed[name]:
             raise ConfigError("deck", f"{count} {name} but this setup has {allowed[name]}")
-    return deck
+    _check_effects(effects, int(config["magic_infused"]))
+    return deck, effects
+
+
+def _check_effects(effects: list[str], wanted: int) -> None:
+    """G2: as many effects as ``magic_infused`` says, each at most once."""
+    named = [effect for effect in effects if effect]
+    if len(named) != wanted:
+        raise ConfigError(
+            "deck",
+            f"names {len(named)} effects but magic_infused is {wanted} ({', '.join(EFFECTS)})",
+        )
+    twice = next((effect for effect in named if named.count(effect) > 1), None)
+    if twice is not None:
+        raise ConfigError("deck", f"names {twice} twice: each effect is on one card")
 
 
 def _step_attempts(
     state: State, step: JSON, where: str, players: list[str], version: int
 ) -> dict[int, list[Attempt]]:
-    key = "declare" if state.phase == "last_call" else "bids"
+    key = STEP_KEYS[state.phase]
     if not isinstance(step, Mapping) or set(step) != {key}:
-        hint = "the last call after the deck ran out" if key == "declare" else "an auction"
+        hint = _STEP_HINTS[key]
         raise ConfigError(where, f"must be {{{key!r}: {{player: [attempts]}}}} ({hint})")
     by_name = step[key]
     if not isinstance(by_name, Mapping):
@@ -233,29 +273,58 @@ def _leave_checkpoint(state: State, seat: int) -> JSON:
     }
 
 
-def _checkpoint(state: State, rejected: dict[int, list[str]], events: list[Event]) -> JSON:
+def _checkpoint(
+    before: State,
+    state: State,
+    moves: Mapping[int, Move | None],
+    rejected: dict[int, list[str]],
+    events: list[Event],
+) -> JSON:
+    if before.phase == "curse":
+        checkpoint = _curse_checkpoint(before, state, events)
+    elif before.phase == "deals":
+        checkpoint = _deals_checkpoint(before, state, moves, events)
+    else:
+        checkpoint = _bids_checkpoint(state, events)
+    seats = state.seats
+    checkpoint |= {
+        "rejected": {seat.name: rejected[i] for i, seat in enumerate(seats)},
+        "hands": {seat.name: sorted(seat.hand) for seat in seats},
+        "fronts": {seat.name: sorted(seat.front) for seat in seats},
+        "brews": {seat.name: seat.brew_counts() for seat in seats},
+        "deck_left": len(state.deck) if before.phase != "bid" else checkpoint["deck_left"],
+        "game_over": state.phase == "over",
+        "winners": [seats[i].name for i in state.winners],
+    }
+    if state.config["magic_infused"]:
+        checkpoint["infused"] = {seat.name: seat.infused() for seat in seats}
+        checkpoint["free_samples"] = [
+            {"card": e.data["card"], "to": _name(state, e.data["winner"])}
+            for e in events
+            if e.kind == "free_sample"
+        ]
+    return checkpoint
+
+
+def _name(state: State, seat: int | None) -> str | None:
+    return None if seat is None else state.seats[seat].name
+
+
+def _bids_checkpoint(state: State, events: list[Event]) -> dict[str, JSON]:
     result = next(event.data for event in events if event.kind == "reveal")
     seats = state.seats
-
-    def name(seat: int | None) -> str | None:
-        return None if seat is None else seats[seat].name
-
     checkpoint: dict[str, JSON] = {
         "auction": result["auction"],
         "card": result["card"],
         "bids": {seat.name: result["bids"][i] for i, seat in enumerate(seats)},
-        "rejected": {seat.name: rejected[i] for i, seat in enumerate(seats)},
-        "timeouts": [name(i) for i in result["timeouts"]],
-        "winner": name(result["winner"]),
+        "timeouts": [_name(state, i) for i in result["timeouts"]],
+        "winner": _name(state, result["winner"]),
         "removed": result["removed"],
-        "returned": [name(i) for i in result["returned"]],
-        "hands": {seat.name: sorted(seat.hand) for seat in seats},
-        "fronts": {seat.name: sorted(seat.front) for seat in seats},
-        "brews": {seat.name: seat.brew_counts() for seat in seats},
+        "returned": [_name(state, i) for i in result["returned"]],
         "deck_left": result["deck_left"],
-        "game_over": state.phase == "over",
-        "winners": [name(i) for i in state.winners],
     }
+    if state.config["magic_infused"]:
+        checkpoint["effect"] = result["effect"] or None
     if state.config["no_unique"] == "rebid":
         checkpoint |= {"round": result["round"], "rebid": result["rebid"]}
     if state.config["utter_darkness"]:
@@ -265,3 +334,36 @@ def _checkpoint(state: State, rejected: dict[int, list[str]], events: list[Event
         }
         checkpoint["eliminated"] = [seat.name for seat in seats if seat.eliminated]
     return checkpoint
+
+
+def _curse_checkpoint(before: State, state: State, events: list[Event]) -> dict[str, JSON]:
+    """E4: who sent which card back (a trace shows what a face-down brew hides)."""
+    event = next(e.data for e in events if e.kind == "cursed")
+    seat = event["seat"]
+    gone = Counter(before.seats[seat].labels()) - Counter(state.seats[seat].labels())
+    returned = next(iter(gone), None)
+    returns: list[int] = next((e.data["returned"] for e in events if e.kind == "returned"), [])
+    return {
+        "auction": before.auction,
+        "card": before.card,
+        "cursed": {"by": _name(state, seat), "returned": returned, "timeout": event["timeout"]},
+        "returned": [_name(state, i) for i in returns],
+    }
+
+
+def _deals_checkpoint(
+    before: State, state: State, moves: Mapping[int, Move | None], events: list[Event]
+) -> dict[str, JSON]:
+    """A7: the answer (or the deadline) and what it did."""
+    return {
+        "deal_window": before.auction,  # the auction it follows
+        "moves": {_name(state, seat): move for seat, move in moves.items() if move is not None},
+        "deals": [
+            {"offer": e.data["offer"], "by": e.data["by"], "to": e.data["to"]}
+            for e in events
+            if e.kind == "deal"
+        ],
+        "offers": [offer.id for offer in state.offers],
+        "ready": [seat.name for seat in state.seats if seat.ready],
+        "closed": any(e.kind == "deals_closed" for e in events),
+    }

@@ -1,7 +1,9 @@
 """Shard leases on a real PostgreSQL (issue 22): an overlapping range is refused in one line
 naming the holder; a dead holder's leases are waited for (at most a lease), a standby takes
-over only expired ones; a process whose lease was taken over finds out at its next renewal;
-an unsharded process and sharded ones exclude each other."""
+over only expired ones; a process whose lease was taken over finds out at its next renewal, or
+at once when it writes about one of its matches: its writes are fenced, so its late deadline
+resolves nothing and the new holder resolves the window once; an unsharded process and sharded
+ones exclude each other."""
 
 from __future__ import annotations
 
@@ -9,12 +11,20 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
+from bot.database import open_store
+from bot.host import Host
+from bot.host.submissions import NOT_SAVED
+from bot.host.timers import ManualTimers
 from bot.shards import Shards
+from bot.store.common import LEASES_TABLE, SqlStore
 from bot.store.leases import LeaseLost, Refused, ShardLeases
 from bot.store.owner import owning
 from tests import postgres
+from tests.bot.conftest import OffsetClock, RecordingTransport
+from tests.bot.toy_game import GAME
 
 LEASE_S = 0.6
 
@@ -35,6 +45,34 @@ async def die(process: ShardLeases) -> None:
     assert process._renewing is not None
     process._renewing.cancel()
     await process.close()
+
+
+async def fenced_host(url: str, leases: ShardLeases) -> tuple[Host, ManualTimers]:
+    """A sharded process's host (its timers run when the test moves its clock)."""
+    store = await open_store(url)
+    assert isinstance(store, SqlStore)
+    store.fence = leases.fence()
+    clock = OffsetClock()
+    clock.freeze()
+    timers = ManualTimers(clock, clock.advance)
+    assert leases.shards is not None
+    host = Host(store, RecordingTransport(), clock=clock, timers=timers, shards=leases.shards)
+    await host.start()
+    return host, timers
+
+
+async def expire_leases(url: str, holder: str | None = None) -> None:
+    """As a process frozen past its lease (``holder``'s, or every one): the expiry passes
+    unrenewed, without waiting for it."""
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(
+            f"UPDATE {LEASES_TABLE} SET expires_at = clock_timestamp() - interval '1 second'"
+            " WHERE $1::text IS NULL OR holder = $1::text",
+            holder,
+        )
+    finally:
+        await connection.close()
 
 
 async def test_an_overlapping_range_is_refused_naming_the_holder(url: str) -> None:
@@ -73,8 +111,8 @@ async def test_a_standby_takes_only_expired_leases(url: str) -> None:
     await alive.claim(Shards((0,), 3))
     await dead.claim(Shards((1,), 3))
     await die(dead)
-    taking = asyncio.create_task(standby.claim(Shards.every(3), standby=True))
-    taken = await asyncio.wait_for(taking, LEASE_S * 4)
+    await expire_leases(url, "dead")  # its lease ran out
+    taken = await asyncio.wait_for(standby.claim(Shards.every(3), standby=True), LEASE_S * 4)
     assert taken == Shards((1,), 3)  # not shard 0 (alive), not shard 2 (nobody's yet)
     rows = {lease.shard: lease.holder for lease in await standby.leases()}
     assert rows == {0: "alive", 1: "standby"}
@@ -85,8 +123,8 @@ async def test_a_standby_takes_only_expired_leases(url: str) -> None:
 async def test_a_standby_waits_while_every_lease_is_renewed(url: str) -> None:
     alive, standby = leases(url, "alive"), leases(url, "standby")
     await alive.claim(Shards.every(2))
-    with pytest.raises(TimeoutError):
-        await asyncio.wait_for(standby.claim(Shards.every(2), standby=True), LEASE_S * 2)
+    with pytest.raises(TimeoutError):  # unrenewed, the lease would have ended a third before
+        await asyncio.wait_for(standby.claim(Shards.every(2), standby=True), LEASE_S * 1.5)
     await standby.release()
     await alive.release()
 
@@ -97,7 +135,7 @@ async def test_a_lease_taken_over_is_lost_at_the_next_renewal(url: str) -> None:
     await stalled.claim(Shards((1,), 2))
     assert stalled._renewing is not None
     stalled._renewing.cancel()  # as a process frozen past its lease
-    await asyncio.sleep(LEASE_S + 0.1)
+    await expire_leases(url)
     standby = leases(url, "standby")
     assert (await standby.claim(Shards.every(2), standby=True)).ids == (1,)
     with pytest.raises(LeaseLost, match=r"shards \[1\] expired or were taken over"):
@@ -116,3 +154,54 @@ async def test_unsharded_and_sharded_processes_exclude_each_other(url: str) -> N
     async with owning(url, "floral-host run (unsharded)"):
         with pytest.raises(Refused, match="which runs unsharded"):
             await leases(url, "late").claim(Shards((1,), 2))
+
+
+async def test_a_process_taken_over_writes_nothing_and_stops_at_once(
+    url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Frozen past its lease, the process is taken over by a standby, which hosts its match
+    and acknowledges an answer. Thawed, its late deadline resolves nothing and an answer to it
+    is not saved (its writes are fenced); it finds it lost its lease at once, long before its
+    next renewal. The standby resolves the window once, with the answer it acknowledged; the
+    window's conditional close refuses the stale one's resolution even unfenced."""
+    lost: list[str] = []
+    stale = ShardLeases(url, "stale", lease_s=60, on_lost=lost.append)  # renewed every 20 s
+    await stale.claim(Shards.every(1))
+    stale_host, stale_timers = await fenced_host(url, stale)
+    record = await stale_host.create_match(
+        GAME, guild_id=1, channel_id=2, players=(101, 102), seed=7
+    )
+    await stale_host.start_match(record.id)
+    await expire_leases(url)
+    standby = ShardLeases(url, "standby", lease_s=60)
+    assert (await standby.claim(Shards.every(1), standby=True)).ids == (0,)
+    new_host, _ = await fenced_host(url, standby)
+    assert (await new_host.submit(record.id, 101, "5")).accepted
+
+    started = time.monotonic()
+    await stale_timers.advance(61)  # its deadline, met late
+    refused = await stale_host.submit(record.id, 102, "3")
+    assert not refused.accepted and refused.text == NOT_SAVED
+    async with asyncio.timeout(5):
+        while not lost:
+            await asyncio.sleep(0.01)
+    assert time.monotonic() - started < 5  # not at its next renewal, 20 s on
+    assert lost == ["shard leases lost: shards [0] expired or were taken over"]
+    caplog.clear()  # that error is the process telling it stops
+    assert [step.kind for step in await new_host.store.steps(record.id)] == ["start"]
+
+    assert (await new_host.submit(record.id, 102, "3")).accepted  # all in: resolved
+    await new_host.wait_idle()
+    steps = await new_host.store.steps(record.id)
+    resolved = [step for step in steps if step.kind == "resolve"]
+    assert len(resolved) == 1 and resolved[0].moves == {0: 5, 1: 3}, resolved
+    store = stale_host.store
+    assert isinstance(store, SqlStore)
+    store.fence = None  # the last line of defence alone: a window resolves once
+    await stale_host._close_window(record.id, 1, "deadline")  # its window 1, open as it knows
+    assert "match 1 step 1 was already resolved" in caplog.text
+    assert [step.kind for step in await new_host.store.steps(record.id)] == ["start", "resolve"]
+    await stale_host.close()
+    await new_host.close()
+    await stale.release()
+    await standby.release()

@@ -143,3 +143,55 @@ def test_play_against_several_computers() -> None:
     text = "\n".join(transcript)
     assert "You are Human (P1), against AI 1 (random) and AI 2 (random)." in text
     assert "P3 " in text  # the third seat plays every round
+
+
+def test_play_takes_the_games_options_line() -> None:
+    """``--options``: the line of the game's setup command; a refused one is one line."""
+    process = start_play("--options", "broke_buyers", game="warlocks-brew")
+    transcript: list[str] = []
+    read_until(process, "Variants: Two Players, Broke Buyers.", transcript)
+    read_until(process, "Bid one coin.", transcript)
+    assert "Your hand: 1, 2, 3, 4." in "\n".join(transcript)
+    type_in(process, "quit")
+    code, err = finish(process, transcript)
+    assert (code, err) == (0, "")
+    bad = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "warlocks-brew", "--options", "copies=99"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (bad.returncode, bad.stdout) == (2, "")
+    assert bad.stderr == "floral-host play: --options: copies: must be from 4 to 6, not 99\n"
+
+
+def test_a7_a_deal_window_played_through_a_pipe() -> None:
+    """Warlock's Brew's Deal Window (§A7) in ``play``: an offer composed step by step, sent,
+    answered by the AI; no answer of yours that resolves alone reads as a missed question."""
+    process = start_play("--options", "deal_window=30", "--players", "3", game="warlocks-brew")
+    transcript: list[str] = []
+    read_until(process, "Bid one coin.", transcript)
+    type_in(process, "5")
+    read_until(process, "Deal window after auction 1: trade before the next card.", transcript)
+    type_in(process, "propose AI 1 (normal)")
+    read_until(process, "step 1 of 3: what do you give AI 1 (normal)?", transcript)
+    type_in(process, "nothing")
+    read_until(process, "step 2 of 3", transcript)
+    type_in(process, "nothing")
+    read_until(process, "step 3 of 3", transcript)
+    type_in(process, "favour I will let you have the next card")
+    read_until(process, "Favour: “I will let you have the next card”.", transcript)
+    type_in(process, "send")
+    read_until(process, "declined offer 1", transcript)  # it gains nothing from a favour
+    type_in(process, "ready")
+    read_until(process, "Auction 2: ", transcript)
+    type_in(process, "quit")
+    code, err = finish(process, transcript)
+    assert (code, err) == (0, "")
+    text = "\n".join(transcript)
+    assert "✔ Favour noted: “I will let you have the next card”." in text
+    assert "✔ Your offer goes to AI 1 (normal)." in text
+    assert "The deal window is closed: no deal made." in text
+    assert "Closed without your answer" not in text

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main as cli_main
-from bot.client import ShardedFloralBot, dm_match_of
+from bot.client import ShardedFloralBot, as_dm, dm_match_of
 from bot.shards import Shards, parse_range, parse_setting, shard_of
 
 
@@ -119,6 +119,10 @@ def test_a_dm_component_names_its_match_and_practice_stays_with_shard_0() -> Non
     assert dm_match_of(pressed("fh:7:2:?")) == 7  # help
     assert dm_match_of(pressed("fc:9:2:next")) == 9  # a page of cards
     assert dm_match_of({"type": 2, "data": {"name": "submit"}}) is None
+    named = {"type": 2, "data": {"name": "submit", "options": [{"name": "match", "value": "m7"}]}}
+    assert dm_match_of(named) == 7  # a command naming its match goes where it is hosted
+    leave = {"name": "leave", "type": 1, "options": [{"name": "match", "value": "12"}]}
+    assert dm_match_of({"type": 2, "data": {"name": "match", "options": [leave]}}) == 12
     practice = {"type": 2, "data": {"name": "practice"}}
     assert not ShardedFloralBot._may_hand_over("INTERACTION_CREATE", practice)
     assert ShardedFloralBot._may_hand_over("INTERACTION_CREATE", {"type": 2, "data": {}})
@@ -133,3 +137,10 @@ def test_the_lease_length_is_bounded() -> None:
     for bad in ("0.5", "7200"):
         with pytest.raises(ValueError, match=r"^FLORAL_LEASE_SECONDS: expected 1 to 3600 seconds"):
             Settings.load({"FLORAL_LEASE_SECONDS": bad}, env_file=None)
+
+
+def test_a_servers_practice_command_goes_to_shard_0_as_the_same_command_by_dm() -> None:
+    user = {"id": "5", "username": "bob"}
+    command = {"type": 2, "token": "t", "data": {"name": "practice"}, "channel_id": "9"}
+    sent = {**command, "guild_id": "77", "member": {"user": user, "nick": "B"}, "channel": {}}
+    assert as_dm(sent) == {"type": 2, "token": "t", "data": {"name": "practice"}, "user": user}

@@ -222,3 +222,42 @@ def test_cli_players_out_of_range_is_one_line() -> None:
     run = cli("simulate", "floral-extract", "--players", "3")
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr == ("floral-host simulate: Floral Extract is played by 2 players, not 3\n")
+
+
+async def test_options_set_the_rules_of_every_new_match(tmp_path: Path) -> None:
+    """``--options`` is the line the game's setup command reads: here Warlock's Brew's."""
+    db, out = tmp_path / "sim.db", io.StringIO()
+    options = "broke_buyers, limited_supply=1"
+    summary = await simulate("warlocks-brew", seed=4, seats=3, options=options, db=db, out=out)
+    assert summary["finished"] == 1
+    assert "Variants: Broke Buyers, Limited Supply." in out.getvalue()
+    store = await SqliteStore.open(db)
+    (record,) = await store.list_matches()
+    await store.close()
+    assert (record.config["broke_buyers"], record.config["limited_supply"]) == (True, 1)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "line"),
+    [
+        ("warlocks-brew", "limited_supply=9", "--options: limited_supply: must be from 0 to 5"),
+        ("warlocks-brew", "bogus", "--options: 'bogus' is not an option; known: two_players"),
+        ("potioncraft", "max_turns=x", "--options: max_turns: must be a whole number"),
+        ("red-phoenix", "bogus=1", "--options: 'bogus' is not an option; known: starting_health"),
+        ("flaky-flasks", "bargain=maybe", "--options: bargain: must be true or false"),
+        ("floral-extract", "bogus=1", "--options: bogus: is not a rules option"),
+    ],
+)
+async def test_a_refused_option_names_it_before_any_match(
+    game: str, options: str, line: str
+) -> None:
+    with pytest.raises(KeyError) as caught:
+        await simulate(game, options=options, out=io.StringIO())
+    assert str(caught.value.args[0]).startswith(line)
+
+
+def test_cli_options_refused_in_one_line() -> None:
+    run = cli("simulate", "warlocks-brew", "--players", "3", "--options", "magic_infused=9")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("floral-host simulate: --options: magic_infused: ")
+    assert run.stderr.count("\n") == 1

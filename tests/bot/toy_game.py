@@ -26,7 +26,7 @@ import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from games.moves import play_window
@@ -77,7 +77,7 @@ GUESS_HELP = (
     "Guess the round's hidden number, 0 to {top}: the guesses closest to it score a point."
     " Type the number, or `guess N`."
 )
-HAND_MAX = 200
+HAND_MAX = 500  # past what a prompt's menus of picks hold (cogs.prompts.MULTI_MOST)
 REACTION_S = 20.0  # the declared default of the opt-in "reaction" timer kind
 
 
@@ -88,6 +88,14 @@ def card_value(index: int) -> str:
 
 def card_number(index: int, top: int) -> int:
     return index % (top + 1)
+
+
+@lru_cache(maxsize=64)
+def hand_choices(hand: int, top: int) -> tuple[Choice, ...]:
+    """A hand's cards as choices (made once: every answer is checked against its request)."""
+    return tuple(
+        Choice(card_value(i), f"Card {i} ({card_number(i, top)})", "hand") for i in range(hand)
+    )
 
 
 class ToyGame:
@@ -219,11 +227,7 @@ class ToyGame:
     def _hand_request(
         self, config: Mapping[str, Any], round_: int, seat: int, clock: str | None = None
     ) -> Request:
-        top = config["max"]
-        choices = tuple(
-            Choice(card_value(i), f"Card {i} ({card_number(i, top)})", "hand")
-            for i in range(config["hand"])
-        )
+        choices = hand_choices(config["hand"], config["max"])
         low, high = config["pick"]
         return Request(
             seat,

@@ -14,13 +14,20 @@ from bot.host import SubmitResult
 from bot.transport import request_from_json, request_to_json
 from cogs.common import ack_text
 from cogs.prompts import (
+    MULTI_MOST,
     ChoiceButton,
     DeclareSelect,
     HelpButton,
+    ScreenButton,
+    SendButton,
     choice_keys,
     every_page,
     offered_values,
+    picks_answer,
+    picks_of,
+    picks_word,
     prompt_view,
+    turns_a_page,
     value_of,
 )
 from games.protocol import Choice, Presentation, Request
@@ -196,6 +203,88 @@ async def test_a_multi_choice_request_is_one_menu_with_its_minimum_and_maximum()
     rows_of(view)
 
 
+def selects(view: discord.ui.View) -> list[DeclareSelect]:
+    return [item for item in view.children if isinstance(item, DeclareSelect)]
+
+
+def send_of(view: discord.ui.View) -> SendButton:
+    (send,) = [item for item in view.children if isinstance(item, SendButton)]
+    return send
+
+
+def test_a_multi_pick_past_25_choices_is_menus_whose_picks_the_send_button_carries() -> None:
+    """A Red Phoenix discard of more than 25 cards could only be picked within one page: the
+    picks now add up over several menus, kept in the prompt (Send's id) until Send."""
+    hand = tuple(Choice(f"card {i} of the long deck", f"Card {i}", "hand") for i in range(60))
+    payload = request(hand, low=2, high=30)
+    view = prompt_view(payload)
+    rows_of(view)
+    menus = selects(view)
+    assert [len(m.item.options) for m in menus] == [25, 25, 10]
+    assert [m.custom_id for m in menus] == ["fx:pick:12:9", "fx:pick:12:9:1", "fx:pick:12:9:2"]
+    assert all((m.item.min_values, m.item.max_values) == (0, min(30, len(m.item.options)))
+               for m in menus)  # fmt: skip
+    assert menus[1].item.placeholder == "Choose 2 to 30 in all: 26–50…"
+    send = send_of(view)
+    assert send.custom_id == f"fx:done:12:9:p{picks_word((), 60)}"
+    assert send.item.label == "✅ Send 0 picked (2 to 30 wanted)"
+    assert [type(i) for i in view.children][-1] is HelpButton
+
+    picked = {3, 30, 59}  # in three menus
+    shown = prompt_view(payload, picked=picked)
+    rows_of(shown)
+    keys = choice_keys([c.value for c in hand])
+    defaults = {o.value for m in selects(shown) for o in m.item.options if o.default}
+    assert defaults == {keys[i] for i in picked}
+    word = send_of(shown).word
+    assert picks_of(word, 60) == picked
+    assert (send_of(shown).item.label or "").startswith("✅ Send 3 picked")
+    answer = picks_answer(request_from_json(payload), word)
+    assert answer == "card 3 of the long deck,card 30 of the long deck,card 59 of the long deck"
+
+
+def test_picks_past_four_menus_take_screens_and_every_id_fits_at_the_most_choices() -> None:
+    hand = tuple(Choice(f"c{i}", f"Card {i}", "hand") for i in range(MULTI_MOST))
+    payload = request(hand, low=1, high=MULTI_MOST)
+    payload["match_id"], payload["step"] = 10**12, 10**6  # ids a long-lived host may reach
+    every = list(every_page(payload))
+    assert len(every) == 4  # 16 menus of 25, four a screen
+    for screen, view in enumerate(every):
+        rows_of(view)
+        assert len(selects(view)) == 4
+        (more,) = [item for item in view.children if isinstance(item, ScreenButton)]
+        assert more.screen == (screen + 1) % 4 and (more.item.label or "").endswith("of 4)")
+    everything = prompt_view(payload, picked=set(range(MULTI_MOST)))
+    assert len(send_of(everything).custom_id) <= 100  # and Discord keeps it
+    assert picks_of(send_of(everything).word, MULTI_MOST) == set(range(MULTI_MOST))
+    assert reachable(payload) == {c.value for c in hand}
+    past = request((*hand, Choice("one more", "One more", "hand")), low=1, high=2)
+    assert not [item for item in prompt_view(past).children if isinstance(item, SendButton)]
+    assert reachable(past) == {c.value for c in hand} | {"one more"}  # one paged menu
+
+
+def test_picks_of_a_word_no_send_button_made_are_none() -> None:
+    for word in ("", "!!", "p", "A" * 90):
+        assert picks_of(word, 10) <= set(range(10))
+    assert picks_of(picks_word({0, 9, 12}, 10), 10) == {0, 9}  # past the choices: left out
+
+
+def test_a_pick_and_another_screen_edit_the_prompt_and_send_answers() -> None:
+    """How the bot treats the raw interactions (another process may defer them for it): a
+    pick or a screen edits the prompt, like a page turn; Send is an answer."""
+
+    def pressed(custom_id: str, values: list[str] | None = None) -> dict[str, object]:
+        data: dict[str, object] = {"custom_id": custom_id}
+        if values is not None:
+            data["values"] = values
+        return {"type": 3, "data": data}
+
+    assert turns_a_page(pressed("fx:pick:12:9:1", ["#30"]))
+    assert turns_a_page(pressed("fx:screen:12:9:s1"))
+    assert not turns_a_page(pressed("fx:done:12:9:pAAE"))
+    assert not turns_a_page(pressed("fx:multi:12:9", ["#3"]))
+
+
 def test_a_multi_choice_answer_is_the_values_joined_and_survives_the_payload() -> None:
     hand = tuple(Choice(s, f"Card {s}", "hand") for s in "ABC")
     req = request_from_json(request(hand, {"hand": "menu"}, low=0, high=2))
@@ -271,6 +360,46 @@ def test_a_steps_group_asks_the_stage_first_then_its_choices_with_a_way_back() -
     ]
     assert menu.item.options[-1].value == ">0" and menu.item.placeholder == "Mirror Dew: choose…"
     assert reachable(payload) == {c.value for c in (*crafts, end)}
+
+
+def test_a_steps_group_of_more_stages_than_a_menu_lists_them_over_pages() -> None:
+    """A Flaky Flasks hand of 27 cards (a Charm draws) into 4 slots: 108 plays were one menu of
+    5 pages; the cards (stages) are listed over 2 pages, each card's slots a page of its own."""
+    plays = tuple(
+        Choice(f"play card_{c} {k}", f"Card {c} into slot {k}", "play", f"Card {c}")
+        for c in range(27)
+        for k in range(1, 5)
+    )
+    payload = request((*plays, Choice("done", "Done")), {"play": "steps"})
+    first = prompt_view(payload)
+    (menu,) = selects(first)
+    labels = [o.label for o in menu.item.options]
+    assert labels[:2] == ["Card 0", "Card 1"] and len(labels) == 25
+    assert labels[-1] == "More… (page 2 of 2)" and menu.item.options[-1].value == ">1"
+    second = prompt_view(payload, pages={("play", 0): 1})
+    (menu,) = selects(second)
+    assert [o.label for o in menu.item.options] == [
+        "Card 24",
+        "Card 25",
+        "Card 26",
+        "Back to page 1…",
+    ]
+    card_25 = prompt_view(payload, pages={("play", 0): 2 + 25})
+    (menu,) = selects(card_25)
+    assert [o.label for o in menu.item.options][-1] == "← Back"
+    assert menu.item.options[-1].value == ">1"  # back to the page that lists it
+    assert menu.item.placeholder == "Card 25: choose…"
+    assert reachable(payload) == {c.value for c in plays} | {"done"}
+
+
+def test_a_steps_stage_past_a_page_is_several_stages() -> None:
+    crafts = tuple(Choice(f"craft X {n}", f"X {n}", "craft", "X") for n in range(30))
+    crafts += (Choice("craft Y", "Y", "craft", "Y"),)
+    (menu,) = selects(prompt_view(request(crafts, {"craft": "steps"})))
+    assert [(o.label, o.description) for o in menu.item.options] == [
+        ("X", "24 ways"), ("X (2)", "6 ways"), ("Y", "1 way"),
+    ]  # fmt: skip
+    assert reachable(request(crafts, {"craft": "steps"})) == {c.value for c in crafts}
 
 
 def test_a_steps_group_of_one_stage_or_without_stages_is_one_menu() -> None:

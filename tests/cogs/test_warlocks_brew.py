@@ -1,16 +1,24 @@
-"""The Warlock's Brew cog without Discord: the variants line, the setup text, the coin buttons."""
+"""The Warlock's Brew cog without Discord: the variants line, the setup text, the coin buttons,
+the fullest deal prompts."""
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 import discord
 import pytest
 
+from bot.outbox import prompt_text
 from bot.store import MatchRecord
 from bot.transport import request_to_json
-from cogs.prompts import ChoiceButton, prompt_view
+from cogs.prompts import ChoiceButton, every_page, offered_values, prompt_view
 from cogs.warlocks_brew import options_text, parse_variants, setup_text
-from games.protocol import ConfigError, Setup
+from games.protocol import HELP_CHARS, Accepted, ConfigError, Request, Setup
 from games.warlocks_brew import GAME
+from games.warlocks_brew.config import INGREDIENTS
+from games.warlocks_brew.effects import EFFECTS
+from tests.games.test_conformance import CONTENT, check_components
 
 
 def parsed(text: str, seats: int = 3) -> dict[str, object]:
@@ -47,7 +55,7 @@ def test_list_options_take_joined_or_following_types() -> None:
         ("Toadstool", "variants", "'Toadstool' is not an option"),
         ("colour=red", "variants", "'colour' is not an option"),
         ("window=5", "variants", "window option"),
-        ("deals", "deals", "not supported"),
+        ("deals", "deals", "the deal_window option"),
         ("limited_supply", "limited_supply", "must be a whole number"),
         ("limited_supply=", "limited_supply", "needs a value"),
         ("small_selection", "small_selection", "name the ingredient types"),
@@ -125,3 +133,86 @@ def test_utter_darkness_adds_the_declaration() -> None:
     assert len(coins) == 5 and isinstance(declare, ChoiceButton)
     assert declare.custom_id == "fx:3:1:declare"  # one declaration reads better as a button
     assert declare.item.style == discord.ButtonStyle.secondary
+
+
+def test_g2_a7_options_text_names_magic_infused_and_the_deal_window() -> None:
+    text = options_text(parsed("magic_infused=3, deal_window"))
+    assert text == (
+        "Variants: Magic Infused (3 effect cards), Deal Window (30 s after each auction)."
+        " Deck: 30 cards."
+    )
+
+
+def largest_deal_window() -> Any:
+    """Six players with the longest names, P1 holding much, three offers waiting for it with
+    the longest favours and as many of its own: the fullest deal prompt there can be."""
+    names = [f"{'Ƶ' * 30}{seat}" for seat in range(6)]
+    config = parsed("magic_infused=6, deal_window=30, copies=6, types=8", seats=6)
+    state, _ = GAME.new_match(Setup(config, 6, 3, names))
+    state.phase, state.card = "deals", None
+    cards = [name for name in INGREDIENTS for _ in range(3)]
+    for card, effect in zip(cards, [*EFFECTS, *[""] * 30], strict=False):
+        state.seats[0].add(card, effect)
+    state.seats[0].hand = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    for seat in range(1, 6):
+        state.seats[seat].add(INGREDIENTS[seat], "")
+    long, held = "x" * 300, ", ".join(state.seats[0].labels())
+    for by in (1, 2, 3):
+        item = f"{INGREDIENTS[by]}"
+        raw = f"offer {names[0]} give {item}, coin 1 for {held} favour {long}"
+        state, _ = GAME.resolve(state, {by: str(accepted(state, by, raw))})
+    for to in (1, 2, 3):
+        raw = f"offer {names[to]} give {held} for {INGREDIENTS[to]} favour {long}"
+        state, _ = GAME.resolve(state, {0: str(accepted(state, 0, raw))})
+    return state
+
+
+def accepted(state: Any, seat: int, raw: str) -> object:
+    verdict = GAME.submit(state, seat, raw)
+    assert isinstance(verdict, Accepted), verdict
+    return verdict.move
+
+
+def fits_discord(request: Request) -> None:
+    assert len(prompt_text(request, 2e9 + 30, 2e9)) <= CONTENT
+    assert len(request.help) <= HELP_CHARS
+    payload = json.loads(json.dumps(request_to_json(request, 10**12, 10**6, 2e9)))
+    offered: set[str] = set()
+    for view in every_page(payload):
+        check_components(view)
+        offered |= set(offered_values(view, payload))
+    assert offered == {choice.value for choice in request.choices}
+
+
+def test_a7_the_fullest_deal_prompts_fit_discord() -> None:
+    state = largest_deal_window()
+    request = next(r for r in GAME.requests(state) if r.seat == 0)
+    assert request.kind == "deal" and request.prompt.count("Offer ") == 3
+    fits_discord(request)
+    state.offers.clear()
+    state.seats[0].proposals = 0
+    state, _ = GAME.resolve(state, {0: accepted(state, 0, f"propose {state.seats[1].name}")})
+    give = next(r for r in GAME.requests(state) if r.seat == 0)
+    assert len(give.choices) == 18  # 12 different cards, 5 coin values, Nothing: one menu
+    assert "Toadstool (one of 3)" in [c.label for c in give.choices]
+    assert "type more, e.g. `2 Toadstool, coin 3, coin 3`" in give.prompt
+    fits_discord(give)
+    state, _ = GAME.resolve(state, {4: accepted(state, 4, f"propose {state.seats[0].name}")})
+    state, _ = GAME.resolve(state, {4: accepted(state, 4, "nothing")})
+    ask = next(r for r in GAME.requests(state) if r.seat == 4)
+    assert len(ask.choices) == 18
+    fits_discord(ask)
+
+
+def test_a9_a7_a_face_down_brew_past_a_menu_is_typed_by_place() -> None:
+    config = parsed("magic_infused=6, deal_window=30, copies=6, types=8, utter_darkness")
+    state, _ = GAME.new_match(Setup(config, 3, 3))
+    state.phase, state.card = "deals", None
+    for card in INGREDIENTS * 4:
+        state.seats[0].add(card, "")
+    state, _ = GAME.resolve(state, {0: accepted(state, 0, "propose P2")})
+    give = next(r for r in GAME.requests(state) if r.seat == 0)
+    assert len(give.choices) == 25 and give.choices[-1].value == "nothing"
+    assert "type the others by place, e.g. `card 30`" in give.prompt
+    fits_discord(give)
+    assert accepted(state, 0, "card 30, card 2") == "give card 2, card 30"

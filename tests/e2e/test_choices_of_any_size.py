@@ -2,9 +2,10 @@
 ``floral-host run`` process and the fake Discord.
 
 The toy game (``tests.bot.toy_game``) with ``hand`` asks each seat to pick 2 to 3 of 30 cards
-whose names no button id could carry: the prompt is one paged multi-select menu whose options
-carry short keys. The match is set up and started by a host on the bot's database before the bot
-runs (no slash command creates a toy match); the bot then delivers the queued prompts.
+whose names no button id could carry: the prompt is two menus whose options carry short keys and
+whose picks add up in the prompt until Send. The match is set up and started by a host on the
+bot's database before the bot runs (no slash command creates a toy match); the bot then delivers
+the queued prompts.
 """
 
 from __future__ import annotations
@@ -52,42 +53,51 @@ async def start_toy_match(db: Path, world: World, config: Mapping[str, JSON] = C
         await host.close()
 
 
-def menu_of(message: Message) -> str:
-    return next(c for c in message.custom_ids() if c.startswith("fx:multi:"))
+def send_of(message: Message) -> str:
+    return next(c for c in message.custom_ids() if c.startswith("fx:done:"))
 
 
 def keys_by_label(message: Message, menu: str) -> dict[str, str]:
     return {o["label"]: o["value"] for o in message.component(menu)["options"]}
 
 
-async def test_a_paged_multi_select_of_long_choices_answers_and_an_old_click_is_refused(
+def picked(message: Message, menu: str) -> list[str]:
+    return [o["label"] for o in message.component(menu)["options"] if o.get("default")]
+
+
+async def test_picks_of_long_choices_add_up_over_menus_then_send_and_an_old_click_is_refused(
     fake: FakeDiscord, world: World, launch_bot: LaunchBot, tmp_path: Path
 ) -> None:
+    """30 cards to pick 2 to 3 of: two menus (25 and 5) whose picks add up in the prompt; a
+    pick in one menu keeps the other's; Send answers with them all."""
     db = tmp_path / "floral-host.db"
     match_id = await start_toy_match(db, world)
     bot = await launch_bot(env={"FLORAL_DB": str(db), "FLORAL_GUILD_READY_TIMEOUT": "0.1"})
     await bot.wait_for_log("floral-host ready")
     prompt = await fake.wait_for_message(
-        lambda m: any(c.startswith("fx:multi:") for c in m.custom_ids()), to=world.alice, timeout=20
+        lambda m: any(c.startswith("fx:pick:") for c in m.custom_ids()), to=world.alice, timeout=20
     )
-    menu = menu_of(prompt)
-    assert menu.startswith(f"fx:multi:{match_id}:")
-    first = keys_by_label(prompt, menu)
-    assert len(first) == 25 and first["More… (page 2 of 2)"] == ">1"
-    assert first["Card 1 (1)"] == "#1"  # a short key, not the card's long name
+    step = prompt.custom_ids()[0].split(":")[3]
+    first, second = f"fx:pick:{match_id}:{step}", f"fx:pick:{match_id}:{step}:1"
+    assert prompt.custom_ids()[:2] == [first, second]
+    ones = keys_by_label(prompt, first)
+    assert len(ones) == 25 and ones["Card 1 (1)"] == "#1"  # a short key, not the long name
+    assert len(keys_by_label(prompt, second)) == 5
 
-    # one card is too few: Discord lets a paged menu send one, the game refuses it
-    one = await (await fake.select(world.alice, prompt, menu, [first["Card 1 (1)"]])).reply()
+    # one card is too few: Send says so (the game's refusal); the pick stays
+    turn = await fake.select(world.alice, prompt, first, [ones["Card 4 (4)"]])
+    assert await turn.response() == 7  # the prompt itself shows the pick
+    shown = fake.messages_by_id[prompt.id]
+    assert picked(shown, first) == ["Card 4 (4)"]
+    one = await (await fake.click(world.alice, shown, send_of(shown))).reply()
     assert one.ephemeral and one.content.startswith("✖") and "Pick 2 to 3 cards" in one.content
 
-    turn = await fake.select(world.alice, prompt, menu, [">1"])
-    assert await turn.response() == 7  # the prompt itself shows the next page
-    page = fake.messages_by_id[prompt.id]
-    second = keys_by_label(page, menu)
-    assert "Card 29 (9)" in second and "Card 1 (1)" not in second
-    assert second["Back to page 1…"] == ">0"
-    picked = [second["Card 24 (4)"], second["Card 25 (5)"]]
-    ack = await (await fake.select(world.alice, page, menu, picked)).reply()
+    twos = keys_by_label(shown, second)
+    turn = await fake.select(world.alice, shown, second, [twos["Card 25 (5)"]])
+    assert await turn.response() == 7
+    shown = fake.messages_by_id[prompt.id]
+    assert (picked(shown, first), picked(shown, second)) == (["Card 4 (4)"], ["Card 25 (5)"])
+    ack = await (await fake.click(world.alice, shown, send_of(shown))).reply()
     assert ack.ephemeral and ack.content.startswith("✅ You pick 2 cards: you guess 9"), ack.content
 
     # a typed answer: the long names joined by commas, as the protocol says
@@ -98,7 +108,7 @@ async def test_a_paged_multi_select_of_long_choices_answers_and_an_old_click_is_
         lambda m: "Round 1: target" in m.content, channel=world.channel, timeout=20
     )
     assert "P1 9" in post.content and "P2 3" in post.content, post.content
-    stale = await (await fake.select(world.alice, page, menu, picked)).reply()
+    stale = await (await fake.click(world.alice, shown, send_of(shown))).reply()
     assert stale.ephemeral and stale.content.startswith("✖"), stale.content
 
 

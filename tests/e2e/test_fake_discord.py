@@ -615,6 +615,18 @@ LIMITS: list[tuple[str, JSON, str, JSON]] = [
         {"content": "c", "components": [_row(_select(25))]},
     ),
     (
+        "a select's most picks",
+        {"content": "c", "components": [_row({**_select(25), "max_values": 26})]},
+        "components.0.components.0.max_values",
+        {"content": "c", "components": [_row({**_select(25), "max_values": 25})]},
+    ),
+    (
+        "a select's fewest picks",
+        {"content": "c", "components": [_row({**_select(2), "min_values": 3, "max_values": 2})]},
+        "components.0.components.0.min_values",
+        {"content": "c", "components": [_row({**_select(2), "min_values": 0, "max_values": 2})]},
+    ),
+    (
         "option label",
         {"content": "c", "components": [_row(_select(label="l" * 101))]},
         "components.0.components.0.options.0.label",

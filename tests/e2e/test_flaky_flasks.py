@@ -294,6 +294,7 @@ class Driver:
         self.held: dict[int, tuple[Request, Message]] = {}  # seat -> the prompt it still holds
         self.ways: list[str] = []
         self.killed_at = 0  # the message mark at the SIGKILL
+        self.reopened = False  # the restart came too late for the window: reopened for grace
 
     async def answer(self, request: Request, answer: str, prompt: Message) -> None:
         user = self.users[request.seat]
@@ -354,8 +355,13 @@ class Driver:
         await self.bot.kill()
         await self.bot.start()
         await self.bot.wait_for_log("floral-host ready")
+        back = time.time()
         status = await moderator(self.fake, self.world, "match status", match="m1")
-        assert f"closes <t:{deadline[1]}:R>; waiting for Alice" in status.content, status.content
+        shown = COUNTDOWN.search(status.content)
+        assert shown and "waiting for Alice" in status.content, status.content
+        if shown[1] != deadline[1]:  # only a restart slower than the window (a loaded machine)
+            self.reopened = True  # reopens it, for the grace
+            assert back > int(deadline[1]) - 1 and int(shown[1]) > int(deadline[1]), status.content
 
     async def run(self) -> None:
         for index, window in enumerate(self.plan.windows):
@@ -511,10 +517,12 @@ async def test_three_player_six_round_match_to_its_end(
     kill, killed, _ = plan.tagged("kill")
     assert killed.kind == "market" and driver.killed_at
     step = prompt_step(driver.prompts[kill, 0])
-    assert not [
+    again = [
         m for m in fake.dms_to(world.alice) if m.seq > driver.killed_at and prompt_step(m) == step
     ]
-    assert not [t for t in public if "restarted while match" in t]
+    restarted = [t for t in public if "restarted while match" in t]
+    if not driver.reopened:
+        assert not again and not restarted, (again, restarted)
 
     # Alice clicked buttons and picked from menus (her Hexes, plays, purchases and sales)
     ways = {"click:hex", "click:work", "click:market", "click:offer", "select:hex"}

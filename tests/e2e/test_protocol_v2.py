@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .botproc import BotProcess
-from .fake_discord import FakeDiscord, Message, User, World
+from .fake_discord import Channel, FakeDiscord, Message, User, World
 from .players import answered, type_text
 
 LaunchBot = Callable[..., Awaitable[BotProcess]]
@@ -36,18 +36,28 @@ async def start_toybot(launch_bot: LaunchBot) -> BotProcess:
 
 
 async def toy_match(
-    fake: FakeDiscord, world: World, players: list[User], config: dict[str, Any], **timers: int
+    fake: FakeDiscord,
+    world: World,
+    players: list[User],
+    config: dict[str, Any],
+    channel: Channel | None = None,
+    **timers: int,
 ) -> int:
+    """A toy match set up by the moderator in ``channel`` (the world's by default)."""
     options: dict[str, object] = {f"player{n}": p for n, p in enumerate(players, start=1)}
     options |= {"config": json.dumps(config), **timers}
-    reply = await (await fake.slash(world.mod, "toy setup", options, channel=world.channel)).reply()
+    ix = await fake.slash(world.mod, "toy setup", options, channel=channel or world.channel)
+    reply = await ix.reply()
     found = re.search(r"Match \*\*(\d+)\*\*", reply.content)
     assert found and not reply.ephemeral, reply.content
     return int(found[1])
 
 
-async def start(fake: FakeDiscord, world: World, match: int) -> None:
-    ix = await fake.slash(world.mod, "toy start", {"match": f"m{match}"}, channel=world.channel)
+async def start(
+    fake: FakeDiscord, world: World, match: int, channel: Channel | None = None
+) -> None:
+    options = {"match": f"m{match}"}
+    ix = await fake.slash(world.mod, "toy start", options, channel=channel or world.channel)
     assert "is started" in (await ix.reply()).content
 
 

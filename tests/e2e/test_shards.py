@@ -10,16 +10,19 @@ waiting for the dead one's lease. Nothing acknowledged is lost, nothing is poste
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
 from tests import postgres
 
 from .botproc import BotProcess
 from .conftest import LaunchBot
-from .fake_discord import FakeDiscord, Message, World
+from .fake_discord import Channel, FakeDiscord, Message, Perm, World
+from .players import type_text
 from .test_floral_host import (
     BOT_ENV,
     buttons,
@@ -32,9 +35,12 @@ from .test_floral_host import (
     step_of,
     type_answer,
 )
+from .test_protocol_v2 import choice_ids, prompt_to, start, toy_match
 
 DISCORD_GLOBAL_LIMIT = 50
-LEASE_S = "2"  # a dead process's shards are free after two seconds
+LEASE_S = "1"  # a dead process's shards are free after a second (renewed every third)
+# with a standby waiting: a live process loses its shards only if frozen a whole second
+STANDBY_LEASE_S = "1.5"
 
 
 @pytest.fixture
@@ -53,6 +59,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 def database() -> AsyncIterator[str]:
+    """A database of its own; a test takes it before ``launch_bot``, so its processes are
+    stopped before it is dropped (dropping it ends their connections: errors)."""
     url = postgres.new_database()
     yield url
     postgres.drop_database(url)
@@ -62,14 +70,41 @@ def run(*args: str) -> list[str]:
     return [sys.executable, "-m", "bot", "run", *args]
 
 
+def toybot(*args: str) -> list[str]:
+    """``run`` with the toy game (``tests.e2e.toybot``)."""
+    return [sys.executable, "-m", "tests.e2e.toybot", *args]
+
+
 async def launch_shard(
-    launch_bot: LaunchBot, database: str, name: str, *args: str, ready: bool = True
+    launch_bot: LaunchBot,
+    database: str,
+    name: str,
+    *args: str,
+    ready: bool = True,
+    argv: list[str] | None = None,
+    env: dict[str, str] | None = None,
+    dies: bool = False,
 ) -> BotProcess:
-    env = {**BOT_ENV, "FLORAL_DB": database, "FLORAL_LEASE_SECONDS": LEASE_S}
-    bot = await launch_bot(run(*args), env=env, name=name, wait_ready=ready, timeout=30)
+    env = {**BOT_ENV, "FLORAL_DB": database, "FLORAL_LEASE_SECONDS": LEASE_S, **(env or {})}
+    bot = await launch_bot(
+        argv or run(*args), env=env, name=name, wait_ready=ready, timeout=30, expect_exit=dies
+    )
     if ready:
         await bot.wait_for_log("floral-host ready", timeout=30)
     return bot
+
+
+async def attempts_of(database: str, match_id: int, user_id: int) -> list[str]:
+    connection = await asyncpg.connect(database)
+    try:
+        rows = await connection.fetch(
+            "SELECT raw FROM attempts WHERE match_id = $1 AND user_id = $2 ORDER BY id",
+            match_id,
+            user_id,
+        )
+    finally:
+        await connection.close()
+    return [row[0] for row in rows]
 
 
 async def answered_later(fake: FakeDiscord, world: World, prompt: Message) -> str:
@@ -93,22 +128,30 @@ async def dm_submit(fake: FakeDiscord, world: World, value: str) -> str:
 
 
 async def test_two_processes_play_a_match_through_kills_and_a_standby(
-    fake: FakeDiscord, world: World, launch_bot: LaunchBot, database: str
+    fake: FakeDiscord, world: World, database: str, launch_bot: LaunchBot
 ) -> None:
-    zero = await launch_shard(launch_bot, database, "zero", "--shards", "0", "--shard-count", "2")
-    one = await launch_shard(launch_bot, database, "one", "--shards", "1", "--shard-count", "2")
-    overlapping = await launch_bot(
-        run("--shards", "0-1", "--shard-count", "2"),
-        env={"FLORAL_DB": database},
-        name="overlapping",
-        expect_exit=True,
+    lease = {"FLORAL_LEASE_SECONDS": STANDBY_LEASE_S}
+    zero, one = await asyncio.gather(
+        launch_shard(
+            launch_bot, database, "zero", "--shards", "0", "--shard-count", "2", env=lease
+        ),
+        launch_shard(launch_bot, database, "one", "--shards", "1", "--shard-count", "2", env=lease),
+    )
+    overlapping, match = await asyncio.gather(
+        launch_bot(
+            run("--shards", "0-1", "--shard-count", "2"),
+            env={"FLORAL_DB": database},
+            name="overlapping",
+            expect_exit=True,
+            wait_ready=False,
+        ),
+        setup_match(fake, world, window=60),
     )
     assert await overlapping.wait_exit() == 1
     refusal = [line.text for line in overlapping.lines if line.stream == "stderr"]
     assert len(refusal) == 1, refusal
     assert "shard 0 of 2 is held by floral-host run --shards 0/2 (pid" in refusal[0], refusal
 
-    match = await setup_match(fake, world, window=60)
     await reveal_and_start(fake, world, match)
     alice = await prompt_after(fake, world.alice, 0)
     bob = await prompt_after(fake, world.bob, 0)
@@ -123,7 +166,7 @@ async def test_two_processes_play_a_match_through_kills_and_a_standby(
     assert pair is not None
     alice, bob = pair
     standby = await launch_shard(
-        launch_bot, database, "standby", "--standby", "--shard-count", "2", ready=False
+        launch_bot, database, "standby", "--standby", "--shard-count", "2", ready=False, env=lease
     )
     await standby.wait_for_log("no expired lease to take over", timeout=30)
     assert (await click_value(fake, world.alice, alice)).startswith("✅")
@@ -157,3 +200,80 @@ async def test_two_processes_play_a_match_through_kills_and_a_standby(
         maps = [m for m in fake.dms_to(player) if "Your secret rune map" in m.content]
         assert len(maps) == 1
     assert fake.global_limited == 0 and fake.max_requests_per_second() <= DISCORD_GLOBAL_LIMIT
+
+
+def guild_on_shard_0(fake: FakeDiscord, world: World) -> Channel:
+    """A second server, on shard 0, where the moderator runs matches Alice and Carol play."""
+    guild = fake.add_guild("Zero Test", world.owner, shard=(0, 2))
+    channel = fake.add_channel(guild, "floral")
+    fake.add_member(guild, world.mod, [fake.add_role(guild, "Moderator", Perm.MANAGE_GUILD)])
+    for player in (world.alice, world.carol):
+        fake.add_member(guild, player)
+    return channel
+
+
+async def test_dms_reach_their_match_across_processes_even_through_a_crash_after_a_claim(
+    fake: FakeDiscord, world: World, database: str, launch_bot: LaunchBot
+) -> None:
+    """Toy matches m1 (Alice and Bob, 0-9) on shard 1 and m2 (Alice and Carol, 0-3) on shard
+    0. Bob's button press is handed to m1's process, which dies (SIGKILL) right after claiming
+    it: its replacement claims it again, commits it once and answers Bob. Alice's typed DMs,
+    which reach shard 0's process, go to the match whose game takes them (m1's process answers
+    for m1), else one menu asks which; a DM /submit that neither takes names both reasons."""
+    zero_channel = guild_on_shard_0(fake, world)
+    shard_0, shard_1 = ("--shards", "0"), ("--shards", "1")
+    count = ("--shard-count", "2")
+    zero, one = await asyncio.gather(
+        launch_shard(launch_bot, database, "zero", argv=toybot(*shard_0, *count)),
+        launch_shard(
+            launch_bot,
+            database,
+            "one",
+            argv=toybot(*shard_1, *count),
+            env={"TOYBOT_DIE_AFTER_CLAIM": "1"},
+            dies=True,
+        ),
+    )
+    m1 = await toy_match(fake, world, [world.alice, world.bob], {"max": 9}, window=120)
+    await start(fake, world, m1)
+    m2 = await toy_match(fake, world, [world.alice, world.carol], {"max": 3}, zero_channel)
+    await start(fake, world, m2, zero_channel)
+
+    prompt = await prompt_to(fake, world.bob, "Round 1: guess the hidden number")
+    ix = await fake.click(world.bob, prompt, choice_ids(prompt)["4"])
+    assert await ix.response() == 5  # deferred by zero, handed to one
+    assert await one.wait_exit() == -9  # it claimed the press, then was killed
+    assert await attempts_of(database, m1, world.bob.id) == []
+    await launch_shard(launch_bot, database, "one again", argv=toybot(*shard_1, *count))
+    reply = await ix.reply(timeout=30)
+    assert reply.ephemeral and reply.content.startswith("✅ "), reply.content
+    assert await attempts_of(database, m1, world.bob.id) == ["4"]  # committed once
+
+    await prompt_to(fake, world.alice, "Round 1: guess", seen=1)  # both of Alice's prompts
+    typed = await type_text(fake, world.alice, "7")  # only m1 takes a 7: its process answers
+    assert typed.startswith("✅ ") and typed.endswith(f"\n↳ m{m1} · Toy Guess"), typed
+    await prompt_to(fake, world.alice, "Round 2: guess")  # m1 resolved its first round
+    mark = fake.mark()
+    await fake.dm_text(world.alice, "2")  # either takes a 2: zero asks which
+    which = await fake.wait_for_message(lambda m: "which one" in m.content, to=world.alice)
+    assert which.seq > mark
+    labels = {which.component(c)["label"]: c for c in which.custom_ids()}
+    assert set(labels) == {f"m{m1} · Toy Guess", f"m{m2} · Toy Guess"}, labels
+    chosen = await (await fake.click(world.alice, which, labels[f"m{m1} · Toy Guess"])).reply()
+    assert chosen.content.startswith("✅ ") and "2" in chosen.content, chosen.content
+    assert await attempts_of(database, m1, world.alice.id) == ["7", "2"]
+    ix = await fake.slash(world.alice, "submit", {"value": "x"})
+    refused = (await ix.reply()).content
+    assert refused.startswith(f"✖ That answers none of your prompts:\n• m{m1} · Toy Guess: ")
+    assert f"\n• m{m2} · Toy Guess: " in refused, refused
+
+    # a practice started in a server of shard 1 is shard 0's: one hands the command to zero
+    options = {"game": "tests.bot.toy_game", "opponents": 1}
+    ix = await fake.slash(world.bob, "practice", options, channel=world.channel)
+    assert await ix.response() == 5
+    assert "has started in your DMs" in (await ix.reply(timeout=10)).content
+    prompt = await prompt_to(fake, world.bob, "Round 1: guess", seen=1)
+    assert (
+        await (await fake.click(world.bob, prompt, choice_ids(prompt)["1"])).reply()
+    ).content.startswith("✅ ")
+    assert zero.running

@@ -239,7 +239,7 @@ async def test_bad_setups_are_refused_and_create_nothing(
         "two_players": "Bad option `two_players`: needs exactly 2 players, not 3.",
         "small_selection=Toadstool, Nightshade": "Bad option `small_selection`: 'Nightshade'",
         "limited_supply=3": "Bad option `limited_supply`: no ingredient type can reach three",
-        "magic_infused": "Bad option `magic_infused`: Magic Infused is not supported",
+        "magic_infused=9": "Bad option `magic_infused`: must be from 0 to 6, not 9.",
         "snakeoil_salesman=20": "Bad option `snakeoil_salesman`: removing 20 random cards",
     }
     for variants, expected in cases.items():

@@ -10,6 +10,14 @@ count); a step that takes more than half the limit is timed twice more from the 
 engine is pure) and the cheapest kept, so a garbage collection that happens to fall in one run
 does not count either.
 
+The computer players' decisions are timed too, as the host runs them in its event loop
+(``simulate``, ``play``, practice): each seat's reading of the window's events and its answer.
+The seats play the game's real AI levels (``Largest.agents``), so the largest inputs check their
+searches as well (Red Phoenix's odds took 47 s a decision on a set of unlike result cards). A
+decision is timed once (a player is not pure: one that reads a match's whole history cannot be
+replayed cheaply), with the garbage collector held off (a collection of the whole process's
+objects that happens to fall in it is not the player's).
+
 Each game's largest inputs (``largest(name)``): its options at their maximums and the largest
 set it accepts, with the most seats: ``LARGEST`` in its ``tests/games/<package>/conformance.py``
 (Floral Extract's and Warlock's Brew's are here, as their other cases are in the suites).
@@ -17,10 +25,12 @@ set it accepts, with the most seats: ``LARGEST`` in its ``tests/games/<package>/
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +38,6 @@ from games import registry
 from games.floral_extract.config import MAX_TURNS
 from games.floral_extract.spellbook import MAX_CONDITIONS
 from games.moves import closes_early, window_moves
-from games.play import tell
 from games.protocol import JSON, Accepted, Move, Request, Setup
 from tests.games import cases
 
@@ -36,28 +45,37 @@ STEP_S = 0.050  # the longest a step may block the event loop
 STATE_BYTES = 100_000  # the most a step's state may take as stored JSON
 
 
+LEVELS = ("easy", "normal", "hard")
+
+
 @dataclass(frozen=True)
 class Largest:
-    """One of a game's largest inputs: a config at the bounds and the seats. ``agent``: the
-    level that plays it (the cheapest that still grows a board as people do); ``windows``: how
-    many windows to play (None: the whole match)."""
+    """One of a game's largest inputs: a config at the bounds and the seats. ``agents``: the
+    levels that play it, seat by seat (over again when there are more seats: every level a
+    game has, unless it does not grow a board as people do); ``windows``: how many windows to
+    play (None: the whole match)."""
 
     label: str
     config: dict[str, JSON]
     seats: int
-    agent: str = "easy"
+    agents: tuple[str, ...] = LEVELS
     windows: int | None = None
+
+    def level(self, seat: int) -> str:
+        return self.agents[seat % len(self.agents)]
 
 
 @dataclass(frozen=True)
 class StepCost:
     """One window of a match: its requests, its cost (the cheapest of the repeats, in CPU
-    seconds) and the size of the state it left, as stored JSON."""
+    seconds), the size of the state it left, as stored JSON, and its slowest decision (a
+    seat's reading of the events before the window and its answer, in CPU seconds)."""
 
     window: int
     requests: tuple[Request, ...]
     seconds: float
     state_bytes: int
+    decision_seconds: float = 0.0
 
     @property
     def kind(self) -> str:
@@ -85,8 +103,9 @@ KNOWN: dict[str, list[Largest]] = {
                 "allow_resubmit_after_valid": True,
             },
             2,
+            agents=("hard", "normal"),
         ),
-        Largest("1000 turns, a random book", {"max_turns": MAX_TURNS}, 2),
+        Largest("1000 turns, a random book", {"max_turns": MAX_TURNS}, 2, agents=("easy", "hard")),
     ],
     "warlocks-brew": [
         Largest("8 types of 6 copies, 6 players", {"types": 8, "copies": 6}, 6),
@@ -94,6 +113,25 @@ KNOWN: dict[str, list[Largest]] = {
             "8 types of 6 copies, rebids, utter darkness",
             {"types": 8, "copies": 6, "no_unique": "rebid", "utter_darkness": True},
             5,
+        ),
+        Largest(
+            "8 types of 6 copies, 6 players, all six effects, deals",
+            {"types": 8, "copies": 6, "magic_infused": 6, "deal_window": 600},
+            6,
+            agents=("random",),  # it deals the most
+        ),
+        Largest(
+            "8 types of 6 copies, utter darkness, all six effects, deals",
+            {
+                "types": 8,
+                "copies": 6,
+                "magic_infused": 6,
+                "deal_window": 600,
+                "utter_darkness": True,
+            },
+            6,
+            agents=("random",),
+            windows=400,
         ),
     ],
 }
@@ -117,16 +155,17 @@ def step_costs(name: str, case: Largest, seed: int) -> Iterator[StepCost]:
         seconds = min(seconds, *(_timed_start(game, case, seed)[0] for _ in range(2)))
     yield StepCost(-1, tuple(requests), seconds, size)
     agents = [
-        info.agents[case.agent](seat, random.Random(seed + seat)) for seat in range(case.seats)
+        info.agents[case.level(seat)](seat, random.Random(seed + seat))
+        for seat in range(case.seats)
     ]
     window = 0
     while requests and (case.windows is None or window < case.windows):
-        tell(agents, events)
-        answers = _answers(game, state, requests, agents)
+        thinking = _told(agents, events)
+        answers = _answers(game, state, requests, agents, thinking)
         seconds, (after, events, following, size) = _timed(game, state, requests, answers)
         if seconds > STEP_S / 2:
             seconds = min(seconds, *(_timed(game, state, requests, answers)[0] for _ in range(2)))
-        yield StepCost(window, tuple(requests), seconds, size)
+        yield StepCost(window, tuple(requests), seconds, size, max(thinking))
         state, requests = after, following
         window += 1
 
@@ -141,14 +180,46 @@ def _timed_start(game: Any, case: Largest, seed: int) -> tuple[float, tuple[Any,
     return time.thread_time() - started, (state, events, requests, size)
 
 
-def _answers(game: Any, state: Any, requests: Any, agents: Any) -> list[tuple[int, str]]:
-    """The window's answers in arrival order, up to the one that closes it."""
+def _told(agents: list[Any], events: Any) -> list[float]:
+    """Each seat told the events it may see (as ``games.play.tell`` does): the CPU seconds it
+    took."""
+    took = []
+    for seat, agent in enumerate(agents):
+        with _collector_off():
+            started = time.thread_time()
+            for event in events:
+                if event.audience.reaches(seat):
+                    agent.observe(event)
+            took.append(time.thread_time() - started)
+    return took
+
+
+@contextmanager
+def _collector_off() -> Iterator[None]:
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _answers(
+    game: Any, state: Any, requests: Any, agents: Any, thinking: list[float]
+) -> list[tuple[int, str]]:
+    """The window's answers in arrival order, up to the one that closes it (each seat's CPU
+    seconds added to ``thinking``)."""
     answers: list[tuple[int, str]] = []
     moves: dict[int, Move] = {}
     for request in requests:
         if request.silent:
             continue
-        raw = agents[request.seat].act(request, game.view(state, request.seat))
+        view = game.view(state, request.seat)
+        with _collector_off():
+            started = time.thread_time()
+            raw = agents[request.seat].act(request, view)
+            thinking[request.seat] += time.thread_time() - started
         verdict = game.submit(state, request.seat, raw)
         assert isinstance(verdict, Accepted), (request.kind, raw, verdict)
         answers.append((request.seat, raw))

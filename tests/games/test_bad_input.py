@@ -327,6 +327,8 @@ MATCH_CONFIGS: dict[str, list[dict[str, Any]]] = {
     "warlocks-brew": [
         {},
         {"no_unique": "rebid", "utter_darkness": True, "two_players": False},
+        {"magic_infused": 6, "deal_window": 30},  # Cursed choices, deals
+        {"magic_infused": 6, "deal_window": 30, "vision_of_blindness": True},
     ],
 }
 MATCH_CONFIGS |= {name: cases.match_configs(name) for name in GAMES if name not in MATCH_CONFIGS}

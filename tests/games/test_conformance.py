@@ -10,8 +10,9 @@ properties, each over random matches that hypothesis draws.
 * no view, description, prompt or event for the public or a seat carries another seat's secret
   (``Game.secrets``), and every declared secret does show where its owner looks;
 * on the largest inputs a game accepts (its options at their maximums, its largest set, the most
-  seats), no step blocks the event loop for more than 50 ms, no state grows past 100 KB and no
-  prompt offers more choices than a person can pick from (``tests/games/steps.py``).
+  seats), no step and no computer player's decision blocks the event loop for more than 50 ms,
+  no state grows past 100 KB and no prompt offers more choices than a person can pick from
+  (``tests/games/steps.py``).
 
 A new game slots in with one ``GameCase``: its tests' ``tests/games/<package>/conformance.py``
 declares ``CONFORMANCE_CASE = (configs, window_bound, host_configs)``: the configs to draw, the
@@ -41,7 +42,18 @@ from bot.games import load_game_info
 from bot.host import HostError
 from bot.outbox import prompt_text
 from bot.transport import request_to_json
-from cogs.prompts import PER_MENU, every_page, offered_values, plan
+from cogs.prompts import (
+    MULTI_MOST,
+    PICK,
+    DeclareSelect,
+    SendButton,
+    choice_keys,
+    every_page,
+    offered_values,
+    picks_answer,
+    plan,
+    prompt_view,
+)
 from games import registry
 from games.moves import play_window
 from games.protocol import (
@@ -89,10 +101,13 @@ def _floral_bound(config: Mapping[str, JSON], seats: int) -> int:
 
 
 def _brew_bound(config: Mapping[str, JSON], seats: int) -> int:
-    # an auction per card; a rebid round takes a coin from each rebidder's hand (at most five);
-    # then the last call
-    cards = int(config["types"]) * int(config["copies"])
-    return cards * 6 + 1
+    # an auction per card (and one more for the card a Cursed win sends back); a rebid round
+    # takes a coin from each rebidder's hand (at most five); the Cursed choice; a deal window:
+    # per seat 3 offers of 5 steps, 3 withdrawals, Ready and the answers to the others' offers,
+    # and its deadline; then the last call
+    cards = int(config["types"]) * int(config["copies"]) + 1
+    deals = seats * (3 * 5 + 3 + 1 + 3) + 1 if config["deal_window"] else 0
+    return cards * (6 + 1 + deals) + 1
 
 
 FLORAL_RULES = {
@@ -116,6 +131,9 @@ def brew_configs(draw: st.DrawFn, host: bool = False) -> dict[str, JSON]:
         "storefront_disaster": draw(st.integers(0, 2)),
         "snakeoil_salesman": draw(st.integers(0, 2)),
     }
+    if not host:  # their windows (a Cursed choice, deals) have lengths of their own
+        config["magic_infused"] = draw(st.integers(0, 6))
+        config["deal_window"] = draw(st.sampled_from([0, 0, 30]))
     face_down = draw(st.sampled_from(["", "vision_of_blindness", "utter_darkness"]))
     if face_down:
         config[face_down] = True
@@ -142,10 +160,14 @@ def toy_configs(draw: st.DrawFn) -> dict[str, JSON]:
             },
         )
     )
-    hand = draw(st.sampled_from([0, 0, 1, 7, 30]))  # 30: a paged menu; long names fill a DM
+    # 30: picks in two menus, 400: over four screens of menus, 401: past what a Send button
+    # carries (one paged menu); long names fill a DM
+    hand = draw(st.sampled_from([0, 0, 1, 7, 30, 30, MULTI_MOST, MULTI_MOST + 1]))
     if hand:
-        high = draw(st.integers(1, hand))
+        high = draw(st.integers(1, min(hand, 40)))
         config |= {"hand": hand, "pick": [draw(st.integers(0, high)), high]}
+    if hand > 30:  # one round of such hands is enough (each of their choices is submitted)
+        config["rounds"] = 1
     return config
 
 
@@ -560,12 +582,30 @@ def check_components(view: discord.ui.View) -> None:
                 assert 0 <= low <= high <= len(part["options"])
 
 
-def smallest_answer_with(request: Request, index: int) -> str:
-    """An answer of the fewest choices the request takes (at least one) that holds choice
-    ``index``: the choice itself, or it and the next ones for a multi-choice request."""
+def smallest_picks(request: Request, index: int) -> list[int]:
+    """The fewest choices the request takes (at least one) that hold choice ``index``: the
+    choice itself, or it and the next ones for a multi-choice request."""
     count = max(1, request.min_choices)
-    picked = [request.choices[(index + k) % len(request.choices)].value for k in range(count)]
-    return request.join_answer(picked)
+    return sorted({(index + k) % len(request.choices) for k in range(count)})
+
+
+def smallest_answer_with(request: Request, index: int) -> str:
+    """The answer ``smallest_picks`` makes."""
+    return request.join_answer([request.choices[i].value for i in smallest_picks(request, index)])
+
+
+def picks_sent(request: Request, rendered: Mapping[str, Any], picked: list[int]) -> str:
+    """A multi-pick over several menus with ``picked`` picked: what its Send button sends (the
+    picks its id carries), after checking that its menus show them."""
+    view = prompt_view(rendered, picked=picked)
+    check_components(view)
+    keys = choice_keys([c["value"] for c in rendered["choices"]])
+    for item in view.children:
+        if isinstance(item, DeclareSelect):
+            shown = {o.value for o in item.item.options if o.default}
+            assert shown == {keys[i] for i in picked} & {o.value for o in item.item.options}
+    (send,) = [item for item in view.children if isinstance(item, SendButton)]
+    return picks_answer(request, send.word)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -592,6 +632,13 @@ async def test_every_offered_choice_is_accepted_and_fits_discord(
                 check_components(view)
                 offered |= set(offered_values(view, rendered))
             assert offered == {c.value for c in request.choices}
+            menus = plan(rendered)[2]
+            if menus and menus[0].kind == PICK:
+                # picks in several menus add up; Send answers with them all, as typed
+                for i in range(0, len(request.choices), max(1, len(request.choices) // 9)):
+                    sent = picks_sent(request, rendered, smallest_picks(request, i))
+                    assert sent == smallest_answer_with(request, i)
+                    assert isinstance(game.submit(step.after, request.seat, sent), Accepted)
 
 
 # --- secrets ----------------------------------------------------------------------------------
@@ -759,26 +806,30 @@ LARGEST = [(name, case) for name in registry.names() for case in steps.largest(n
 
 
 def menu_pages(request: Request) -> list[int]:
-    """The pages of each menu a request shows as (a two-step menu: one page a step, so 1)."""
+    """The pages of each menu a request shows as (a two-step menu: the pages listing its
+    stages; each stage is a page)."""
     payload = request_to_json(request, BIG_MATCH, BIG_STEP, 0.0)
-    return [1 if menu.steps is not None else menu.pages for menu in plan(payload)[2]]
+    return [menu.lists if menu.steps is not None else menu.pages for menu in plan(payload)[2]]
 
 
 @pytest.mark.parametrize(
     ("name", "case"), LARGEST, ids=[f"{name}: {case.label}" for name, case in LARGEST]
 )
-def test_on_the_largest_inputs_a_step_is_fast_its_state_small_and_its_prompts_pickable(
+def test_on_the_largest_inputs_a_step_and_an_ai_are_fast_a_state_small_a_prompt_pickable(
     name: str, case: steps.Largest
 ) -> None:
     costs = list(steps.step_costs(name, case, seed=1))
     assert len(costs) > 10, "the match ended before it grew"
     slowest = max(costs, key=lambda cost: cost.seconds)
     assert slowest.seconds <= steps.STEP_S, f"window {slowest.window} ({slowest.kind})"
+    thinking = max(costs, key=lambda cost: cost.decision_seconds)
+    decision = f"an AI's decision in window {thinking.window} ({thinking.kind})"
+    assert thinking.decision_seconds <= steps.STEP_S, decision
     largest = max(costs, key=lambda cost: cost.state_bytes)
     assert largest.state_bytes <= steps.STATE_BYTES, f"window {largest.window}"
     for cost in costs:
         for request in cost.requests:
-            if request.max_choices > 1:  # picks never combine across a menu's pages
-                assert len(request.choices) <= PER_MENU, (cost.window, request.kind)
+            if request.max_choices > 1:  # picks add up over menus while Send can carry them
+                assert len(request.choices) <= MULTI_MOST, (cost.window, request.kind)
             else:
                 assert max(menu_pages(request), default=1) <= MENU_PAGES, (cost.window, request)

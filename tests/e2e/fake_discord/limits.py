@@ -107,6 +107,13 @@ def _item_errors(where: str, comp: JSON) -> list[FormError]:
             errors += _too_long(f"{where}.options.{n}.description", o.get("description"), 100)
     if comp.get("type") in (3, 5, 6, 7, 8):
         errors += _too_long(f"{where}.placeholder", comp.get("placeholder"), 150)
+        low, high = comp.get("min_values", 1), comp.get("max_values", 1)
+        if not 0 <= low <= 25:
+            errors.append((f"{where}.min_values", "Must be between 0 and 25."))
+        if not 1 <= high <= 25:
+            errors.append((f"{where}.max_values", "Must be between 1 and 25."))
+        if low > high:
+            errors.append((f"{where}.min_values", "Must be less than or equal to max_values."))
     return errors
 
 

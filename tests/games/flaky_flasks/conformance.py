@@ -129,6 +129,8 @@ LARGEST = [
             "content_set": largest_content_set(),
         },
         seats,
+        agents=agents,
     )
-    for seats in (2, 4)
+    # every level (the cheap one where a seat is left: the whole match is played)
+    for seats, agents in ((2, ("hard", "easy")), (4, ("easy", "normal", "easy", "hard")))
 ]

@@ -145,11 +145,12 @@ def test_s9_offer_menu_lists_complete_offers_at_market_price_within_the_coins() 
                 assert price == max(1, items[item].cost)  # the market price
                 amount = f"{price} coin" if price == 1 else f"{price} coins"
                 assert choice.label.endswith(f" {amount} for their {items[item].name}")
+                assert choice.stage == f"{words[1]}'s {kind}s"  # whose cards or tiles first
                 verdict = GAME.submit(state, request.seat, choice.value)
                 assert isinstance(verdict, Accepted) and verdict.move == choice.value
                 checked += 1
             if coins == 30:
-                assert made and request.presentation.get("offer") == "menu"
+                assert made and request.presentation.get("offer") == "steps"
     assert checked > 20
 
 

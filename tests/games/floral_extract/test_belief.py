@@ -8,7 +8,16 @@ import random
 
 import pytest
 
-from games.floral_extract.belief import MAPS, MapBelief, SpellSeeker, _maps, pair_counts
+from games.floral_extract.belief import (
+    GROUP,
+    MAPS,
+    MapBelief,
+    SpellSeeker,
+    _identities,
+    _lanes,
+    _maps,
+    pair_counts,
+)
 from games.floral_extract.books import random_spellbook
 from games.floral_extract.effects import WEATHER, effects_table
 
@@ -41,6 +50,15 @@ def test_the_maps_are_every_bijection_grouped_by_the_stall() -> None:
     maps = _maps()
     assert len(maps) == len(set(maps)) == MAPS
     assert all(m.index(0) == index // 5040 for index, m in enumerate(maps))
+
+
+def test_the_tables_built_from_the_permutations_give_each_maps_identities() -> None:
+    maps, identities, lanes = _maps(), _identities(), _lanes()
+    for k in range(8):
+        assert list(identities[k]) == [m[k] for m in maps]
+        for zero in range(8):
+            group = maps[zero * GROUP : (zero + 1) * GROUP]
+            assert lanes[zero][k] == sum(m[k] << (16 * i) for i, m in enumerate(group))
 
 
 def test_fixing_a_pair_rules_it_out_elsewhere() -> None:

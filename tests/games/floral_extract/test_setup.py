@@ -144,3 +144,64 @@ def test_rules_text_as_moderators_type_it() -> None:
     with pytest.raises(ConfigError) as caught:  # a bad value is named when the match is made
         start(parse_rules_text("azalea_shrink_mode=sometimes"))
     assert caught.value.field == "config.azalea_shrink_mode"
+
+
+# --- per-player books (§1.3: the data model allows them; AMBIGUITY 20) ----------------------
+
+
+def test_s1_3_amb20_per_player_books_alike_are_still_two_books() -> None:
+    from games.floral_extract.books import parse_text
+    from games.floral_extract.render import reference, spellbook_text
+
+    alike = {"P1": CLASSIC, "P2": CLASSIC}  # one object for both seats, as a script may give
+    state, events = GAME.new_match(Setup({"spellbook": alike}, 2, 1))
+    copied = {"P1": dict(CLASSIC), "P2": dict(CLASSIC)}
+    assert state.dump() == GAME.new_match(Setup({"spellbook": copied}, 2, 1))[0].dump()
+    assert "P1's spells:" in events[0].text and "P2's spells:" in events[0].text
+    assert parse_text(spellbook_text(alike)).to_json() == copied  # shown as two, pasted back
+    titles = [topic.title for topic in reference(state)]
+    assert "P1's spellbook" in titles and "P2's spellbook" in titles
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"P1": "classic", "P2": " Gentle "}, "P1: classic; P2: gentle", "P2: GENTLE\nP1: classic"],
+)
+def test_s1_3_amb20_each_player_book_may_be_a_preset_read_at_setup(value: Any) -> None:
+    from games.floral_extract.books import load_preset
+    from games.floral_extract.config import PRESET_KEY
+
+    parsed = GAME.parse_config({"spellbook": value})
+    assert parsed["spellbook"] == {"P1": CLASSIC, "P2": load_preset("gentle").to_json()}
+    assert parsed[PRESET_KEY] == "P1 classic, P2 gentle"
+    assert GAME.parse_config(parsed) == parsed  # the host parses a stored config again
+    state = GAME.new_match(Setup(parsed, 2, 3))[0]
+    assert state.config["spellbook"] == parsed["spellbook"]
+
+
+def test_s1_3_amb20_a_player_book_takes_what_a_shared_one_does() -> None:
+    from games.floral_extract.books import random_spellbook
+    from games.protocol import derive_rng
+
+    text = "water: set 3 {1,2,3}; fertilize: sum 3 19-21; weather: chain 3 < <"
+    state = start({"spellbook": {"P1": "random", "P2": text}}, 5)
+    mine = random_spellbook(derive_rng(5, "spellbook", 0)).to_json()
+    assert state.config["spellbook"] == {"P1": mine, "P2": CLASSIC}
+
+
+@pytest.mark.parametrize(
+    ("value", "field", "says"),
+    [
+        ({"P1": "classic", "P2": "nope"}, "spellbook.P2", "is not 'random', a preset"),
+        ({"P1": CLASSIC, "P2": "P1: classic; P2: gentle"}, "spellbook.P2", "one player's book"),
+        ({"P1": {"water": CLASSIC["water"]}, "P2": CLASSIC}, "spellbook.P1.fertilize", "missing"),
+        ("P1: classic; P2: nope", "spellbook.P2", "or a preset, got 'nope'"),
+        ("P1: classic water: set 3 {1,2,3}; P2: gentle", "spellbook.P1", "a preset and spells"),
+    ],
+)
+def test_s1_3_amb20_a_bad_player_book_is_refused_naming_the_seat(
+    value: Any, field: str, says: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        GAME.new_match(Setup(GAME.parse_config({"spellbook": value}), 2, 1))
+    assert caught.value.field == field and says in str(caught.value)

@@ -118,20 +118,47 @@ def largest_card_set() -> dict[str, JSON]:
     return data
 
 
-# tests/games/steps.py: the largest inputs, played by random players (the planners of the other
-# levels weigh every draw of a method, slow on methods that draw ten)
+def unlike_card_set() -> dict[str, JSON]:
+    """The largest card set at its hardest for the planners' odds: every method draws ten
+    cards and keeps them all, each at its own Health cost, and every result card beyond the
+    house's costs its own Health at once (about 60 kinds of card a level that no odds can
+    weigh together)."""
+    data: dict[str, Any] = largest_card_set()
+    for k, method in enumerate(data["methods"]):
+        method |= {"draw": 10, "keep_min": 1, "keep_max": 10, "health": k % 4}
+    for results in data["results"].values():
+        for k, card in enumerate(results):
+            if card["id"].startswith("extra_"):
+                card.clear()
+                card |= {"id": f"extra_{k}", "kind": "catastrophe", "damage": {"self": 1 + k}}
+                card["copies"] = cards.MAX_DECK // cards.MAX_RESULTS
+    return data
+
+
+# tests/games/steps.py: the largest inputs. At every option's maximum the computer players win
+# on their first turn (99 coins buy a Gold attempt), so random players grow that board; the
+# levels play the largest sets at the usual options, on the set at its hardest for their odds
 LARGEST = [
+    *(
+        Largest(
+            f"every option at its maximum, the largest card set, {seats} players",
+            {
+                **{key: high for key, (low, high) in RANGES.items() if key != "seed"},
+                "card_set": largest_card_set(),
+            },
+            seats,
+            agents=("random",),
+        )
+        for seats in (2, 5)
+    ),
+    Largest("the largest card set, 2 players", {"card_set": largest_card_set()}, 2,
+            agents=("normal", "hard")),
     Largest(
-        f"every option at its maximum, the largest card set, {seats} players",
-        {
-            **{key: high for key, (low, high) in RANGES.items() if key != "seed"},
-            "card_set": largest_card_set(),
-        },
-        seats,
-        agent="random",
-    )
-    for seats in (2, 5)
-]
+        "the largest card set at its hardest for the odds, 99 Health, 5 players",
+        {"card_set": unlike_card_set(), "starting_health": RANGES["starting_health"][1]},
+        5,
+    ),
+]  # fmt: skip
 
 # tests/games/test_bad_input.py: the rules page's worked examples as scripts (without the
 # example's own id, title and expected trace, which a script does not hold)

@@ -78,11 +78,15 @@ def test_habits_start_even_and_learn_how_high_a_rival_bids() -> None:
     assert learned[5] > 0.8 and habits.distribution(PLAIN, [1, 3, 5])[5] == pytest.approx(1 / 3)
 
 
-def auction(brews: list[list[str]], card: str, seats: int = 3, **options: Any) -> Any:
-    """A state whose next card is ``card``, the seats holding these brews."""
+def auction(
+    brews: list[list[str]], card: str, seats: int = 3, effect: str = "", **options: Any
+) -> Any:
+    """A state whose next card is ``card`` (with ``effect``), the seats holding these brews."""
+    options.setdefault("magic_infused", 1 if effect else 0)
     config = parse_config(options, seats)
     deck = [card, "Wolfsbane", "Wolfsbane", "Bat Wing"]
-    state, _ = start_match(config, [f"P{i + 1}" for i in range(seats)], deck)
+    effects = [effect, "", "", ""]
+    state, _ = start_match(config, [f"P{i + 1}" for i in range(seats)], deck, effects=effects)
     for seat, brew in zip(state.seats, brews, strict=True):
         seat.brew = list(brew)
     return state
@@ -122,7 +126,7 @@ def test_remembers_face_down_brews_from_the_reveals() -> None:
     for event in events:
         agent.observe(event)
     for card in ("Toadstool", "Toadstool"):
-        data = {"card": card, "winner": 1, "declared": [], "bids": [1, 5, 2]}
+        data = {"card": card, "effect": "", "winner": 1, "declared": [], "bids": [1, 5, 2]}
         agent.observe(Event(to_seat(0), "reveal", data, ""))
     view = GAME.view(state, 0)
     assert view["players"][1]["brew"] is None
@@ -155,6 +159,10 @@ def test_every_answer_is_accepted_in_every_variant(level: str) -> None:
         ({"no_unique": "rebid", "storefront_disaster": 4}, 4),
         ({"utter_darkness": True}, 3),
         ({"vision_of_blindness": True, "types": 7}, 6),
+        ({"magic_infused": 6, "deal_window": 30}, 3),
+        ({"magic_infused": 6, "deal_window": 30, "utter_darkness": True}, 4),
+        ({"magic_infused": 5, "deal_window": 20, "vision_of_blindness": True}, 3),
+        ({"magic_infused": 6, "deal_window": 30}, 2),
     ]
     for seed, (config, seats) in enumerate(configs):
         state, events = GAME.new_match(Setup(config, seats, seed))
@@ -169,6 +177,104 @@ def test_normal_beats_random_at_three_seats() -> None:
     for seed in range(45):
         seat = seed % 3
         state, events = GAME.new_match(Setup({}, 3, seed))
+        agents = [
+            (NormalBidder if i == seat else RandomAgent)(i, random.Random(seed * 7 + i))
+            for i in range(3)
+        ]
+        outcome = GAME.outcome(play_match(GAME, state, events, agents))
+        assert outcome is not None
+        wins += 1 / len(outcome.winners) if seat in outcome.winners else 0
+    assert wins >= 24  # over half, against a fair third; bench/ai.py measures hundreds
+
+
+# --- Magic Infused (G2) and deals (A7) -------------------------------------------------------
+
+
+def gain(brew: list[str], card: str, effect: str) -> float:
+    """What the card on offer is worth to P1 holding ``brew``."""
+    state = auction([brew, [], []], card, effect=effect)
+    return BidderAgent(0, random.Random(0))._gain(GAME.view(state, 0), 0, card)
+
+
+def test_g2_the_ai_values_a_chameleon_and_a_potent_card() -> None:
+    assert gain(["Toadstool", "Toadstool"], "Bat Wing", "Chameleon") == 1.0  # its triple
+    assert gain(["Toadstool"], "Bat Wing", "Chameleon") > gain(["Toadstool"], "Bat Wing", "")
+    assert gain([], "Bat Wing", "Potent") > gain([], "Bat Wing", "")
+
+
+def test_g2_e4_the_ai_avoids_a_cursed_card_when_it_hurts() -> None:
+    pair = ["Toadstool", "Toadstool"]
+    assert gain(pair, "Eye of Newt", "Cursed") < gain(pair, "Eye of Newt", "") - 0.1
+    assert gain([*pair, "Bat Wing"], "Toadstool", "Cursed") == 1.0  # the Bat Wing goes back
+    assert gain(pair, "Toadstool", "Cursed") < 1.0  # a Toadstool would have to go back
+
+
+def test_g2_e4_the_ai_sends_back_the_card_it_misses_least() -> None:
+    state = auction([["Toadstool", "Toadstool", "Bat Wing"], [], []], "Toadstool", effect="Cursed")
+    state, _ = GAME.resolve(state, {0: "5", 1: "1", 2: "2"})
+    request = GAME.requests(state)[0]
+    assert request.kind == "curse"
+    assert bid(NormalBidder(0, random.Random(0)), state, 0) == "Bat Wing"  # and wins
+
+
+def dealing(brews: list[list[str]], hands: list[list[int]] | None = None) -> Any:
+    state = auction([[], [], []], "Wolfsbane", deal_window=30)
+    state, _ = GAME.resolve(state, {0: "5", 1: "1", 2: "2"})  # P1: Wolfsbane; deals
+    for seat, brew in zip(state.seats, brews, strict=True):
+        seat.brew = list(brew)
+    for seat, hand in zip(state.seats, hands or [], strict=False):
+        seat.hand = list(hand)
+    return state
+
+
+def offer_to_p1(state: Any, line: str) -> Any:
+    state, _ = GAME.resolve(state, {1: line})
+    return state
+
+
+def test_a7_the_ai_accepts_a_deal_that_helps_it() -> None:
+    state = dealing([["Toadstool", "Bat Wing"], ["Toadstool", "Eye of Newt"], []])
+    state = offer_to_p1(state, "offer P1 give Toadstool for Bat Wing")  # a pair for P1 (and no
+    assert bid(NormalBidder(0, random.Random(0)), state, 0) == "accept 1"  # loss it minds)
+    state = dealing([["Toadstool", "Bat Wing"], ["Eye of Newt"], []])
+    state = offer_to_p1(state, "offer P1 give coin 1 for Bat Wing")
+    assert bid(NormalBidder(0, random.Random(0)), state, 0) == "decline 1"  # a card for a 1
+
+
+def test_a7_the_ai_never_accepts_a_deal_completing_the_partners_triple() -> None:
+    state = dealing([["Toadstool", "Bat Wing"], ["Bat Wing", "Bat Wing"], []])
+    state = offer_to_p1(state, "offer P1 give coin 4, coin 5 for Bat Wing")
+    assert bid(NormalBidder(0, random.Random(0)), state, 0) == "decline 1"
+
+
+def test_a7_the_ai_proposes_a_deal_completing_its_own_triple() -> None:
+    state = dealing([["Toadstool", "Toadstool", "Eye of Newt"], ["Toadstool", "Bat Wing"], []])
+    answer = bid(NormalBidder(0, random.Random(0)), state, 0)
+    assert answer == "offer P2 give Eye of Newt for Toadstool"
+    state, _ = GAME.resolve(state, {0: answer})
+    assert bid(NormalBidder(0, random.Random(0)), state, 0) == "ready"  # one offer a window
+
+
+def test_a7_the_ai_proposes_a_swap_of_singles_into_two_pairs() -> None:
+    state = dealing([["Toadstool", "Bat Wing"], ["Toadstool", "Bat Wing"], []])
+    answer = bid(NormalBidder(0, random.Random(0)), state, 0)
+    assert answer == "offer P2 give Bat Wing for Toadstool"  # a pair each
+    state, _ = GAME.resolve(state, {0: answer})
+    assert bid(NormalBidder(1, random.Random(0)), state, 1) == "accept 1"  # and P2 agrees
+
+
+def test_a7_easy_takes_a_deal_that_helps_it_and_proposes_none() -> None:
+    state = dealing([["Toadstool", "Bat Wing"], ["Toadstool", "Bat Wing"], []])
+    assert bid(EasyAgent(0, random.Random(0)), state, 0) == "ready"  # no swap offered
+    state = offer_to_p1(state, "offer P1 give Toadstool for Bat Wing")
+    assert bid(EasyAgent(0, random.Random(0)), state, 0) == "accept 1"
+
+
+def test_g2_a7_normal_beats_random_at_three_seats_with_effects_and_deals() -> None:
+    wins = 0.0
+    for seed in range(45):
+        seat = seed % 3
+        state, events = GAME.new_match(Setup({"magic_infused": 6, "deal_window": 30}, 3, seed))
         agents = [
             (NormalBidder if i == seat else RandomAgent)(i, random.Random(seed * 7 + i))
             for i in range(3)

@@ -58,7 +58,12 @@ def test_parsed_config_parses_to_itself() -> None:
         ({"storefront_disaster": 18}, 3, "storefront_disaster"),  # 6 types x (5 - 2) = 18
         ({"snakeoil_salesman": 10, "storefront_disaster": 8}, 3, "snakeoil_salesman"),
         ({"vision_of_blindness": True, "utter_darkness": True}, 3, "utter_darkness"),
-        ({"magic_infused": 2}, 3, "magic_infused"),
+        ({"magic_infused": 7}, 3, "magic_infused"),  # G2: one card for each of six effects
+        ({"magic_infused": True}, 3, "magic_infused"),
+        ({"magic_infused": 6, "small_selection": list(INGREDIENTS[1:6])}, 3, "magic_infused"),
+        ({"deal_window": -1}, 3, "deal_window"),
+        ({"deal_window": 601}, 3, "deal_window"),
+        ({"deal_window": "30"}, 3, "deal_window"),
         ({"deals": True}, 3, "deals"),
         ({"colour": "blue"}, 3, "colour"),
         ({}, 1, "seats"),

@@ -10,7 +10,11 @@ from typing import Any
 
 from games.protocol import Accepted, Setup
 from games.warlocks_brew import GAME
-from games.warlocks_brew.config import parse_config
+from games.warlocks_brew.config import INGREDIENTS, parse_config
+from games.warlocks_brew.effects import EFFECTS
+from tests.games.warlocks_brew.brew_helpers import answer, bids, prompt, start
+
+N, B, T = INGREDIENTS[:3]
 
 PAGE = (Path(__file__).parents[3] / "docs" / "warlocks-brew.md").read_text(encoding="utf-8")
 WORKED = json.loads((Path(__file__).parent / "worked_auction.json").read_text(encoding="utf-8"))
@@ -74,3 +78,44 @@ def test_every_option_in_the_table_is_an_option_and_its_example_is_accepted() ->
     assert set(names) == set(parse_config({}, 3))
     assert '`["Wolfsbane"]`' in part("Options")
     assert parse_config({"small_selection": ["Wolfsbane"]}, 3)["small_selection"] == ["Wolfsbane"]
+
+
+def test_g2_the_effects_table_is_the_engines() -> None:
+    rows = [line for line in part("Magic Infused: cards with effects").splitlines()]
+    named = [re.findall(r"\*\*([^*]+)\*\*", row)[0] for row in rows if row.startswith("| **")]
+    assert named == list(EFFECTS)
+    assert "(`Toadstool (Cursed)`)" in PAGE and "20 s; if you let it pass" in PAGE
+
+
+def test_a7_the_typed_deal_commands_on_the_page_are_accepted() -> None:
+    text = part("Deals")
+    for typed in ("offer Bo give Toadstool, coin 3 for Bat Wing", "accept 3", "decline 3", "ready"):
+        assert f"`{typed}`" in text
+    state, _ = start([T, B, N] * 3, names=["Ann", "Bo", "Cy"], deal_window=30)
+    state, _ = bids(state, "5", "1", "2")  # Ann: Toadstool; a deal window
+    state.seats[1].add(B, "")
+    state.next_offer = 3
+    state, _ = answer(state, 1, "offer Ann give Bat Wing for coin 2")
+    assert "Offer 3 from Bo: you get Bat Wing; you give coin 2." in prompt(state, 0)
+    for typed in ("offer Bo give Toadstool, coin 3 for Bat Wing", "accept 3", "decline 3", "ready"):
+        verdict = GAME.submit(state, 0, typed)
+        assert isinstance(verdict, Accepted), (typed, verdict)
+    reference = part("Deals, in full")
+    state.seats[0].add(T, "")
+    more = (
+        "offer Bo give Toadstool, coin 3 for Bat Wing favour no bids on Newt",
+        "offer Bo 2 Toadstool for nothing",
+        "propose Bo",
+        "accept",
+    )
+    flat = " ".join(reference.split())
+    for said in (
+        "favour no bids on Newt`",
+        "(`give` is optional; `2 Toadstool` is two;",
+        "`propose Bo`",
+    ):
+        assert said in flat, said
+    assert "`accept` alone answers the one offer waiting" in flat
+    for typed in more:
+        verdict = GAME.submit(state, 0, typed)
+        assert isinstance(verdict, Accepted), (typed, verdict)

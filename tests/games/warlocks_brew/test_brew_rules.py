@@ -328,7 +328,15 @@ def test_views_hide_hands_of_others() -> None:
     public = GAME.view(state, None)
     assert "you" not in public and "hand" not in public["players"][0]
     mine = GAME.view(state, 1)
-    assert mine["you"] == {"seat": 1, "hand": [1, 2, 3, 4, 5], "brew": {}}
+    assert mine["you"] == {
+        "seat": 1,
+        "hand": [1, 2, 3, 4, 5],
+        "brew": {},
+        "infused": [],
+        "offers": [],
+        "draft": None,
+        "proposals": 0,
+    }
     assert json.loads(json.dumps(mine)) == mine
 
 

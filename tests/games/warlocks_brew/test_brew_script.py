@@ -148,8 +148,9 @@ def test_malformed_scripts_name_the_field(script: Any, field: str) -> None:
 def _played_windows(
     config: dict[str, Any], seats: int, seed: int
 ) -> tuple[list[dict[int, list[str]]], Any]:
-    """A whole match between agents, with some refused attempts, as the host would log it."""
-    state, _ = GAME.new_match(Setup(config, seats, seed))
+    """A whole match between agents, with some refused attempts, as the host would log it
+    (the seats named as the export names them: a deal names its partner)."""
+    state, _ = GAME.new_match(Setup(config, seats, seed, [f"Seat {i}" for i in range(seats)]))
     rng = random.Random(seed)
     agents = [AGENTS["normal"](i, random.Random(i)) for i in range(seats)]
     windows = []
@@ -183,6 +184,9 @@ def _played_windows(
         ({}, 2),
         ({"no_unique": "rebid", "storefront_disaster": 3}, 5),
         ({"utter_darkness": True, "broke_buyers": True}, 4),
+        ({"magic_infused": 6}, 3),  # G2: the deck names the effects; Cursed choices are steps
+        ({"magic_infused": 4, "deal_window": 30}, 4),  # A7: every deal answer is a step
+        ({"deal_window": 20, "vision_of_blindness": True, "magic_infused": 6}, 3),
     ],
 )
 def test_export_then_replay_reproduces_the_match(config: dict[str, Any], seats: int) -> None:
