@@ -109,14 +109,11 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
     players.prompted_at = {}
     host = TimedHost(store, players, grace_s=args.window)
     host.ack_ms, host.acked, host.stats.late_ms = [], [], []
-    sim = Simulation(host, players, args.window, level=args.agent)
+    config = json.loads(args.config) if args.config else None
+    sim = Simulation(host, players, args.window, level=args.agent, config=config)
     await host.start()
     seeds = random.Random(args.seed)
-    config = json.loads(args.config) if args.config else None
-    ids = [
-        await sim.new_match(args.game, seeds.getrandbits(48), i, config)
-        for i in range(args.matches)
-    ]
+    ids = [await sim.new_match(args.game, seeds.getrandbits(48), i) for i in range(args.matches)]
     started = time.perf_counter()
     for match_id in ids:  # matches start spread over one window, as people start them
         await host.start_match(match_id)
