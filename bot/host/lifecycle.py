@@ -34,6 +34,9 @@ from games.text import excerpt
 
 log = logging.getLogger(__name__)
 
+# a mid-turn post waits for the turn's next one only when that comes within this many seconds
+# (or nobody else decides meanwhile): see ``_held``
+HOLD_MAX_S = 15.0
 LEAVE_MOVE = "leave"  # a "leave" step's moves: {seat: LEAVE_MOVE}, the seat that left
 
 
@@ -230,7 +233,7 @@ class Lifecycle:
             header,
             over=finished,
             card=card,
-            hold=_held(live, kind, card),
+            hold=_held(live, kind, card, window, moves, now),
         )
         closing = live.window.step if live.window is not None else None
         if window is not None and live.record.status == "paused":
@@ -458,11 +461,26 @@ def _turn_card(
     return _seats_card(live, state, outcome)
 
 
-def _held(live: Live, kind: StepKind, card: list[dict[str, JSON]] | None) -> bool:
+def _held(
+    live: Live,
+    kind: StepKind,
+    card: list[dict[str, JSON]] | None,
+    window: Window | None,
+    moves: dict[int, Move] | None,
+    now: float,
+) -> bool:
     """Whether a step's post and log entry wait for the turn's next post (one post a turn):
-    a window resolved in the middle of a turn (its post shows no seats' card). A leave or an
-    end is told at once; a practice's posts share its player's DMs, in order, and never wait."""
-    return kind == "resolve" and card is None and not live.record.practice
+    a window resolved in the middle of a turn (its post shows no seats' card) when nobody
+    decides on what it tells meanwhile: the window it opens ends within ``HOLD_MAX_S``, or asks
+    only a seat that just moved (that player's turn goes on). So Warlock's Brew's deal window
+    after an auction, which asks everyone, follows the auction's post. A leave or an end is
+    told at once; a practice's posts share its player's DMs, in order, and never wait."""
+    if kind != "resolve" or card is not None or live.record.practice or window is None:
+        return False
+    if window.deadline - now <= HOLD_MAX_S:
+        return True
+    asked = window.prompted_seats()
+    return len(asked) == 1 and asked[0] in (moves or {})
 
 
 def _outcome(live: Live, state: Any) -> JSON:

@@ -13,6 +13,7 @@ from tests.bot.conftest import PLAYERS, HostEnv
 from tests.bot.toy_game import State, ToyGame
 
 TURN_OF_TWO = {"rounds": 2, "actions": 2}  # a round (a turn) of two windows
+SHORT = 10.0  # windows short enough for a mid-turn post to wait (lifecycle.HOLD_MAX_S)
 
 
 class LoggedToy(ToyGame):
@@ -37,7 +38,7 @@ def texts(env: HostEnv, audience: str) -> list[str]:
 async def test_a_held_post_is_stored_through_a_restart_and_goes_with_the_turns_post(
     env: HostEnv,
 ) -> None:
-    record = await env.new_match(config=TURN_OF_TWO)
+    record = await env.new_match(window_s=SHORT, config=TURN_OF_TWO)
     await env.host.wait_idle()
     await play(env, record.id)
     assert len(texts(env, "public")) == 1  # the start only: action 1 waits
@@ -54,7 +55,7 @@ async def test_a_held_post_is_stored_through_a_restart_and_goes_with_the_turns_p
 
 
 async def test_a_leave_is_told_at_once_after_the_turns_held_lines(env: HostEnv) -> None:
-    record = await env.new_match(config=TURN_OF_TWO, players=(*PLAYERS, 103))
+    record = await env.new_match(window_s=SHORT, config=TURN_OF_TWO, players=(*PLAYERS, 103))
     await env.host.wait_idle()
     for user in (*PLAYERS, 103):
         assert (await env.host.submit(record.id, user, "3")).accepted
@@ -66,7 +67,7 @@ async def test_a_leave_is_told_at_once_after_the_turns_held_lines(env: HostEnv) 
 
 
 async def test_a_notice_takes_the_held_lines_before_it(env: HostEnv) -> None:
-    record = await env.new_match(config=TURN_OF_TWO)
+    record = await env.new_match(window_s=SHORT, config=TURN_OF_TWO)
     await play(env, record.id)
     await env.host.pause(record.id)
     await env.host.wait_idle()
@@ -78,6 +79,7 @@ async def test_the_log_channel_gets_one_digest_a_turn_with_the_turns_last_state(
     env: HostEnv,
 ) -> None:
     options = {"guild_id": 1, "channel_id": 2, "players": PLAYERS, "config": TURN_OF_TWO, "seed": 7}
+    options["window_s"] = SHORT
     record = await env.host.create_match(LoggedToy(), **options)
     await env.host.start_match(record.id)
     await env.host.wait_idle()
@@ -91,7 +93,7 @@ async def test_the_log_channel_gets_one_digest_a_turn_with_the_turns_last_state(
 
 
 async def test_a_practice_never_holds_its_posts(env: HostEnv) -> None:
-    record = await env.new_match(config=TURN_OF_TWO, practice=True)
+    record = await env.new_match(window_s=SHORT, config=TURN_OF_TWO, practice=True)
     await play(env, record.id)
     assert texts(env, "public")[-1] == "Round 1: action 1 of 2 done."
 
@@ -111,3 +113,27 @@ def test_a_digest_leaves_out_what_a_later_entry_tells_anew() -> None:
         row(5, "moderators", "hands 5", "hands"),
     ]
     assert [r.id for r in digest(rows)] == [3, 4, 5]
+
+
+async def test_a_long_window_asking_everyone_follows_its_post_at_once(env: HostEnv) -> None:
+    """Warlock's Brew's deal window after an auction: everyone decides on what the auction
+    told, so its post does not wait the window's minute."""
+    record = await env.new_match(window_s=60.0, config=TURN_OF_TWO)
+    await env.host.wait_idle()
+    await play(env, record.id)
+    assert "Round 1: action 1 of 2 done." in texts(env, "public")[-1]
+
+
+async def test_a_long_window_asking_only_the_seat_that_moved_waits_for_the_turns_post(
+    env: HostEnv,
+) -> None:
+    """One player's turn going on (Potioncraft's draw, then the play): nobody else decides."""
+    record = await env.new_match(window_s=60.0, config={**TURN_OF_TWO, "turn_based": True})
+    await env.host.wait_idle()
+    assert (await env.host.submit(record.id, PLAYERS[0], "3")).accepted
+    await env.host.wait_idle()
+    assert len(texts(env, "public")) == 1  # the start only: the first action waits
+    assert (await env.host.submit(record.id, PLAYERS[0], "3")).accepted
+    await env.host.wait_idle()
+    post = texts(env, "public")[-1]
+    assert post.index("action 1 of 2 done.") < post.index("Round 1: target")

@@ -56,7 +56,7 @@ async def test_the_seats_card_rides_on_the_one_post_a_turn_that_holds_its_window
 ) -> None:
     await start_toybot(launch_bot)
     config = {"rounds": 1, "actions": 2}  # one round (turn) of two windows
-    match = await toy_match(fake, world, [world.alice, world.bob], config, window=30)
+    match = await toy_match(fake, world, [world.alice, world.bob], config, window=10)
     await start(fake, world, match)
     post = await public_post(fake, world, "It starts now")
     (card,) = post.embeds

@@ -71,6 +71,9 @@ async def set_up(fake: FakeDiscord, world: World) -> tuple[int, list[Move], int]
         if moves is not None:
             return match, moves, mark
         assert "aborted" in await moderator(fake, world, "match abort", match=f"m{match}")
+        told = f"Match {match} is aborted"
+        for user in players.values():  # told after the prompts (paced, prompts first): not a reply
+            await fake.wait_for_message(lambda m, told=told: told in m.content, to=user, after=mark)
     raise AssertionError(f"no usable deck in {TRIES} matches")
 
 
@@ -157,7 +160,9 @@ class Table:
             after=self.since,
             timeout=WINDOW + 15,
         )
-        assert post.content.startswith("Cursed: "), post.content
+        # the auction's post waited for it: only the winner decided meanwhile (one post a turn)
+        (line,) = [line for line in post.content.splitlines() if "the window closed" in line]
+        assert line.startswith("Cursed: ") and post.content.startswith("Auction "), post.content
 
     async def offer_with_menus(self) -> None:
         """Alice's first offer, composed on Discord: partner, what she gives, what she asks."""
