@@ -89,7 +89,7 @@ async def test_one_post_a_turn_holds_its_windows_in_order_with_the_seats_card(
     env: HostEnv,
 ) -> None:
     config = {"rounds": 2, "actions": 2}  # a round (a turn) of two windows
-    record = await env.new_match(config=config, names=("Alice", "Bob"))
+    record = await env.new_match(window_s=10.0, config=config, names=("Alice", "Bob"))
     await env.host.wait_idle()
     start = env.transport.to("public")[-1]
     assert start.payload["seats"] == [
@@ -131,6 +131,7 @@ async def test_a_new_turn_without_a_public_post_gives_the_card_to_the_next_post(
 ) -> None:
     config = {"rounds": 2, "actions": 2}
     options = {"guild_id": GUILD, "channel_id": CHANNEL, "players": PLAYERS, "config": config}
+    options["window_s"] = 10.0  # short: a mid-turn post waits (lifecycle.HOLD_MAX_S)
     record = await env.host.create_match(QuietToy(), **options)
     await env.host.start_match(record.id)
     await env.host.wait_idle()
