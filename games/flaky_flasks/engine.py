@@ -237,7 +237,8 @@ class FlakyFlasks:
         g, content = state["g"], content_of(state)
         win = g["win"]
         view: dict[str, Any] = {
-            "turn": g["steps"],
+            "turn": turn_of(g),
+            "steps": g["steps"],
             "round": g["round"],
             "rounds": state["config"]["rounds"],
             "phase_turn": g["turn"],
@@ -321,6 +322,21 @@ def phase_of(g: G) -> tuple[int, int, str]:
     kind = "over" if win is None else PHASES[win["kind"]]
     turn = g["turn"] if kind in ("Ritual", "work") else 0
     return g["round"], turn, kind
+
+
+# a phase's place in its round (a Turn's Ritual and work: Turn 2's two places later)
+PHASE_PLACES = {"Setup Phase": 0, "Ritual": 1, "work": 2, "Market Phase": 5, "Bargain Phase": 6}
+PLACES_A_ROUND = 8  # the six phases' places and the end's (over)
+
+
+def turn_of(g: G) -> int:
+    """The view's ``turn``, counted from 1: the phase the match is at (rules page §4: the Setup,
+    each Turn's Ritual and work, the Market, the Bargain; a Turn is long, so each of its two
+    phases is one). A window in the middle of a phase (a Hex, a work command, a sale) leaves
+    it: the host posts once a phase where nobody else decides meanwhile, and logs once."""
+    r, turn, phase = phase_of(g)
+    place = PHASE_PLACES.get(phase, PLACES_A_ROUND - 1) + (2 if turn == 2 else 0)
+    return (r - 1) * PLACES_A_ROUND + place + 1
 
 
 def table_summary(content: Content, g: G, rounds: int) -> str:
