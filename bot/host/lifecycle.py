@@ -476,7 +476,7 @@ def _held(
     only a seat that just moved (that player's turn goes on). So Warlock's Brew's deal window
     after an auction, which asks everyone, follows the auction's post. A leave or an end is
     told at once; a practice's posts share its player's DMs, in order, and never wait."""
-    if not _mid_turn(live, kind, card, window):
+    if window is None or not _mid_turn(live, kind, card, window):
         return False
     if window.deadline - now <= HOLD_MAX_S:
         return True
