@@ -29,6 +29,21 @@ answers; ``minutes_per_match``; ``windows_per_match``; and the counts.
 ``bench/baselines/discord_budget_before.json`` is the run on the code before issue 20,
 ``discord_budget_after.json`` after it.
 
+The floors with the log channel and typed answers (issue 20's goal: >= 100 matches a token).
+A typed answer costs its reply; a window prompts each seat it asks by DM unless the reply to
+that seat's last answer carries the prompt; the channel gets a post and the log a digest a game
+turn (Flaky Flasks's turn: a phase of its round; its seats get one DM prompt a rules window at
+most, the next commands of a work window or a market turn riding the replies). A Warlock's Brew
+turn is an auction every seat bids in: at s seats it costs at least 2s + 1 requests (s replies;
+s - 1 DM prompts, since only the last bid's reply can carry its seat's next prompt, the others
+having been sent already; a post; a log digest), and paced bids close it after 20 x s/(s+1)
+seconds on average. At 4 seats that is 9 requests each 16 s, 33.75 a match-minute: at most 88
+matches a token (84 measured: 213.9 requests in 6.0 minutes, the DM channels, the hellos and
+the first prompts on top). 100 needs at most 8 requests an auction: not reachable while every
+typed bid gets its reply, every seat its prompt in its DMs and the channel its post an auction,
+even with no log channel at all (190.4 requests in 6.0 minutes: 94). 3 seats: 7 each 15 s,
+at most 107 (101 measured); 2 seats: 5 each 13.3 s, at most 133 (124 measured).
+
 The DM channel cache: a sample of ``--matches`` matches stands for ``--concurrent`` matches on
 one bot, so discord.py's cache of 128 DM channels is scaled to 128 x matches / concurrent: DM
 channels then leave it after the same time as on the full bot (the cache holds the same

@@ -148,6 +148,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.resolve({seat: (m if isinstance(m, str) else None) for seat, m in moves.items()})
         g["steps"] += 1
+        count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
@@ -208,7 +209,9 @@ class FlakyFlasks:
         g = copy_g(state["g"])
         flow = Flow(content_of(state), state["config"], g)
         if not g["over"]:
+            phase = phase_of(g)
             flow.game_over(f"ended by {reason}")
+            count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, {})
 
@@ -222,6 +225,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.leave(seat)
         g["steps"] += 1
+        count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
@@ -324,19 +328,19 @@ def phase_of(g: G) -> tuple[int, int, str]:
     return g["round"], turn, kind
 
 
-# a phase's place in its round (a Turn's Ritual and work: Turn 2's two places later)
-PHASE_PLACES = {"Setup Phase": 0, "Ritual": 1, "work": 2, "Market Phase": 5, "Bargain Phase": 6}
-PLACES_A_ROUND = 8  # the six phases' places and the end's (over)
-
-
 def turn_of(g: G) -> int:
-    """The view's ``turn``, counted from 1: the phase the match is at (rules page §4: the Setup,
-    each Turn's Ritual and work, the Market, the Bargain; a Turn is long, so each of its two
-    phases is one). A window in the middle of a phase (a Hex, a work command, a sale) leaves
-    it: the host posts once a phase where nobody else decides meanwhile, and logs once."""
-    r, turn, phase = phase_of(g)
-    place = PHASE_PLACES.get(phase, PLACES_A_ROUND - 1) + (2 if turn == 2 else 0)
-    return (r - 1) * PLACES_A_ROUND + place + 1
+    """The view's ``turn``: the phases begun so far (rules page §4: the Setup, each Turn's
+    Ritual and work, the Market, the Bargain; a Turn is long, so each of its two phases is one),
+    counting only those that asked someone, and the end. A window in the middle of a phase (a
+    Hex, a work command, a sale) leaves it: the host posts once a phase where nobody else
+    decides meanwhile, and logs once. (A state stored before the count began counts from 0.)"""
+    return g.get("phases", 0)
+
+
+def count_phase(g: G, before: tuple[int, int, str] | None) -> None:
+    """After a step from the phase ``before``: a new phase (or the end) counts one more."""
+    if phase_of(g) != before:
+        g["phases"] = turn_of(g) + 1
 
 
 def table_summary(content: Content, g: G, rounds: int) -> str:
@@ -370,6 +374,7 @@ def start(
         preset(g, content)
     flow = Flow(content, config, g)
     flow.start_round()
+    count_phase(g, None)
     state: State = {"config": config, "ckey": ckey, "g": g}
     events = [
         Event(
