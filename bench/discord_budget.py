@@ -50,7 +50,8 @@ channels then leave it after the same time as on the full bot (the cache holds t
 seconds of DMs). ``--concurrent 0`` keeps the full 128 (a small bot).
 
 Usage: python bench/discord_budget.py [--games floral-extract,potioncraft] [--seats 2,3]
-       [--modes paced,timeout] [--matches 24] [--concurrent 150] [--seed 1] [--out FILE]
+       [--modes paced,timeout] [--matches 24] [--concurrent 150] [--seed 1]
+       [--options '{"deal_window": 30}'] [--out FILE]
 """
 
 from __future__ import annotations
@@ -246,7 +247,14 @@ async def no_picture(delivery: Delivery) -> None:
 
 
 async def play(
-    game: str, seats: int, mode: str, matches: int, dm_cache: int, seed: int, folder: Path
+    game: str,
+    seats: int,
+    mode: str,
+    matches: int,
+    dm_cache: int,
+    seed: int,
+    folder: Path,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One run: ``matches`` concurrent matches to their end; the counts and rates."""
     clock = virtual_time.epoch_clock(EPOCH)
@@ -267,7 +275,7 @@ async def play(
     seeds = random.Random(f"{seed}:{game}:{seats}")
     ids = []
     for index in range(matches):
-        record = await new_match(host, game, seats, index, seeds.getrandbits(48))
+        record = await new_match(host, game, seats, index, seeds.getrandbits(48), options)
         if mode == "paced":
             users = list(record.players)
             replies = Replies(transport, players, http.counts)
@@ -308,7 +316,9 @@ async def floors(host: Host, ids: list[int]) -> Counter[str]:
     return floor
 
 
-async def new_match(host: Host, game: str, seats: int, index: int, seed: int) -> MatchRecord:
+async def new_match(
+    host: Host, game: str, seats: int, index: int, seed: int, options: dict[str, Any] | None
+) -> MatchRecord:
     first = FIRST_USER + 10 * index
     record = await host.create_match(
         game,
@@ -318,6 +328,7 @@ async def new_match(host: Host, game: str, seats: int, index: int, seed: int) ->
         names=[f"player{seat + 1}" for seat in range(seats)],
         moderators=(BOT_USER + 1,),
         seed=seed,
+        config=options,
     )
     return record
 
@@ -395,7 +406,9 @@ async def run_all(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
                 continue
             for mode in args.modes:
                 started = time.perf_counter()
-                result = await play(game, seats, mode, args.matches, cache, args.seed, folder)
+                result = await play(
+                    game, seats, mode, args.matches, cache, args.seed, folder, args.options
+                )
                 result["cpu_s"] = round(time.perf_counter() - started, 1)
                 results.setdefault(game, {}).setdefault(str(seats), {})[mode] = result
                 print(f"{game} {seats} {mode}: {json.dumps(result)}", file=sys.stderr)
@@ -412,6 +425,9 @@ def main() -> None:
         "--concurrent", type=int, default=150, help="the bot's matches the sample stands for"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--options", type=json.loads, default=None, help="the matches' options (JSON object)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="also write the JSON here")
     args = parser.parse_args()
     shm = Path("/dev/shm")
@@ -424,6 +440,7 @@ def main() -> None:
         "answer_s": ANSWER_S,
         "budget_per_s": BUDGET_PER_S,
         "seed": args.seed,
+        **({"options": args.options} if args.options else {}),
         "games": results,
     }
     text = json.dumps(report, indent=1)
