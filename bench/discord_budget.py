@@ -61,6 +61,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import itertools
 import json
 import math
 import random
@@ -81,10 +82,12 @@ from discord.state import ConnectionState
 from bot.database import open_store
 from bot.discord_transport import DiscordTransport
 from bot.games import load_game_info
+from bot.history import replay
 from bot.host import Host, SubmitResult
+from bot.host.notices import public_turn
 from bot.outbox import is_window_prompt
 from bot.simulate import AgentPlayer, SimulatedPlayers
-from bot.store import MatchRecord
+from bot.store import MatchRecord, StepRecord
 from bot.transport import Delivery
 from cogs.common import ack_text
 from cogs.prompts import prompt_view
@@ -307,15 +310,24 @@ async def play(
 
 async def floors(host: Host, ids: list[int]) -> Counter[str]:
     """What the matches cannot do without: a DM a window prompt, a post a game turn (the
-    ``turn`` of the public view, as each game counts them) and a DM channel a player."""
+    turns the public view's ``turn`` went through, the match replayed) and a DM channel a
+    player."""
     floor: Counter[str] = Counter()
     for match_id in ids:
         status = await host.status(match_id)
-        floor["turns"] += int(status.public_view.get("turn", 0))
+        floor["turns"] += turns_of(host, status.match, await host.store.steps(match_id))
         floor["players"] += len(status.match.players)
         for row in await host.store.outbox(match_id):
             floor["prompts"] += is_window_prompt(row)
     return floor
+
+
+def turns_of(host: Host, record: MatchRecord, steps: list[StepRecord]) -> int:
+    """The match's turns: the first, and each time the public view's ``turn`` changed (each
+    game numbers its turns its own way)."""
+    game = host.game(record.game)
+    turns = [public_turn(game.view(state, None)) for _, state, _ in replay(game, record, steps)]
+    return 1 + sum(after != before for before, after in itertools.pairwise(turns))
 
 
 async def new_match(

@@ -148,7 +148,6 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.resolve({seat: (m if isinstance(m, str) else None) for seat, m in moves.items()})
         g["steps"] += 1
-        count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
@@ -209,9 +208,7 @@ class FlakyFlasks:
         g = copy_g(state["g"])
         flow = Flow(content_of(state), state["config"], g)
         if not g["over"]:
-            phase = phase_of(g)
             flow.game_over(f"ended by {reason}")
-            count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, {})
 
@@ -225,7 +222,6 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.leave(seat)
         g["steps"] += 1
-        count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
@@ -328,19 +324,27 @@ def phase_of(g: G) -> tuple[int, int, str]:
     return g["round"], turn, kind
 
 
+ROUND_SPAN = 100_000  # the view's turn numbers of one round (its turns: ten numbers each)
+
+
 def turn_of(g: G) -> int:
-    """The view's ``turn``: the phases begun so far (rules page §4: the Setup, each Turn's
-    Ritual and work, the Market, the Bargain; a Turn is long, so each of its two phases is one),
-    counting only those that asked someone, and the end. A window in the middle of a phase (a
-    Hex, a work command, a sale) leaves it: the host posts once a phase where nobody else
-    decides meanwhile, and logs once. (A state stored before the count began counts from 0.)"""
-    return g.get("phases", 0)
-
-
-def count_phase(g: G, before: tuple[int, int, str] | None) -> None:
-    """After a step from the phase ``before``: a new phase (or the end) counts one more."""
-    if phase_of(g) != before:
-        g["phases"] = turn_of(g) + 1
+    """The view's ``turn``: the phase of §4 the open window belongs to (the Setup, each Turn's
+    Ritual and work, the Market, the Bargain; a Turn is long, so each of its two phases is
+    one), as a number that grows with each phase begun and the end. A window in the middle of
+    a phase (a Hex, a work command, a sale) leaves it: the host posts once a phase where nobody
+    else decides meanwhile, and logs once. Derived from the round, its turn and the window's
+    kind, so the stored states are as before."""
+    r, turn, kind = phase_of(g)
+    if kind == "over":
+        return (r + 1) * ROUND_SPAN
+    place = {
+        "Setup Phase": 0,
+        "Ritual": turn * 10 + 1,
+        "work": turn * 10 + 2,
+        "Market Phase": ROUND_SPAN - 2,
+        "Bargain Phase": ROUND_SPAN - 1,
+    }
+    return r * ROUND_SPAN + place[kind]
 
 
 def table_summary(content: Content, g: G, rounds: int) -> str:
@@ -374,7 +378,6 @@ def start(
         preset(g, content)
     flow = Flow(content, config, g)
     flow.start_round()
-    count_phase(g, None)
     state: State = {"config": config, "ckey": ckey, "g": g}
     events = [
         Event(
