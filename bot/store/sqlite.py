@@ -25,12 +25,15 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from queue import Empty, SimpleQueue
+from typing import Any, TypeAlias, TypeVar
 
 import aiosqlite
+import aiosqlite.core
 
 from bot.store import transactions as tx
 from bot.store.common import (
@@ -59,6 +62,7 @@ class SqliteStore(SqlStore):
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
+        self._lanes: _Lanes = db._tx  # type: ignore[assignment]  # (``_connect``)
         self.path = path
         self.where = str(path)
         self._wal_fd: int | None = None
@@ -176,12 +180,22 @@ class SqliteStore(SqlStore):
         queued this way never interleave. ``_execute`` is aiosqlite's own queueing primitive
         (every public method goes through it); it is not part of its documented API.
         """
-        run = self._db._execute
-        result: T = await run(_in_transaction, work, self._db._conn)  # type: ignore[no-untyped-call]
+        if durable:  # an answer: its acknowledgement waits for it, so it goes first
+            result: T = await self._first(partial(_in_transaction, work, self._db._conn))
+        else:
+            run = self._db._execute
+            result = await run(_in_transaction, work, self._db._conn)  # type: ignore[no-untyped-call]
         self._commits += 1
         if durable:
             await self.sync()
         return result
+
+    async def _first(self, call: Callable[[], T]) -> T:
+        """Run ``call`` on the connection's thread before the calls queued so far (but the
+        one running, and other such calls queued before it)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._lanes.put_first((future, call))
+        return await future
 
     async def _read(self, work: Work[T]) -> T:
         """Run ``work`` in the connection's thread: rows are decoded there, not on the loop."""
@@ -248,6 +262,39 @@ class _SqliteSession(Session):
         return await self._store._read(work)  # inside the session's transaction
 
 
+_Call: TypeAlias = tuple["asyncio.Future[Any] | None", Callable[[], Any]]
+
+
+class _Lanes:
+    """aiosqlite's queue of calls for the connection's thread, with a lane that goes first:
+    the transaction of an answer (whose acknowledgement waits for it) is taken before the
+    resolutions, outbox passes and reads queued earlier, so an answer waits at most for the
+    call under way. Each call is queued, then a token; the one thread takes a token, then a
+    call of the first lane if there is one, else the next of the other (there is then one:
+    the calls are queued before their tokens and only this thread takes them)."""
+
+    def __init__(self) -> None:
+        self._tokens: SimpleQueue[None] = SimpleQueue()
+        self._first: SimpleQueue[_Call] = SimpleQueue()
+        self._rest: SimpleQueue[_Call] = SimpleQueue()
+
+    def put_nowait(self, call: _Call) -> None:
+        """(aiosqlite's own calls)"""
+        self._rest.put_nowait(call)
+        self._tokens.put_nowait(None)
+
+    def put_first(self, call: _Call) -> None:
+        self._first.put_nowait(call)
+        self._tokens.put_nowait(None)
+
+    def get(self) -> _Call:
+        self._tokens.get()
+        try:
+            return self._first.get_nowait()
+        except Empty:
+            return self._rest.get_nowait()
+
+
 def _run_query(db: sqlite3.Connection, query: Query) -> Any:
     if query.kind == "fetch":
         return db.execute(query.sql, query.params).fetchall()
@@ -277,8 +324,12 @@ def _in_transaction(work: Work[T], db: sqlite3.Connection) -> T:
 async def _connect(target: str) -> aiosqlite.Connection:
     # isolation_level=None: we issue BEGIN/COMMIT ourselves
     connection = aiosqlite.connect(target, uri=True, isolation_level=None)
-    # daemon: a connection an error path failed to close never keeps the process from exiting
-    connection._thread.daemon = True
+    # its thread, not started yet, takes its calls from lanes (``_Lanes``); daemon: a
+    # connection an error path failed to close never keeps the process from exiting
+    lanes = _Lanes()
+    connection._tx = lanes  # type: ignore[assignment]
+    worker = aiosqlite.core._connection_worker_thread
+    connection._thread = threading.Thread(target=worker, args=(lanes,), daemon=True)
     try:
         return await connection
     except BaseException:
