@@ -171,7 +171,9 @@ class SqliteStore(SqlStore):
                 f" VALUES ({version}, datetime('now'));\nCOMMIT;"
             )
 
-    async def _write(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
+    async def _write(
+        self, work: Work[T], *, durable: bool = False, exact: bool = True, first: bool = False
+    ) -> T:
         """Run ``work`` as one transaction in one trip to the connection's thread.
 
         A transaction made of one awaited statement after another costs a thread round trip per
@@ -180,8 +182,9 @@ class SqliteStore(SqlStore):
         queued this way never interleave. ``_execute`` is aiosqlite's own queueing primitive
         (every public method goes through it); it is not part of its documented API.
         """
-        if durable:  # an answer: its acknowledgement waits for it, so it goes first
-            result: T = await self._first(partial(_in_transaction, work, self._db._conn))
+        if durable or first:  # an answer (its acknowledgement waits), then a match's change
+            call = partial(_in_transaction, work, self._db._conn)
+            result: T = await self._first(call, ANSWERS if durable else CHANGES)
         else:
             run = self._db._execute
             result = await run(_in_transaction, work, self._db._conn)  # type: ignore[no-untyped-call]
@@ -190,11 +193,11 @@ class SqliteStore(SqlStore):
             await self.sync()
         return result
 
-    async def _first(self, call: Callable[[], T]) -> T:
-        """Run ``call`` on the connection's thread before the calls queued so far (but the
-        one running, and other such calls queued before it)."""
+    async def _first(self, call: Callable[[], T], lane: int) -> T:
+        """Run ``call`` on the connection's thread before the calls of the later lanes queued
+        so far (after the one running, and those of its lane and the earlier ones)."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._lanes.put_first((future, call))
+        self._lanes.put((future, call), lane)
         return await future
 
     async def _read(self, work: Work[T]) -> T:
@@ -267,34 +270,36 @@ class _SqliteSession(Session):
 _Call: TypeAlias = tuple["asyncio.Future[Any] | None", Callable[[], Any]]
 
 
+ANSWERS, CHANGES, REST = 0, 1, 2  # the lanes of the connection's thread, first to last
+
+
 class _Lanes:
-    """aiosqlite's queue of calls for the connection's thread, with a lane that goes first:
-    the transaction of an answer (whose acknowledgement waits for it) is taken before the
-    resolutions, outbox passes and reads queued earlier, so an answer waits at most for the
-    call under way. Each call is queued, then a token; the one thread takes a token, then a
-    call of the first lane if there is one, else the next of the other (there is then one:
-    the calls are queued before their tokens and only this thread takes them)."""
+    """aiosqlite's queue of calls for the connection's thread, in lanes taken first to last:
+    an answer's transaction (its acknowledgement waits for it), then a match's change (a
+    deadline's resolution waits for it), then the rest (the outbox's reads and records,
+    queries): an answer waits at most for the call under way and the answers before it. Each
+    call is queued, then a token; the one thread takes a token, then the call at the head of
+    the first lane that has one (there is one: the calls are queued before their tokens, and
+    only this thread takes them)."""
 
     def __init__(self) -> None:
         self._tokens: SimpleQueue[None] = SimpleQueue()
-        self._first: SimpleQueue[_Call] = SimpleQueue()
-        self._rest: SimpleQueue[_Call] = SimpleQueue()
+        self._lanes: tuple[SimpleQueue[_Call], ...] = tuple(SimpleQueue() for _ in range(3))
 
     def put_nowait(self, call: _Call) -> None:
         """(aiosqlite's own calls)"""
-        self._rest.put_nowait(call)
-        self._tokens.put_nowait(None)
+        self.put(call, REST)
 
-    def put_first(self, call: _Call) -> None:
-        self._first.put_nowait(call)
+    def put(self, call: _Call, lane: int) -> None:
+        self._lanes[lane].put_nowait(call)
         self._tokens.put_nowait(None)
 
     def get(self) -> _Call:
         self._tokens.get()
-        try:
-            return self._first.get_nowait()
-        except Empty:
-            return self._rest.get_nowait()
+        for lane in self._lanes:
+            with contextlib.suppress(Empty):
+                return lane.get_nowait()
+        raise AssertionError("a token without a call")
 
 
 def _run_query(db: sqlite3.Connection, query: Query) -> Any:
