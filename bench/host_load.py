@@ -66,6 +66,13 @@ from bot.store.common import SqlStore
 from bot.transport import Delivery
 from games import registry
 
+try:
+    from bot.process import tune_gc
+except ImportError:  # --against a checkout from before it: Python's defaults
+
+    def tune_gc() -> None:
+        pass
+
 
 class TimedHost(Host):
     """The real host, timing each submission up to its acknowledgement."""
@@ -179,6 +186,7 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
     host.ack_ms, host.acked, host.stats.late_ms = [], [], []
     sim = Simulation(host, players, MIX_WINDOW_S[1], level=args.agent)
     await host.start()
+    tune_gc()  # as the service does
     games = registry.names()
     seeds = random.Random(args.seed)
     started = time.perf_counter()

@@ -39,6 +39,7 @@ from bot.host.submissions import REDELIVERED
 from bot.ids import parse_match_id
 from bot.pacing import LocalBudget, pace
 from bot.practice import Practice
+from bot.process import tune_gc
 from bot.settings import Settings
 from bot.shards import Shards, parse_range
 from bot.store import Store
@@ -159,6 +160,7 @@ class FloralBot(commands.Bot):
         if self.shard_range is None or self.shard_range.has_dms:  # practices are played in DMs
             await self.practice.resume(store)  # before the host re-prompts anyone
         await self._host.start()
+        tune_gc()
         await self._start_handoff()  # DMs handed over now find their matches hosted
         self.practice.answer_open_windows()
         log.info("host started with %d active matches", len(self._host.active_match_ids()))

@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
+
+# the collector of a long-running host: young generations as Python's defaults, but a full
+# collection only after this many middle ones (Python's default: 10)
+GC_FULL_AFTER = 1000
 
 EXIT_SIGINT = 128 + signal.SIGINT
 EXIT_SIGTERM = 128 + signal.SIGTERM
@@ -76,3 +81,17 @@ def silence_stdout() -> None:
     with contextlib.suppress(OSError, ValueError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+
+
+def tune_gc() -> None:
+    """Keep the collector's pauses off the host's latency (call once the host has started).
+
+    A full collection walks every object the process holds: with 1,200 live matches, about 0.2 s
+    of the event loop, ten times in 30 s (Python's default thresholds, the matches' states and
+    messages churning through the oldest generation), and every answer or deadline meanwhile
+    waits. Full collections come rarer (``GC_FULL_AFTER``; the young generations, where a task's
+    or an exception's cycles die, are collected as before), and what start loaded (the modules,
+    the games' content, the active matches) is frozen: no collection walks it again."""
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, GC_FULL_AFTER)
+    gc.freeze()

@@ -12,7 +12,7 @@ changes it only after the store has committed the change. One lock per match ord
 operations on it; the store's conditional updates settle any race that remains (a deadline and a
 last-second submission, or two processes), so a turn never resolves twice.
 
-The timers (APScheduler by default, ``ManualTimers`` in tests) only hold the deadline and the
+The timers (the event loop's by default, ``ManualTimers`` in tests) only hold the deadline and the
 reminder of each open window (``deadline:<match>``, ``remind:<match>``), re-created from the
 database on start.
 
@@ -47,7 +47,7 @@ from bot.host.model import (
 from bot.host.notices import StartRule, UnreachableReports
 from bot.host.queries import Queries
 from bot.host.submissions import Submissions
-from bot.host.timers import Clock, ManualTimers, SchedulerTimers, Timers
+from bot.host.timers import Clock, LoopTimers, ManualTimers, Timers
 from bot.host.windows import Windows
 from bot.outbox import DeliveryWorker, Handover, Late
 from bot.shards import Shards
@@ -87,7 +87,7 @@ class Host:
         """``stall_s``: a deadline met later than this is treated like downtime (grace).
         ``sweep_s``: how often the sweep looks for windows this long past their deadline.
         ``write_tries``, ``write_retry_s``: a must-do write's tries and first backoff.
-        ``timers``: runs the deadlines and reminders (default: APScheduler).
+        ``timers``: runs the deadlines and reminders (default: the event loop's, ``LoopTimers``).
         ``late_allowance_s``, ``late_cap_s``: a prompt that opens a window and reaches its seat
         later than the allowance after its commit moves the window's deadline by the delay, at
         most the cap, and the seat is told (fair clocks).
@@ -123,7 +123,7 @@ class Host:
         self.stats: HostStats = self._matches.stats
         self._windows = Windows(
             self._matches,
-            timers if timers is not None else SchedulerTimers(clock),
+            timers if timers is not None else LoopTimers(clock),
             self._close_window,
             grace_s=grace_s,
             reminder_s=reminder_s,
@@ -381,12 +381,12 @@ __all__ = [
     "Host",
     "HostError",
     "HostStats",
+    "LoopTimers",
     "ManualTimers",
     "MatchStatusView",
     "NotSaved",
     "OpenPrompt",
     "OutboxMessage",
-    "SchedulerTimers",
     "StartRule",
     "SubmitResult",
     "Timers",

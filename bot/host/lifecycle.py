@@ -454,7 +454,7 @@ def _start_events(live: Live) -> list[Event]:
 def _seats_card(live: Live, state: Any, outcome: JSON) -> list[dict[str, JSON]]:
     """The seats' card of a post after ``state`` (the end post's marks its winners)."""
     winners = outcome.get("winners", []) if isinstance(outcome, dict) else []
-    return notices.seats_card(live, live.game.view(state, None), winners)
+    return notices.seats_card(live, live.public_view(state), winners)
 
 
 def _turn_card(
@@ -463,7 +463,7 @@ def _turn_card(
     """The seats' card, on a turn or phase post only: the end post, and the first public post
     after the public view's turn changed (a post in the middle of a turn is text alone)."""
     if not (finished or live.card_owed):
-        before, after = (notices.public_turn(live.game.view(s, None)) for s in (live.state, state))
+        before, after = (notices.public_turn(live.public_view(s)) for s in (live.state, state))
         if before == after:
             return None
     return _seats_card(live, state, outcome)

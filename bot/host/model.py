@@ -174,10 +174,22 @@ class Live:
     start_events: list[Event] | None = None  # new_match's events, kept until the start
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     card_owed: bool = False  # the turn changed in a step with no public post: the next shows it
+    # the public views of the last states asked for (a state is never changed in place): a
+    # step's card compares the turn before and after, and the next step's "before" is this one's
+    _public_views: list[tuple[Any, JSON]] = field(default_factory=list, repr=False)
 
     @property
     def id(self) -> int:
         return self.record.id
+
+    def public_view(self, state: Any) -> JSON:
+        """``game.view(state, None)``, rendered once per state."""
+        for seen, view in self._public_views:
+            if seen is state:
+                return view
+        view = self.game.view(state, None)
+        self._public_views = [*self._public_views[-1:], (state, view)]
+        return view
 
     def seat_of(self, user_id: int) -> int | None:
         return self.record.players.index(user_id) if user_id in self.record.players else None

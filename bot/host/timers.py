@@ -1,18 +1,15 @@
 """The host's timers: one-shot jobs by id, at a time of the host's clock.
 
-``SchedulerTimers`` runs them on APScheduler (the service); ``ManualTimers`` runs them only when
-asked, at the clock's current time, so a test moves its clock instead of sleeping to a deadline.
+``LoopTimers`` runs them on the event loop's timers (the service); ``ManualTimers`` runs them
+only when asked, at the clock's current time, so a test moves its clock instead of sleeping to a
+deadline.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 from collections.abc import Callable, Coroutine
-from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
-
-from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
-from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
 Clock = Callable[[], float]
 Callback = Callable[[], Coroutine[Any, Any, None]]
@@ -32,50 +29,49 @@ class Timers(Protocol):
         """Forget the job if it has not run yet."""
 
 
-class SchedulerTimers:
-    """Jobs on APScheduler's event-loop scheduler; ignored while stopped."""
+class LoopTimers:
+    """Jobs on the event loop's own timers (``loop.call_at``); ignored while stopped.
+
+    One timer handle per job, no thread and no scheduler of its own: arming a deadline costs
+    a heap push, and a job runs in a task of its own however late it falls due (a job that is
+    still running never holds up the next one of its id)."""
 
     def __init__(self, clock: Clock) -> None:
         self._clock = clock
-        self._scheduler: AsyncIOScheduler | None = None
-        self._jobs: set[str] = set()  # ids of the jobs not yet run or cancelled
+        self._running = False
+        self._jobs: dict[str, asyncio.TimerHandle] = {}  # not yet run nor cancelled
+        self._tasks: set[asyncio.Task[None]] = set()  # jobs running (kept from the GC)
 
     def start(self) -> None:
-        self._scheduler = AsyncIOScheduler(timezone=UTC)
-        self._scheduler.start()
+        self._running = True
 
     def stop(self) -> None:
-        if self._scheduler is not None:
-            self._scheduler.shutdown(wait=False)
-            self._scheduler = None
+        self._running = False
+        for handle in self._jobs.values():
+            handle.cancel()
         self._jobs.clear()
 
     def schedule(self, job_id: str, at: float, callback: Callback) -> None:
-        if self._scheduler is None:
+        if not self._running:
             return
+        loop = asyncio.get_running_loop()
         # the clock may be offset in tests: schedule by the delay it gives, not its epoch
-        run_date = datetime.now(UTC) + timedelta(seconds=max(0.0, at - self._clock()))
-        self._scheduler.add_job(
-            self._run,
-            "date",
-            run_date=run_date,
-            args=(job_id, callback),
-            id=job_id,
-            replace_existing=True,
-            misfire_grace_time=None,
-        )
-        self._jobs.add(job_id)
+        when = loop.time() + max(0.0, at - self._clock())
+        old = self._jobs.pop(job_id, None)
+        if old is not None:
+            old.cancel()
+        self._jobs[job_id] = loop.call_at(when, self._run, job_id, callback)
 
     def cancel(self, job_id: str) -> None:
-        if self._scheduler is None or job_id not in self._jobs:
-            return  # most windows have no reminder: skip the scheduler's lookup error
-        self._jobs.discard(job_id)
-        with contextlib.suppress(JobLookupError):
-            self._scheduler.remove_job(job_id)
+        handle = self._jobs.pop(job_id, None)
+        if handle is not None:
+            handle.cancel()
 
-    async def _run(self, job_id: str, callback: Callback) -> None:
-        self._jobs.discard(job_id)
-        await callback()
+    def _run(self, job_id: str, callback: Callback) -> None:
+        del self._jobs[job_id]
+        task = asyncio.create_task(callback())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
 
 class ManualTimers:
@@ -124,4 +120,4 @@ class ManualTimers:
         return await self.run_due()
 
 
-__all__ = ["Callback", "Clock", "ManualTimers", "SchedulerTimers", "Timers"]
+__all__ = ["Callback", "Clock", "LoopTimers", "ManualTimers", "Timers"]

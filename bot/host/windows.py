@@ -348,7 +348,7 @@ class Windows:
         """The delivery worker's report of a window's prompt that was sent (``late``: how late,
         when it reached its seat late) or failed for good. A late seat gets that time back (up
         to ``late_cap_s``); a window held at its deadline for this prompt closes now, if no
-        other prompt holds it. Both in one tracked, retried task, in that order."""
+        other prompt holds it. A late one's both in one tracked, retried task, in that order."""
         match_id, payload = row.message.match_id, row.message.payload
         request = payload.get("request") if isinstance(payload, dict) else None
         if not isinstance(request, dict):
@@ -359,28 +359,35 @@ class Windows:
         self._matches.undelivered[match_id, seat] -= 1
         if self._matches.undelivered[match_id, seat] <= 0:
             del self._matches.undelivered[match_id, seat]
+        if late is None:  # on time (or failed): no task, nothing to give back
+            self._close_if_held(match_id)
+            return
         settle = partial(self._after_delivery, match_id, seat, request, late)
         self._matches.spawn(self._matches.persist(f"match {match_id} delivered prompt", settle))
 
     async def _after_delivery(
-        self, match_id: int, seat: int, request: dict[str, Any], late: Late | None
+        self, match_id: int, seat: int, request: dict[str, Any], late: Late
     ) -> None:
         step, deadline = request.get("step"), request.get("deadline")
-        if late is not None and isinstance(step, int) and isinstance(deadline, int | float):
+        if isinstance(step, int) and isinstance(deadline, int | float):
             await self._give_back(match_id, step, seat, float(deadline), late)
+        self._close_if_held(match_id)  # after the give-back: the deadline it set counts
+
+    def _close_if_held(self, match_id: int) -> None:
+        """Close the window now if it was held past its deadline for prompts now all
+        delivered. (Read without the match's lock: a resolution under way is in ``_due``,
+        and a close whose deadline has moved meanwhile re-arms instead.)"""
         live = self._matches.live.get(match_id)
-        if live is None:
-            return
-        async with live.lock:  # after any give-back above: the deadline it sets counts
-            window = live.window
-            due = (
-                window is not None
-                and live.record.status == "running"
-                and window.remaining is None
-                and window.deadline <= self._matches.clock()
-            )
-        if due and window is not None and not self.awaiting_delivery(live.id):
-            self.spawn_due(live.id, window.step, "deadline")
+        window = live.window if live is not None else None
+        if (
+            live is not None
+            and window is not None
+            and live.record.status == "running"
+            and window.remaining is None
+            and window.deadline <= self._matches.clock()
+            and not self.awaiting_delivery(match_id)
+        ):
+            self.spawn_due(match_id, window.step, "deadline")
 
     def awaiting_delivery(self, match_id: int) -> bool:
         """Whether a seat the open window still waits for has not received its prompt yet (a

@@ -131,12 +131,17 @@ class SqlStore(ABC):
         writes; PostgreSQL: each statement sees the latest commits)."""
 
     @abstractmethod
-    async def _write(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
+    async def _write(
+        self, work: Work[T], *, durable: bool = False, exact: bool = True, first: bool = False
+    ) -> T:
         """Run ``work`` as one transaction: any error rolls it all back. ``durable``: return
         once the commit is durable (on disk, surviving a power loss); otherwise once it is
         committed, and ``sync`` makes it durable. ``exact``: a failure means nothing was
         written, even when the connection to a server is lost in the commit (the server is
-        asked); a write whose retry does no harm may skip that and save a round trip."""
+        asked); a write whose retry does no harm may skip that and save a round trip.
+        ``first``: a match's change, which a backend queueing its work on one connection
+        (SQLite) runs before the outbox's reads and records queued earlier (a durable write,
+        an answer, goes before both)."""
 
     @abstractmethod
     def _passing(self, error: Exception) -> bool:
@@ -193,10 +198,12 @@ class SqlStore(ABC):
     async def read(self, work: Work[T]) -> T:
         return await self._read(work)
 
-    async def _save(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
+    async def _save(
+        self, work: Work[T], *, durable: bool = False, exact: bool = True, first: bool = False
+    ) -> T:
         """``_write`` for the host's writes: a failure that may pass becomes WriteFailed."""
         try:
-            return await self._write(work, durable=durable, exact=exact)
+            return await self._write(work, durable=durable, exact=exact, first=first)
         except Exception as error:
             if not self._passing(error):
                 raise
@@ -242,7 +249,8 @@ class SqlStore(ABC):
 
     async def apply(self, change: Change) -> bool:
         try:
-            await self._save(self._fenced(change.match_id, tx.apply(self.dialect, change)))
+            work = self._fenced(change.match_id, tx.apply(self.dialect, change))
+            await self._save(work, first=True)  # a deadline's resolution waits for it
         except tx.WindowClosed:
             return False
         return True

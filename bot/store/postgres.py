@@ -266,7 +266,10 @@ class PostgresStore(SqlStore):
         async with self._pool.acquire() as connection:
             return await _Pipeline(connection, begin=False).run(query)
 
-    async def _write(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
+    async def _write(
+        self, work: Work[T], *, durable: bool = False, exact: bool = True, first: bool = False
+    ) -> T:
+        # (``first``: the pool runs the writes side by side; none waits in a queue)
         pool = self._durable if durable else self._pool
         async with self._lost_connections(), pool.acquire() as connection:
             pipeline = _Pipeline(connection, begin=True)

@@ -25,12 +25,15 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from queue import Empty, SimpleQueue
+from typing import Any, TypeAlias, TypeVar
 
 import aiosqlite
+import aiosqlite.core
 
 from bot.store import transactions as tx
 from bot.store.common import (
@@ -59,6 +62,7 @@ class SqliteStore(SqlStore):
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
+        self._lanes: _Lanes = db._tx  # type: ignore[assignment]  # (``_connect``)
         self.path = path
         self.where = str(path)
         self._wal_fd: int | None = None
@@ -167,7 +171,9 @@ class SqliteStore(SqlStore):
                 f" VALUES ({version}, datetime('now'));\nCOMMIT;"
             )
 
-    async def _write(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
+    async def _write(
+        self, work: Work[T], *, durable: bool = False, exact: bool = True, first: bool = False
+    ) -> T:
         """Run ``work`` as one transaction in one trip to the connection's thread.
 
         A transaction made of one awaited statement after another costs a thread round trip per
@@ -176,12 +182,23 @@ class SqliteStore(SqlStore):
         queued this way never interleave. ``_execute`` is aiosqlite's own queueing primitive
         (every public method goes through it); it is not part of its documented API.
         """
-        run = self._db._execute
-        result: T = await run(_in_transaction, work, self._db._conn)  # type: ignore[no-untyped-call]
+        if durable or first:  # an answer (its acknowledgement waits), then a match's change
+            call = partial(_in_transaction, work, self._db._conn)
+            result: T = await self._first(call, ANSWERS if durable else CHANGES)
+        else:
+            run = self._db._execute
+            result = await run(_in_transaction, work, self._db._conn)  # type: ignore[no-untyped-call]
         self._commits += 1
         if durable:
             await self.sync()
         return result
+
+    async def _first(self, call: Callable[[], T], lane: int) -> T:
+        """Run ``call`` on the connection's thread before the calls of the later lanes queued
+        so far (after the one running, and those of its lane and the earlier ones)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._lanes.put((future, call), lane)
+        return await future
 
     async def _read(self, work: Work[T]) -> T:
         """Run ``work`` in the connection's thread: rows are decoded there, not on the loop."""
@@ -235,7 +252,9 @@ class SqliteStore(SqlStore):
                         await self._closing.wait()
                 if self._commits:
                     self._commits = 0
-                    await asyncio.to_thread(_checkpoint_beside, other)
+                    frames = await asyncio.to_thread(_checkpoint_beside, other)
+                    if frames > WAL_RESTART_FRAMES and not self._closing.is_set():
+                        await self._db._execute(_restart_wal, self._db._conn)  # type: ignore[no-untyped-call]
         finally:
             await asyncio.to_thread(other.close)
 
@@ -246,6 +265,41 @@ class _SqliteSession(Session):
 
     async def run(self, work: Work[T]) -> T:
         return await self._store._read(work)  # inside the session's transaction
+
+
+_Call: TypeAlias = tuple["asyncio.Future[Any] | None", Callable[[], Any]]
+
+
+ANSWERS, CHANGES, REST = 0, 1, 2  # the lanes of the connection's thread, first to last
+
+
+class _Lanes:
+    """aiosqlite's queue of calls for the connection's thread, in lanes taken first to last:
+    an answer's transaction (its acknowledgement waits for it), then a match's change (a
+    deadline's resolution waits for it), then the rest (the outbox's reads and records,
+    queries): an answer waits at most for the call under way and the answers before it. Each
+    call is queued, then a token; the one thread takes a token, then the call at the head of
+    the first lane that has one (there is one: the calls are queued before their tokens, and
+    only this thread takes them)."""
+
+    def __init__(self) -> None:
+        self._tokens: SimpleQueue[None] = SimpleQueue()
+        self._lanes: tuple[SimpleQueue[_Call], ...] = tuple(SimpleQueue() for _ in range(3))
+
+    def put_nowait(self, call: _Call) -> None:
+        """(aiosqlite's own calls)"""
+        self.put(call, REST)
+
+    def put(self, call: _Call, lane: int) -> None:
+        self._lanes[lane].put_nowait(call)
+        self._tokens.put_nowait(None)
+
+    def get(self) -> _Call:
+        self._tokens.get()
+        for lane in self._lanes:
+            with contextlib.suppress(Empty):
+                return lane.get_nowait()
+        raise AssertionError("a token without a call")
 
 
 def _run_query(db: sqlite3.Connection, query: Query) -> Any:
@@ -277,8 +331,12 @@ def _in_transaction(work: Work[T], db: sqlite3.Connection) -> T:
 async def _connect(target: str) -> aiosqlite.Connection:
     # isolation_level=None: we issue BEGIN/COMMIT ourselves
     connection = aiosqlite.connect(target, uri=True, isolation_level=None)
-    # daemon: a connection an error path failed to close never keeps the process from exiting
-    connection._thread.daemon = True
+    # its thread, not started yet, takes its calls from lanes (``_Lanes``); daemon: a
+    # connection an error path failed to close never keeps the process from exiting
+    lanes = _Lanes()
+    connection._tx = lanes  # type: ignore[assignment]
+    worker = aiosqlite.core._connection_worker_thread
+    connection._thread = threading.Thread(target=worker, args=(lanes,), daemon=True)
     try:
         return await connection
     except BaseException:
@@ -330,14 +388,26 @@ def _manual_checkpoints(db: sqlite3.Connection) -> str:
     return str(main[2])
 
 
-def _checkpoint_beside(db: sqlite3.Connection) -> None:
-    """A passive checkpoint copies the WAL without blocking anyone, but under a steady stream
-    of commits the WAL never starts again from its beginning (frames arrive while it copies)
-    and grows for ever; so a RESTART follows, copying the few frames left while it holds the
-    writes back briefly, and the next commit starts the WAL again."""
+def _checkpoint_beside(db: sqlite3.Connection) -> int:
+    """A passive checkpoint: it copies the WAL without blocking anyone; the frames the WAL
+    held. Under a steady stream of commits the WAL then never starts again from its beginning
+    (frames arrive while it copies) and grows for ever: ``_restart_wal`` follows."""
     try:
         _, frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        if frames > WAL_RESTART_FRAMES:
-            db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
     except sqlite3.OperationalError as error:  # a full disk, an I/O error: try again later
+        log.warning("WAL checkpoint failed: %s", error)
+        return 0
+    return int(frames)
+
+
+def _restart_wal(db: sqlite3.Connection) -> None:
+    """Copy the few frames left since the passive checkpoint and start the WAL again from its
+    beginning (the next commit does). Run on the writer's own thread, between two of its
+    transactions, it has no writer to wait for: from the second connection, a RESTART waited
+    for the writer through SQLite's busy handler (sleeps of 1, 2, 5, 10 ms...) and held every
+    write back meanwhile, 10 to 50 ms each second at 900 matches; an answer queued meanwhile
+    still goes first after it (``_Lanes``)."""
+    try:
+        db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+    except sqlite3.OperationalError as error:
         log.warning("WAL checkpoint failed: %s", error)
