@@ -62,13 +62,9 @@ class RequestBudget:
         self.waited = 0  # takes that had to wait
 
     async def start(self) -> None:
-        import asyncpg
+        from bot.store.postgres import new_pool
 
-        from bot.store.postgres import CONNECT_TIMEOUT_S
-
-        self._pool = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=8, timeout=CONNECT_TIMEOUT_S
-        )
+        self._pool = await new_pool(self.url, max_size=8)
         await self._pool.execute(_FILL, self.burst)
 
     async def close(self) -> None:

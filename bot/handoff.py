@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "floral_inbound"  # the NOTIFY channel: the payload is "<shard>:<row id>"
 COLLECT_S = 2.0  # how often rows a notification missed are collected
 STALE_CLAIM_S = 300.0  # a claim this old is taken again even if its process still leases
+REMEMBERED_MATCHES = 10_000  # the matches whose shard a DM is routed by without a query
 
 _FORWARD = f"""
 WITH row AS (INSERT INTO {INBOUND_TABLE} (shard, event, payload) VALUES ($1, $2, $3)
@@ -85,6 +86,7 @@ class HandOff:
         self.owner = owner
         self._deliver = deliver
         self._handling: set[int] = set()  # the rows this process is handling now
+        self._match_shards: dict[int, int] = {}  # match id -> its shard, as routed before
         self._pool: Any = None
         self._listener: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -95,11 +97,9 @@ class HandOff:
     async def start(self) -> None:
         import asyncpg
 
-        from bot.store.postgres import CONNECT_TIMEOUT_S
+        from bot.store.postgres import CONNECT_TIMEOUT_S, new_pool
 
-        self._pool = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=4, timeout=CONNECT_TIMEOUT_S
-        )
+        self._pool = await new_pool(self.url, max_size=4)
         self._listener = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
         await self._listener.add_listener(CHANNEL, self._notified)
         self._collecting = asyncio.create_task(self._collect_forever(), name="handoff-collect")
@@ -121,14 +121,27 @@ class HandOff:
     async def route(self, user_id: int, match_id: int | None) -> int | None:
         """The shard whose process should answer a DM about ``match_id`` (None: the user's
         latest active match); None when this process should (or there is no such match)."""
+        shard = None if match_id is None else self._match_shards.get(match_id)
+        if shard is None:
+            shard = await self._routed_shard(user_id, match_id)
+        return None if shard is None or shard in self.shards.ids else shard
+
+    async def _routed_shard(self, user_id: int, match_id: int | None) -> int | None:
+        """The shard of ``match_id`` (remembered: a match never changes server), or of the
+        user's latest active match; None when there is no such match."""
         if match_id is not None:
             rows = await self._pool.fetch(_MATCH, match_id)
         else:
             rows = await self._pool.fetch(_USERS_MATCHES, user_id)
-        shards = [self._shard(int(guild_id), bool(practice)) for guild_id, practice, _ in rows]
-        if not shards or shards[0] in self.shards.ids:
+        if not rows:
             return None
-        return shards[0]
+        guild_id, practice, found = rows[0]
+        shard = self._shard(int(guild_id), bool(practice))
+        if match_id is not None:
+            if len(self._match_shards) >= REMEMBERED_MATCHES:
+                del self._match_shards[next(iter(self._match_shards))]  # the oldest
+            self._match_shards[int(found)] = shard
+        return shard
 
     async def elsewhere(self, user_id: int) -> list[int]:
         """The user's active matches other processes host, latest first."""

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import logging
 import re
 from collections import Counter
@@ -884,6 +885,13 @@ async def submit_routed(
     return Routed(prompt, text, refused=not result.accepted, result=result)
 
 
+def replying_once(message: discord.Message) -> Callable[..., Awaitable[discord.Message]]:
+    """The channel's send for the reply to a typed DM, with a nonce of the DM's own: sent again
+    (the process that took the DM over from one that died after replying, before it was done:
+    ``bot.handoff``), it is dropped by Discord, so the player sees one reply."""
+    return functools.partial(message.channel.send, nonce=f"fr{message.id}")
+
+
 class Prompts(commands.Cog):
     """Typed answers in DMs."""
 
@@ -915,7 +923,7 @@ class Prompts(commands.Cog):
         routed = await self._typed(user_id, text, prompts)
         if routed.handed:  # the process hosting its match answers
             return
-        send = message.channel.send
+        send = replying_once(message)
         result = routed.result
         if result is not None and await send_next(self.bot, result, routed.text, send):
             return  # the reply carried the seat's next prompt

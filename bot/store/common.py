@@ -25,6 +25,7 @@ from bot.store import (
     MatchRecord,
     MatchStatus,
     NewMatch,
+    NotOwner,
     OutboxMessage,
     OutboxRow,
     Rater,
@@ -105,12 +106,15 @@ class Session(ABC):
 
 class Fence(Protocol):
     """Checked first in each of the host's writes about a match (its moves, its steps, a new
-    match): raises NotOwner, rolling the write back, when this process may not make it (a
-    sharded process whose lease of the match's shard was taken over: ``bot.store.leases``)."""
+    match): the write fails with NotOwner, rolled back, when this process may not make it (a
+    sharded process whose lease of the match's shard was taken over: ``bot.store.leases``);
+    ``refused`` is called then."""
 
     def match(self, match_id: int) -> Work[None]: ...
 
     def new(self, guild_id: int, practice: bool) -> Work[None]: ...
+
+    def refused(self) -> None: ...
 
 
 def _after(first: Work[None], then: Work[T]) -> Work[T]:
@@ -197,6 +201,10 @@ class SqlStore(ABC):
         """``_write`` for the host's writes: a failure that may pass becomes WriteFailed."""
         try:
             return await self._write(work, durable=durable, exact=exact)
+        except NotOwner:
+            if self.fence is not None:
+                self.fence.refused()
+            raise
         except Exception as error:
             if not self._passing(error):
                 raise
