@@ -34,7 +34,7 @@ from discord.ext import commands
 from bot.budget import PROMPT, RequestBudget, counts
 from bot.database import is_postgres, open_store
 from bot.discord_transport import DiscordTransport, fit
-from bot.handoff import HandOff
+from bot.handoff import ANSWERED, HandOff
 from bot.host import Host, HostError, OpenPrompt
 from bot.host.submissions import REDELIVERED
 from bot.ids import parse_match_id
@@ -490,6 +490,9 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         perhaps after answering it: then it is not answered twice."""
         if again and await self._answered_before(event, data):
             return
+        if data.get(ANSWERED):  # that process committed the answer: never submitted twice
+            await self._say_saved(event, data)
+            return
         before = asyncio.all_tasks()
         pinned = data.get(PINNED)
         answer_for = AnswerFor(*map(int, pinned)) if isinstance(pinned, list) else None
@@ -517,6 +520,17 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
             return False
         return not original.flags.loading
 
+    async def _say_saved(self, event: str, data: dict[str, Any]) -> None:
+        """The answer of a DM handed over again, which the process that died had committed,
+        maybe replied to: the player is told it is saved (a typed DM's reply goes with its
+        nonce, dropped by Discord if that process had replied)."""
+        if event == "MESSAGE_CREATE":
+            channel = self.get_partial_messageable(int(data["channel_id"]))
+            await channel.send(SAVED, nonce=typed_reply_nonce(int(data["id"])))
+            return
+        interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
+        await interaction.followup.send(SAVED, ephemeral=True)
+
     def _dispatch_handed(self, event: str, data: dict[str, Any]) -> None:
         state = self._connection
         if event == "MESSAGE_CREATE":
@@ -537,6 +551,7 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         state.dispatch("interaction", interaction)
 
 
+SAVED = "✅ Your answer is saved."  # a handed-over answer whose first reply may be lost
 LOCAL_COMMANDS = frozenset({"practice"})  # DM commands the process holding shard 0 answers
 DEFERRED = "floral_deferred"  # how shard 0's process deferred a handed-over interaction
 DEFERRED_ANSWER = discord.InteractionResponseType.deferred_channel_message.value
@@ -561,6 +576,12 @@ ANSWER_FOR: ContextVar[AnswerFor | None] = ContextVar("floral_answer_for", defau
 _RECEIVED: ContextVar[tuple[str, dict[str, Any]] | None] = ContextVar(
     "floral_received", default=None
 )
+
+
+def typed_reply_nonce(message_id: int) -> str:
+    """The nonce of the reply to a typed DM: Discord drops the same reply sent again (by the
+    process that took the DM over from one that died after replying, ``bot.handoff``)."""
+    return f"fr{message_id}"
 
 
 def as_dm(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from typing import Any
 from bot.shards import Shards, shard_of
 from bot.store import ACTIVE_STATUSES
 from bot.store.common import INBOUND_TABLE, LEASES_TABLE
+from bot.store.leases import HANDED_OVER
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +60,8 @@ WITH claimed AS (
       AND (i.claimed_by IS NULL
            OR i.claimed_at < clock_timestamp() - make_interval(secs => $4::float8)
            OR NOT EXISTS (SELECT 1 FROM {LEASES_TABLE} l WHERE l.owner = i.claimed_by))
-    RETURNING i.id, i.event, i.payload, i.tries)
-SELECT id, event, payload, tries FROM claimed ORDER BY id"""
+    RETURNING i.id, i.event, i.payload, i.tries, i.answered)
+SELECT id, event, payload, tries, answered FROM claimed ORDER BY id"""
 _DONE = f"DELETE FROM {INBOUND_TABLE} WHERE id = $1 AND claimed_by = $2"
 _ACTIVE = ", ".join(f"'{status}'" for status in ACTIVE_STATUSES)
 # the user's active matches, latest first (a DM that names no match is about one of them)
@@ -72,7 +73,9 @@ _MATCH = "SELECT guild_id, practice, id FROM matches WHERE id = $1"
 
 Deliver = Callable[[str, dict[str, Any], bool], Awaitable[None]]
 """Handles one handed-over event: (Discord's event name, its raw payload, whether it is handed
-over again: a process that claimed it died before it was done), until it is done."""
+over again: a process that claimed it died before it was done), until it is done. A payload
+handed over again whose answer that process committed has ``ANSWERED`` set."""
+ANSWERED = "floral_answered"
 
 
 class HandOff:
@@ -186,30 +189,40 @@ class HandOff:
                 raise
             log.warning("a handed-over DM could not be claimed; collected later", exc_info=True)
             return
-        for found, event, payload, tries in rows:
+        for found, event, payload, tries, answered in rows:
             if found not in self._handling:  # a stale claim of its own, still being handled
                 self._handling.add(found)
-                self._spawn(self._handle(found, event, payload, again=tries > 1))
+                data = json.loads(payload)
+                if answered:
+                    data[ANSWERED] = True
+                self._spawn(self._handle(found, event, data, again=tries > 1))
 
-    async def _handle(self, row_id: int, event: str, payload: str, *, again: bool) -> None:
+    async def _handle(self, row_id: int, event: str, data: dict[str, Any], *, again: bool) -> None:
         """Handle a claimed row, then delete it. A handler that fails is not tried again; a
-        process stopped meanwhile (cancelled) leaves the row claimed for its replacement."""
+        process stopped meanwhile (cancelled) leaves the row claimed for its replacement.
+        The handler's attempt marks the row answered as it commits (``HANDED_OVER``)."""
+        marked = HANDED_OVER.set(row_id)  # the handler's tasks copy it
         try:
             self.claimed(row_id)
             self.received += 1
             try:
-                await self._deliver(event, json.loads(payload), again)
+                await self._deliver(event, data, again)
             except Exception:
                 log.exception("a handed-over %s failed", event)
+            await self.handled(row_id)
             try:
                 await self._pool.execute(_DONE, row_id, self.owner)
             except Exception as error:  # handled again later: the host knows it for the same
                 log.warning("a handed-over DM handled but not deleted (%s)", error)
         finally:
+            HANDED_OVER.reset(marked)
             self._handling.discard(row_id)
 
     def claimed(self, row_id: int) -> None:
         """Between a row's claim and its handling (a seam: tests stop a process here)."""
+
+    async def handled(self, row_id: int) -> None:
+        """Between a row's handling and its deletion (a seam: tests stop a process here)."""
 
     async def collect(self) -> None:
         """Claim and handle every row waiting for this process's shards (notifications missed,

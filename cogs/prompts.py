@@ -48,7 +48,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.client import ANSWER_FOR, FloralBot
+from bot.client import ANSWER_FOR, FloralBot, typed_reply_nonce
 from bot.discord_transport import HELP_PREFIX, fit
 from bot.host import HostError, OpenPrompt, SubmitResult
 from bot.outbox import choices_text
@@ -887,9 +887,8 @@ async def submit_routed(
 
 def replying_once(message: discord.Message) -> Callable[..., Awaitable[discord.Message]]:
     """The channel's send for the reply to a typed DM, with a nonce of the DM's own: sent again
-    (the process that took the DM over from one that died after replying, before it was done:
-    ``bot.handoff``), it is dropped by Discord, so the player sees one reply."""
-    return functools.partial(message.channel.send, nonce=f"fr{message.id}")
+    (``typed_reply_nonce``), it is dropped by Discord, so the player sees one reply."""
+    return functools.partial(message.channel.send, nonce=typed_reply_nonce(message.id))
 
 
 class Prompts(commands.Cog):

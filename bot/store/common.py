@@ -114,6 +114,10 @@ class Fence(Protocol):
 
     def new(self, guild_id: int, practice: bool) -> Work[None]: ...
 
+    def attempt(self, match_id: int) -> Work[None]:
+        """``match``, for an attempt (a sharded process marks the DM it answers with it)."""
+        ...
+
     def refused(self) -> None: ...
 
 
@@ -239,7 +243,9 @@ class SqlStore(ABC):
         return await self._save(work)
 
     async def add_attempt(self, attempt: Attempt) -> bool:
-        work = self._fenced(attempt.match_id, tx.add_attempt(self.dialect, attempt))
+        work = tx.add_attempt(self.dialect, attempt)
+        if self.fence is not None:
+            work = _after(self.fence.attempt(attempt.match_id), work)
         try:
             # not exact: a move kept though its commit's answer was lost is only not
             # acknowledged, and the player's answer again replaces it

@@ -35,6 +35,7 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,8 +77,13 @@ CREATE TABLE IF NOT EXISTS {INBOUND_TABLE} (
     created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     claimed_by TEXT,
     claimed_at TIMESTAMPTZ,
-    tries INTEGER NOT NULL DEFAULT 0
+    tries INTEGER NOT NULL DEFAULT 0,
+    answered BOOLEAN NOT NULL DEFAULT FALSE
 )"""
+# (a database whose table predates the column)
+_ANSWERED_COLUMN = (
+    f"ALTER TABLE {INBOUND_TABLE} ADD COLUMN IF NOT EXISTS answered BOOLEAN NOT NULL DEFAULT FALSE"
+)
 _CREATE_BUDGET = f"""
 CREATE TABLE IF NOT EXISTS {BUDGET_TABLE} (
     id INTEGER PRIMARY KEY,
@@ -111,6 +117,8 @@ UPDATE {LEASES_TABLE} SET expires_at = clock_timestamp() + make_interval(secs =>
 WHERE owner = $1 RETURNING shard"""
 
 
+# while a DM handed over to this process is handled (``bot.handoff``): its row's id
+HANDED_OVER: ContextVar[int | None] = ContextVar("floral_handed_over", default=None)
 NOT_LEASED = "FH001"  # the SQLSTATE of a fenced write whose shard this owner does not lease
 # the fences, in the database: the match's lease row, if it is this owner's, locked till the
 # commit; else an error that rolls the transaction back. An error, not a row count, so the check
@@ -157,6 +165,15 @@ class LeaseFence:
 
     def new(self, guild_id: int, practice: bool) -> Work[None]:
         yield from execute("SELECT floral_fence_new(?, ?, ?)", practice, guild_id, self.owner)
+
+    def attempt(self, match_id: int) -> Work[None]:
+        """An attempt's fence; the DM handed over that it answers (``HANDED_OVER``) is marked
+        answered in the same transaction, so whoever handles the DM again knows the answer
+        committed (``bot.handoff``)."""
+        yield from self.match(match_id)
+        row = HANDED_OVER.get()
+        if row is not None:
+            yield from execute(f"UPDATE {INBOUND_TABLE} SET answered = TRUE WHERE id = ?", row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +259,13 @@ class ShardLeases:
                     )
                 check_tables(shown(self.url), await table_names(connection), False, POSTGRES_KIND)
                 # the sharded processes' tables, made by the first one (one claim at a time)
-                for made in (_CREATE, _CREATE_INBOUND, _CREATE_BUDGET, *_FENCE_FUNCTIONS):
+                for made in (
+                    _CREATE,
+                    _CREATE_INBOUND,
+                    _ANSWERED_COLUMN,
+                    _CREATE_BUDGET,
+                    *_FENCE_FUNCTIONS,
+                ):
                     await connection.execute(made)
                 await connection.execute(
                     f"CREATE TABLE IF NOT EXISTS {OWNER_TABLE}"
