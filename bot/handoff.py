@@ -14,9 +14,12 @@ shows, and an acknowledgement still means committed.
 A process that dies between its claim and the row's deletion leaves the row claimed by an owner
 id no lease names any more (its replacement or a standby leases the shard under a new one): the
 next owner claims it again and handles it. If the dead one had committed the answer already,
-the host knows it for the same (``bot.host.submissions.REDELIVERED``: the seat's standing move
-is that answer) and acknowledges it again without a second write. A claim older than
-``STALE_CLAIM_S`` is taken again too (a handler that never ended).
+the row says so (the attempt's transaction marks it answered, ``bot.store.leases.HANDED_OVER``):
+the payload comes with ``ANSWERED`` and is never submitted again (by then the window may have
+moved on); the client answers it only if no answer reached the player (``bot.client``). An
+answer handled again that the dead one had not committed is submitted as new (the host still
+knows the seat's standing move for the same, ``bot.host.submissions.REDELIVERED``). A claim
+older than ``STALE_CLAIM_S`` is taken again too (a handler that never ended).
 
 A notification can be missed (the owner was reconnecting, or just started after taking over a
 dead process's shard): each process also collects the rows of its shards when it starts and
