@@ -84,6 +84,7 @@ PAGE = ">"  # an option value ">3": show page 3 of this menu
 PICK = "pick"  # the menus of a multi-choice request past 25 choices, their picks kept
 PICK_SCREEN = ROWS - 1  # such menus a screen shows: a row is kept for its buttons
 MULTI_MOST = 400  # choices whose picks a Send button's id carries (a bit each, within 100)
+PICKS_KEPT = 1000  # prompts whose latest picks this process remembers (see ``latest_picks``)
 DONE, SCREEN = "fx:done:", "fx:screen:"
 SENT = re.compile(rf"{DONE}(?P<match>\d+):(?P<step>\d+):p(?P<picks>[A-Za-z0-9_-]*)")
 
@@ -307,7 +308,8 @@ class DeclareSelect(
             key: i for i, key in enumerate(choice_keys([c.value for c in found.request.choices]))
         }
         chosen = {index[key] for key in keys if key in index} & mine
-        picked = (picks_shown(interaction, count) - mine) | chosen
+        picked = (latest_picks(interaction, count) - mine) | chosen
+        remember_picks(interaction, frozenset(picked))
         payload = request_to_json(found.request, self.match_id, self.step, found.deadline)
         screen = {(PICK, 0): self.n // PICK_SCREEN}
         await update_message(interaction, view=prompt_view(payload, screen, picked))
@@ -330,6 +332,29 @@ def turns_a_page(data: Mapping[str, Any]) -> bool:
         return True
     values = data.get("data", {}).get("values") if data.get("type") == 3 else None
     return isinstance(values, list) and any(str(v).startswith(PAGE) for v in values)
+
+
+# message id -> the picks this process last showed on that prompt, newest last: a second pick
+# made before the first one's edit reached the player's screen carries the old picks
+_latest_picks: dict[int, frozenset[int]] = {}
+
+
+def latest_picks(interaction: discord.Interaction, count: int) -> frozenset[int]:
+    """The prompt's picks so far: those this process last showed on it, or (after a restart)
+    those its Send button carries."""
+    message = interaction.message
+    kept = _latest_picks.get(message.id) if message is not None else None
+    return kept if kept is not None else picks_shown(interaction, count)
+
+
+def remember_picks(interaction: discord.Interaction, picked: frozenset[int]) -> None:
+    message = interaction.message
+    if message is None:
+        return
+    _latest_picks.pop(message.id, None)
+    _latest_picks[message.id] = picked
+    while len(_latest_picks) > PICKS_KEPT:
+        del _latest_picks[next(iter(_latest_picks))]
 
 
 def picks_shown(interaction: discord.Interaction, count: int) -> frozenset[int]:
@@ -679,7 +704,7 @@ class ScreenButton(
         if found is None:  # an old prompt: the host says why
             await answer(interaction, self.match_id, self.step, "")
             return
-        picked = picks_shown(interaction, len(found.request.choices))
+        picked = latest_picks(interaction, len(found.request.choices))
         payload = request_to_json(found.request, self.match_id, self.step, found.deadline)
         view = prompt_view(payload, {(PICK, 0): self.screen}, picked)
         await update_message(interaction, view=view)

@@ -193,7 +193,14 @@ class Lifecycle:
             moves = window.moves_in_order()
             state, events = live.game.resolve(live.state, moves)
             if not await self._advance(live, state, events, "resolve", moves, reason):
-                log.warning("match %d step %d was already resolved", match_id, step)
+                log.warning(
+                    "match %d step %d was already resolved: the stored match goes on",
+                    match_id,
+                    step,
+                )
+                fresh = await self._matches.resync(live)
+                if fresh is not None and fresh.record.status == "running":
+                    self._windows.arm(fresh)
                 return
             stats = self._matches.stats
             stats.turns += 1

@@ -18,7 +18,15 @@ from bot.games import load_game_info
 from bot.host.model import HostError, HostStats, Live, NotSaved, Window
 from bot.host.timers import Clock
 from bot.outbox import WINDOW_OPENING_KINDS, DeliveryWorker
-from bot.store import Change, MatchRecord, NotOwner, OutboxMessage, Store, WriteFailed
+from bot.store import (
+    ACTIVE_STATUSES,
+    Change,
+    MatchRecord,
+    NotOwner,
+    OutboxMessage,
+    Store,
+    WriteFailed,
+)
 from bot.transport import parse_audience
 from games.moves import closes_early
 from games.protocol import Game
@@ -172,10 +180,27 @@ class Matches:
             self.owe_prompts(change.outbox)
             self.worker.wake()
         if live.record.status in ("finished", "aborted"):
-            self._on_over(live)
-            self.live.pop(live.id, None)
-            self._over.pop(live.id, asyncio.Event()).set()
+            self._forget(live)
         return True
+
+    def _forget(self, live: Live) -> None:
+        """A match over: no longer hosted; its waiters wake."""
+        self._on_over(live)
+        self.live.pop(live.id, None)
+        self._over.pop(live.id, asyncio.Event()).set()
+
+    async def resync(self, live: Live) -> Live | None:
+        """The store moved on past this cache (a commit that went through though the answer
+        to it was lost with its connection): the match as stored replaces it, so it goes on
+        from there; None when it is over."""
+        record = await self.store.get_match(live.id)
+        if record is None or record.status not in ACTIVE_STATUSES:
+            self._forget(live)
+            return None
+        fresh = await self.load(record)
+        self.live[live.id] = fresh
+        self.worker.wake()
+        return fresh
 
     def owe_prompts(self, outbox: Iterable[OutboxMessage]) -> None:
         """Count the window prompts among these messages, committed and not delivered yet, of

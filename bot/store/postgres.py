@@ -96,6 +96,18 @@ def _user(url: str) -> str:
     return urlsplit(url).username or "(this system user)"
 
 
+class _Connection(asyncpg.Connection):  # type: ignore[misc]  # asyncpg has no types
+    """A pooled connection whose close never fails: after the server ended the sessions (a
+    restart, a failover), the pool closes its expired connections in tasks of its own that
+    nobody awaits, and a broken pipe there would be logged as an unretrieved task error."""
+
+    async def close(self, *, timeout: float | None = None) -> None:
+        try:
+            await super().close(timeout=timeout)
+        except OSError:
+            self.terminate()
+
+
 async def _pool(url: str, settings: dict[str, str]) -> asyncpg.Pool:
     return await new_pool(
         url, max_size=POOL_SIZE, command_timeout=COMMAND_TIMEOUT_S, server_settings=settings
@@ -106,6 +118,7 @@ async def new_pool(url: str, *, max_size: int, **options: Any) -> asyncpg.Pool:
     """A pool of connections, each given back as it is (``_as_it_is``)."""
     return await asyncpg.create_pool(
         url,
+        connection_class=_Connection,
         min_size=1,
         max_size=max_size,
         timeout=CONNECT_TIMEOUT_S,
@@ -245,8 +258,29 @@ class PostgresStore(SqlStore):
     async def _read(self, work: Work[T]) -> T:
         """Each statement reads the latest commits (a read of several statements is made so
         that a change between them does no harm: ``transactions.match_outbox``)."""
-        async with self._lost_connections(), self._pool.acquire() as connection:
-            return await _drive(work, _Pipeline(connection, begin=False))
+        async with self._lost_connections():
+            try:
+                query = next(work)
+                while True:
+                    query = work.send(await self._fetch(query))
+            except StopIteration as done:
+                result: T = done.value
+                return result
+            finally:
+                work.close()
+
+    async def _fetch(self, query: Query) -> Any:
+        """One statement of a read; asked again on a new connection when the pooled one was
+        ended by the server (a restart, a failover): a first use after the outage does not fail."""
+        try:
+            async with self._pool.acquire() as connection:
+                return await _Pipeline(connection, begin=False).run(query)
+        except Exception as error:
+            if not _lost(error):
+                raise
+            await self._expire()
+        async with self._pool.acquire() as connection:
+            return await _Pipeline(connection, begin=False).run(query)
 
     async def _write(self, work: Work[T], *, durable: bool = False, exact: bool = True) -> T:
         pool = self._durable if durable else self._pool
@@ -273,10 +307,17 @@ class PostgresStore(SqlStore):
 
     async def _committed(self, xid: str) -> bool:
         """Whether the transaction ``xid`` committed (asked on a new connection; waits while
-        the server still ends it)."""
+        the server still ends it, and asks again when that connection is lost too: the
+        sessions a restart ends may take the asking one). False after 5 s without an answer."""
         for _ in range(100):
-            async with self._durable.acquire() as connection:
-                status = await connection.fetchval("SELECT pg_xact_status($1::text::xid8)", xid)
+            try:
+                async with self._durable.acquire() as connection:
+                    status = await connection.fetchval("SELECT pg_xact_status($1::text::xid8)", xid)
+            except Exception as error:
+                if not _lost(error):
+                    raise
+                await self._expire()
+                status = "in progress"
             if status != "in progress":
                 return bool(status == "committed")
             await asyncio.sleep(0.05)

@@ -20,6 +20,7 @@ from typing import IO
 import pytest
 
 from bot.host import Host
+from bot.store import Change, WriteFailed
 from bot.store.sqlite import SqliteStore
 from bot.transport import Delivery
 from tests.bot.conftest import PLAYERS, HostEnv, eventually
@@ -243,3 +244,37 @@ class LineReader:
             assert line is not None, f"the process ended after {lines}"
             lines.append(line)
         return lines
+
+
+async def test_a_resolution_that_committed_though_its_answer_was_lost_goes_on_once(
+    env: HostEnv, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The connection lost just as a resolution committed, the server not asked in time: the
+    host retries, the store refuses (the window is closed), and the match goes on from what
+    was stored, neither frozen on the old window nor resolved twice."""
+    store = env.host.store
+    apply = store.apply
+    lost: list[int] = []
+
+    async def apply_and_lose_the_answer(change: Change) -> bool:
+        applied = await apply(change)
+        if change.new_step is not None and not lost:
+            lost.append(change.new_step.step)
+            raise WriteFailed("connection was closed in the middle of operation")
+        return applied
+
+    monkeypatch.setattr(store, "apply", apply_and_lose_the_answer)
+    record = await env.new_match(config={"rounds": 2})
+    for user in PLAYERS:
+        assert (await env.host.submit(record.id, user, "3")).accepted
+    await eventually(lambda: "already resolved: the stored match goes on" in caplog.text)
+    await env.host.wait_idle()
+    for user in PLAYERS:  # round 2 on the stored match
+        assert (await env.host.submit(record.id, user, "4")).accepted, user
+    await eventually(lambda: record.id not in env.host.active_match_ids())
+    finished = await store.get_match(record.id)
+    assert lost == [1] and finished is not None and finished.status == "finished"
+    steps = await store.steps(record.id)
+    assert [s.step for s in steps] == list(range(len(steps)))
+    turns = [d for d in env.transport.to("public", record.id) if d.payload["kind"] == "turn"]
+    assert len(turns) == len({d.payload["step"] for d in turns})  # none announced twice

@@ -23,7 +23,8 @@ from pathlib import Path
 from bot.store.owner import own
 with own(Path(sys.argv[1]), "holder " + sys.argv[2]):
     print("held", flush=True)
-    time.sleep(float(sys.argv[3]))
+    seconds = float(sys.argv[3])
+    time.sleep(seconds) if seconds >= 0 else sys.stdin.read()  # < 0: until stdin closes
 """
 
 
@@ -42,6 +43,7 @@ def hold(db: Path, name: str, seconds: float) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-c", HOLD, str(db), name, str(seconds)],
         cwd=ROOT,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -97,11 +99,14 @@ def test_run_is_refused_on_a_database_another_process_holds(tmp_path: Path) -> N
 
 def test_of_processes_started_together_exactly_one_holds(tmp_path: Path) -> None:
     db = tmp_path / "race.db"
-    racers = [hold(db, str(n), 3) for n in range(6)]
+    racers = [hold(db, str(n), -1) for n in range(6)]  # a holder holds until all are in
     outcomes = []
+    for racer in racers:  # each says "held" and waits, or is refused and ends
+        assert racer.stdout is not None and racer.stderr is not None
+        held = racer.stdout.readline().strip() == "held"
+        outcomes.append("held" if held else (racer.stderr.read().strip().splitlines() or [""])[-1])
     for racer in racers:
-        out, err = racer.communicate(timeout=60)
-        outcomes.append("held" if out.strip() == "held" else err.strip().splitlines()[-1])
+        racer.communicate(timeout=60)
     assert outcomes.count("held") == 1, outcomes
     assert all("in use by holder" in o for o in outcomes if o != "held"), outcomes
 

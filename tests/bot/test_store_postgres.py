@@ -32,7 +32,11 @@ from bot.store.owner import owning
 async def hold():
     async with owning(sys.argv[1], "holder " + sys.argv[2]):
         print("held", flush=True)
-        await asyncio.sleep(float(sys.argv[3]))
+        seconds = float(sys.argv[3])
+        if seconds >= 0:
+            await asyncio.sleep(seconds)
+        else:  # until stdin closes
+            await asyncio.to_thread(sys.stdin.read)
 
 asyncio.run(hold())
 """
@@ -199,8 +203,9 @@ async def test_a_holder_killed_with_sigkill_leaves_no_stale_lock(url: str) -> No
 def test_of_processes_started_together_exactly_one_holds(url: str) -> None:
     racers = [
         subprocess.Popen(
-            [sys.executable, "-c", HOLD, url, str(n), "3"],
+            [sys.executable, "-c", HOLD, url, str(n), "-1"],  # a holder holds until all are in
             cwd=ROOT,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -208,9 +213,14 @@ def test_of_processes_started_together_exactly_one_holds(url: str) -> None:
         for n in range(4)
     ]
     outcomes = []
+    for racer in racers:  # each says "held" and waits, or is refused and ends
+        assert racer.stdout is not None and racer.stderr is not None
+        if racer.stdout.readline().strip() == "held":
+            outcomes.append("held")
+        else:
+            outcomes.append((racer.stderr.read().strip().splitlines() or [""])[-1][-160:])
     for racer in racers:
-        out, err = racer.communicate(timeout=60)
-        outcomes.append("held" if out.strip() == "held" else err.strip().splitlines()[-1][-160:])
+        racer.communicate(timeout=60)
     assert outcomes.count("held") == 1, outcomes
     assert all("in use by holder" in o for o in outcomes if o != "held"), outcomes
 

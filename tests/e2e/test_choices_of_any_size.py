@@ -130,3 +130,27 @@ async def test_a_button_for_a_long_choice_carries_its_index_and_answers(
     assert prompt.custom_ids() == [*choices, f"fh:{match_id}:{step}:?"]  # and its Help
     ack = await (await fake.click(world.alice, prompt, f"fx:{match_id}:{step}:#6")).reply()
     assert ack.ephemeral and ack.content.startswith("✅ You pick 1 cards: you guess 6"), ack.content
+
+
+async def test_a_second_pick_made_before_the_first_ones_edit_showed_keeps_both(
+    fake: FakeDiscord, world: World, launch_bot: LaunchBot, tmp_path: Path
+) -> None:
+    """Two quick picks in two menus: the second comes from the prompt as it was before the
+    first pick's edit reached the screen (its Send button carries no pick yet); both stay."""
+    db = tmp_path / "floral-host.db"
+    match_id = await start_toy_match(db, world)
+    bot = await launch_bot(env={"FLORAL_DB": str(db), "FLORAL_GUILD_READY_TIMEOUT": "0.1"})
+    await bot.wait_for_log("floral-host ready")
+    prompt = await fake.wait_for_message(
+        lambda m: any(c.startswith("fx:pick:") for c in m.custom_ids()), to=world.bob, timeout=20
+    )
+    first, second = prompt.custom_ids()[:2]
+    ones, twos = keys_by_label(prompt, first), keys_by_label(prompt, second)
+    one = await fake.select(world.bob, prompt, first, [ones["Card 4 (4)"]])
+    stale = prompt  # as the player's screen still showed it
+    two = await fake.select(world.bob, stale, second, [twos["Card 25 (5)"]])
+    assert (await one.response(), await two.response()) == (7, 7)
+    shown = fake.messages_by_id[prompt.id]
+    assert (picked(shown, first), picked(shown, second)) == (["Card 4 (4)"], ["Card 25 (5)"])
+    ack = await (await fake.click(world.bob, shown, send_of(shown))).reply()
+    assert ack.content.startswith("✅ You pick 2 cards"), (match_id, ack.content)
