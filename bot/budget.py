@@ -58,6 +58,10 @@ class RequestBudget:
         self.url = url
         self.rate, self.burst, self.reserve = rate, burst, reserve
         self._pool: Any = None
+        # one taker of each kind reads the bucket at a time, the others wait their turn here:
+        # a hundred waiting deliveries each polling the bucket as it refills would be thousands
+        # of statements a second, CPU the answers' acknowledgements wait behind
+        self._turns = {True: asyncio.Lock(), False: asyncio.Lock()}
         self.taken = 0
         self.waited = 0  # takes that had to wait
 
@@ -77,13 +81,14 @@ class RequestBudget:
         reserve."""
         need = 1.0 if prompt else 1.0 + self.reserve
         waited = False
-        while True:
-            async with self._pool.acquire() as connection:
-                if await connection.fetchval(_TAKE, self.burst, self.rate, need) is not None:
-                    break
-                left = float(await connection.fetchval(_LEFT, self.burst, self.rate))
-            waited = True
-            await asyncio.sleep(min(MAX_WAIT_S, max(0.001, (need - left) / self.rate)))
+        async with self._turns[prompt]:  # a prompt's turn never waits behind another kind's
+            while True:
+                async with self._pool.acquire() as connection:
+                    if await connection.fetchval(_TAKE, self.burst, self.rate, need) is not None:
+                        break
+                    left = float(await connection.fetchval(_LEFT, self.burst, self.rate))
+                waited = True
+                await asyncio.sleep(min(MAX_WAIT_S, max(0.001, (need - left) / self.rate)))
         self.taken += 1
         self.waited += waited
 
