@@ -91,7 +91,8 @@ async def test_waiting_takers_read_the_bucket_one_at_a_time(
     budgets: tuple[RequestBudget, RequestBudget],
 ) -> None:
     """Twenty deliveries of one process wait for the refill: one of them reads the bucket at a
-    time, so the statements stay about two a token, not each waiter's every few ms."""
+    time (a prompt's: a few), so the statements stay about two a token, not each waiter's
+    every few ms (440 before)."""
     first, _ = budgets
     for _ in range(int(BURST)):
         await first.take(prompt=True)  # the bucket is empty
