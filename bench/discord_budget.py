@@ -29,13 +29,31 @@ answers; ``minutes_per_match``; ``windows_per_match``; and the counts.
 ``bench/baselines/discord_budget_before.json`` is the run on the code before issue 20,
 ``discord_budget_after.json`` after it.
 
+The floors with the log channel and typed answers (issue 20's goal: >= 100 matches a token).
+A typed answer costs its reply; a window prompts each seat it asks by DM unless the reply to
+that seat's last answer carries the prompt; the channel gets a post and the log a digest a game
+turn (Flaky Flasks's turn: a phase of its round; its seats get one DM prompt a rules window at
+most, the next commands of a work window or a market turn riding the replies). A Warlock's Brew
+turn is an auction every seat bids in: at s seats it costs at least 2s + 1 requests (s replies;
+s - 1 DM prompts, since only the last bid's reply can carry its seat's next prompt, the others
+having been sent already; a post; a log digest), and paced bids close it after 20 x s/(s+1)
+seconds on average. At 4 seats that is 9 requests each 16 s, 33.75 a match-minute: at most 88
+matches a token (84 measured: 213.9 requests in 6.0 minutes, the DM channels, the hellos and
+the first prompts on top). 100 needs at most 8 requests an auction: not reachable while every
+typed bid gets its reply, every seat its prompt in its DMs and the channel its post an auction,
+even with no log channel at all (190.4 requests in 6.0 minutes: 94). 3 seats: 7 each 15 s,
+at most 107 (101 measured); 2 seats: 5 each 13.3 s, at most 133 (124 measured).
+With a deal window (``--options '{"deal_window": 30}'``) the log's digest of an auction and
+its deal window is one (``bench/baselines/discord_budget_brew_deals.json``: 4 seats, 71 -> 83).
+
 The DM channel cache: a sample of ``--matches`` matches stands for ``--concurrent`` matches on
 one bot, so discord.py's cache of 128 DM channels is scaled to 128 x matches / concurrent: DM
 channels then leave it after the same time as on the full bot (the cache holds the same
 seconds of DMs). ``--concurrent 0`` keeps the full 128 (a small bot).
 
 Usage: python bench/discord_budget.py [--games floral-extract,potioncraft] [--seats 2,3]
-       [--modes paced,timeout] [--matches 24] [--concurrent 150] [--seed 1] [--out FILE]
+       [--modes paced,timeout] [--matches 24] [--concurrent 150] [--seed 1]
+       [--options '{"deal_window": 30}'] [--out FILE]
 """
 
 from __future__ import annotations
@@ -231,7 +249,14 @@ async def no_picture(delivery: Delivery) -> None:
 
 
 async def play(
-    game: str, seats: int, mode: str, matches: int, dm_cache: int, seed: int, folder: Path
+    game: str,
+    seats: int,
+    mode: str,
+    matches: int,
+    dm_cache: int,
+    seed: int,
+    folder: Path,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One run: ``matches`` concurrent matches to their end; the counts and rates."""
     clock = virtual_time.epoch_clock(EPOCH)
@@ -252,7 +277,7 @@ async def play(
     seeds = random.Random(f"{seed}:{game}:{seats}")
     ids = []
     for index in range(matches):
-        record = await new_match(host, game, seats, index, seeds.getrandbits(48))
+        record = await new_match(host, game, seats, index, seeds.getrandbits(48), options)
         if mode == "paced":
             users = list(record.players)
             replies = Replies(transport, players, http.counts)
@@ -293,7 +318,9 @@ async def floors(host: Host, ids: list[int]) -> Counter[str]:
     return floor
 
 
-async def new_match(host: Host, game: str, seats: int, index: int, seed: int) -> MatchRecord:
+async def new_match(
+    host: Host, game: str, seats: int, index: int, seed: int, options: dict[str, Any] | None
+) -> MatchRecord:
     first = FIRST_USER + 10 * index
     record = await host.create_match(
         game,
@@ -303,6 +330,7 @@ async def new_match(host: Host, game: str, seats: int, index: int, seed: int) ->
         names=[f"player{seat + 1}" for seat in range(seats)],
         moderators=(BOT_USER + 1,),
         seed=seed,
+        config=options,
     )
     return record
 
@@ -380,7 +408,9 @@ async def run_all(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
                 continue
             for mode in args.modes:
                 started = time.perf_counter()
-                result = await play(game, seats, mode, args.matches, cache, args.seed, folder)
+                result = await play(
+                    game, seats, mode, args.matches, cache, args.seed, folder, args.options
+                )
                 result["cpu_s"] = round(time.perf_counter() - started, 1)
                 results.setdefault(game, {}).setdefault(str(seats), {})[mode] = result
                 print(f"{game} {seats} {mode}: {json.dumps(result)}", file=sys.stderr)
@@ -397,6 +427,9 @@ def main() -> None:
         "--concurrent", type=int, default=150, help="the bot's matches the sample stands for"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--options", type=json.loads, default=None, help="the matches' options (JSON object)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="also write the JSON here")
     args = parser.parse_args()
     shm = Path("/dev/shm")
@@ -409,6 +442,7 @@ def main() -> None:
         "answer_s": ANSWER_S,
         "budget_per_s": BUDGET_PER_S,
         "seed": args.seed,
+        **({"options": args.options} if args.options else {}),
         "games": results,
     }
     text = json.dumps(report, indent=1)

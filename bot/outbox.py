@@ -7,7 +7,8 @@ that opens a window and is sent later than ``late_allowance_s`` after its commit
 backoff, a 429 wait, a backlog) goes to another callback, so the host can give the time back.
 
 One post a game turn: a mid-turn step's channel post and log entry are held (``HOLD``) until
-the turn's next post, and go in it (``folded_delivery``; the log's as a ``digest``). A seat's
+the turn's next post, and go in it (``folded_delivery``; the log's as a ``digest``); a mid-turn
+post someone decides on goes at once, and the log entry still waits (``MID_TURN``). A seat's
 messages may go in the reply to its answer instead (``reserve``, ``claim``, ``Handover``):
 the worker holds them back for that reply a moment, and sends them if it does not take them.
 """
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot.shards import Shards
-from bot.store import HOLD, OutboxMessage, OutboxRow, Retry, Store, WriteFailed
+from bot.store import HOLD, MID_TURN, OutboxMessage, OutboxRow, Retry, Store, WriteFailed
 from bot.transport import (
     Delivery,
     PermanentError,
@@ -143,13 +144,16 @@ def step_messages(
     over: bool = False,
     card: Sequence[Mapping[str, JSON]] | None = None,
     hold: bool = False,
+    mid_turn: bool = False,
 ) -> list[OutboxMessage]:
     """At most one message per audience: the step's events joined, and for a seat the next
     prompt in the same message as its results. ``header`` opens the public message,
     ``seat_headers`` the seats'; ``over`` marks the public one as the match's end post;
     ``card`` (a seat's ``{"name", "line", "won"}`` each) gives it the seats' card. With
-    ``hold`` (a step in the middle of a turn), the public and moderators' messages wait for
-    the match's next turn post and go in it (``HOLD``); the seats' never wait."""
+    ``hold`` (a step in the middle of a turn that nobody decides on meanwhile), the public and
+    moderators' messages wait for the match's next turn post and go in it (``HOLD``); with
+    ``mid_turn`` alone, the public one goes now (``MID_TURN``) and the moderators' waits for
+    the turn's end, so the log gets a digest a turn; the seats' never wait."""
     seat_headers = seat_headers or {}
     by_audience: dict[str, list[Event]] = {}
     for event in events:
@@ -180,8 +184,10 @@ def step_messages(
             payload["seats"] = [dict(seat) for seat in card]
         if audience == PUBLIC and prompts:  # the window it opens closes then (its card shows it)
             payload["deadline"] = min(float(p.payload["deadline"]) for p in prompts.values())
-        if hold and audience.seat is None:
+        if (hold and audience.seat is None) or (mid_turn and audience == MODERATORS):
             payload[HOLD] = True
+        elif mid_turn and audience == PUBLIC:
+            payload[MID_TURN] = True
         messages.append(OutboxMessage(match_id, key, "\n".join(texts), payload))
     return messages
 

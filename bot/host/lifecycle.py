@@ -241,6 +241,7 @@ class Lifecycle:
             over=finished,
             card=card,
             hold=_held(live, kind, card, window, moves, now),
+            mid_turn=_mid_turn(live, kind, card, window),
         )
         closing = live.window.step if live.window is not None else None
         if window is not None and live.record.status == "paused":
@@ -482,12 +483,21 @@ def _held(
     only a seat that just moved (that player's turn goes on). So Warlock's Brew's deal window
     after an auction, which asks everyone, follows the auction's post. A leave or an end is
     told at once; a practice's posts share its player's DMs, in order, and never wait."""
-    if kind != "resolve" or card is not None or live.record.practice or window is None:
+    if window is None or not _mid_turn(live, kind, card, window):
         return False
     if window.deadline - now <= HOLD_MAX_S:
         return True
     asked = window.prompted_seats()
     return len(asked) == 1 and asked[0] in (moves or {})
+
+
+def _mid_turn(
+    live: Live, kind: StepKind, card: list[dict[str, JSON]] | None, window: Window | None
+) -> bool:
+    """A window resolved in the middle of a turn (its post shows no seats' card) that goes on:
+    its log entry waits for the turn's next post (one digest a turn), and its post too when
+    nobody decides meanwhile (``_held``). Not a leave, an end, nor a practice (see there)."""
+    return kind == "resolve" and card is None and not live.record.practice and window is not None
 
 
 def _outcome(live: Live, state: Any) -> JSON:

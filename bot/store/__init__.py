@@ -179,6 +179,11 @@ HOLD = "hold"
 """The payload key (True) of a message held for its match's next turn post: a mid-turn step's
 post and log entry wait for it (status ``held``) and go in the same post (``due_outbox``)."""
 
+MID_TURN = "mid_turn"
+"""The payload key (True) of a channel post sent in the middle of a turn (someone decides on it
+meanwhile): it takes the match's held channel posts, not the log's held entries, which wait
+for the turn's next post (one log digest a turn)."""
+
 
 @dataclass(frozen=True, slots=True)
 class OutboxMessage:

@@ -11,6 +11,7 @@ from typing import Any
 from bot.shards import Shards
 from bot.store import (
     HOLD,
+    MID_TURN,
     Attempt,
     Change,
     FirstMessages,
@@ -312,11 +313,18 @@ def insert_log(match_id: int, entries: Sequence[LogEntry], at: float) -> Work[No
 def insert_outbox(messages: Sequence[OutboxMessage], at: float) -> Work[None]:
     """Add the messages; one held for the next turn post waits (status ``held``) until a
     message of its match's channel or log that is not held comes, which releases every held
-    one of the match (``pending``) to go with it, in order (``due_outbox``)."""
-    releasing = sorted({m.match_id for m in messages if m.audience in RELEASING and not is_held(m)})
+    one of the match (``pending``) to go with it, in order (``due_outbox``); a channel post in
+    the middle of a turn (``MID_TURN``) releases the held channel posts only."""
+    every = {m.match_id for m in messages if m.audience in RELEASING and releases_all(m)}
+    posts = {m.match_id for m in messages if is_mid_turn(m)} - every
     yield from execute_many(
         "UPDATE outbox SET status = 'pending' WHERE match_id = ? AND status = 'held'",
-        [(match_id,) for match_id in releasing],
+        [(match_id,) for match_id in sorted(every)],
+    )
+    yield from execute_many(  # the log's held entries wait for the turn's next post
+        "UPDATE outbox SET status = 'pending'"
+        " WHERE match_id = ? AND status = 'held' AND audience = 'public'",
+        [(match_id,) for match_id in sorted(posts)],
     )
     yield from execute_many(
         "INSERT INTO outbox (match_id, audience, text, payload, created_at, status)"
@@ -332,6 +340,17 @@ def is_held(message: OutboxMessage) -> bool:
     """A message the host holds for its match's next turn post (``bot.outbox.HOLD``)."""
     payload = message.payload
     return isinstance(payload, dict) and payload.get(HOLD) is True
+
+
+def is_mid_turn(message: OutboxMessage) -> bool:
+    """A channel post in the middle of a turn (``bot.store.MID_TURN``)."""
+    payload = message.payload
+    return isinstance(payload, dict) and payload.get(MID_TURN) is True
+
+
+def releases_all(message: OutboxMessage) -> bool:
+    """Neither held nor mid-turn: a channel or log message of this kind releases them all."""
+    return not is_held(message) and not is_mid_turn(message)
 
 
 def settle(

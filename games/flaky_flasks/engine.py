@@ -148,6 +148,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.resolve({seat: (m if isinstance(m, str) else None) for seat, m in moves.items()})
         g["steps"] += 1
+        count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
@@ -208,7 +209,9 @@ class FlakyFlasks:
         g = copy_g(state["g"])
         flow = Flow(content_of(state), state["config"], g)
         if not g["over"]:
+            phase = phase_of(g)
             flow.game_over(f"ended by {reason}")
+            count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, {})
 
@@ -222,6 +225,7 @@ class FlakyFlasks:
         flow = Flow(content_of(state), state["config"], g)
         flow.leave(seat)
         g["steps"] += 1
+        count_phase(g, phase)
         new: State = {"config": state["config"], "ckey": state["ckey"], "g": g}
         return new, self._events(new, flow, before, phase)
 
@@ -237,7 +241,8 @@ class FlakyFlasks:
         g, content = state["g"], content_of(state)
         win = g["win"]
         view: dict[str, Any] = {
-            "turn": g["steps"],
+            "turn": turn_of(g),
+            "steps": g["steps"],
             "round": g["round"],
             "rounds": state["config"]["rounds"],
             "phase_turn": g["turn"],
@@ -323,6 +328,21 @@ def phase_of(g: G) -> tuple[int, int, str]:
     return g["round"], turn, kind
 
 
+def turn_of(g: G) -> int:
+    """The view's ``turn``: the phases begun so far (rules page §4: the Setup, each Turn's
+    Ritual and work, the Market, the Bargain; a Turn is long, so each of its two phases is one),
+    counting only those that asked someone, and the end. A window in the middle of a phase (a
+    Hex, a work command, a sale) leaves it: the host posts once a phase where nobody else
+    decides meanwhile, and logs once. (A state stored before the count began counts from 0.)"""
+    return g.get("phases", 0)
+
+
+def count_phase(g: G, before: tuple[int, int, str] | None) -> None:
+    """After a step from the phase ``before``: a new phase (or the end) counts one more."""
+    if phase_of(g) != before:
+        g["phases"] = turn_of(g) + 1
+
+
 def table_summary(content: Content, g: G, rounds: int) -> str:
     """The public table at a phase's start: round and phase, fumes, panels, market rows and
     every board (one line per channel), fame and coins; hand sizes, never a hand."""
@@ -354,6 +374,7 @@ def start(
         preset(g, content)
     flow = Flow(content, config, g)
     flow.start_round()
+    count_phase(g, None)
     state: State = {"config": config, "ckey": ckey, "g": g}
     events = [
         Event(

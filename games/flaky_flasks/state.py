@@ -151,7 +151,8 @@ class G(TypedDict):
     reason: str
     winners: list[int]
     standings: list[int]
-    steps: int  # host windows resolved (the view's "turn")
+    steps: int  # host windows resolved (the view's "steps")
+    phases: NotRequired[int]  # phases begun, and the end (the view's "turn"; not in older states)
     shuffled: dict[str, list[str]]  # this round's deck orders by seat name (for exports)
     dealt: NotRequired[dict[str, dict[str, list[str]]]]  # every pile's order as drawn
 

@@ -92,6 +92,29 @@ async def test_the_log_channel_gets_one_digest_a_turn_with_the_turns_last_state(
     ]
 
 
+async def test_a_mid_turn_post_someone_decides_on_goes_at_once_and_the_log_still_waits(
+    env: HostEnv,
+) -> None:
+    """Flaky Flasks's Hex before a Counter window, a sale before the next seat's market turn:
+    the channel sees it at once, the log gets the turn's digest once (issue 20)."""
+    options = {"guild_id": 1, "channel_id": 2, "players": PLAYERS, "seed": 7}
+    config = {**TURN_OF_TWO, "actions": 3}
+    record = await env.host.create_match(LoggedToy(), **options, config=config, window_s=60.0)
+    await env.host.start_match(record.id)
+    await env.host.wait_idle()
+    before = len(texts(env, "moderators"))
+    for action in (1, 2):
+        await play(env, record.id)
+        assert texts(env, "public")[-1] == f"Round 1: action {action} of 3 done."
+        assert len(texts(env, "moderators")) == before
+    await play(env, record.id)  # the round's end: one digest, the state after it
+    assert texts(env, "moderators")[before:] == [
+        "Secrets [0, 3], target 8.\nAfter: round 1, action 0"
+    ]
+    rows = await env.host.store.outbox(record.id)
+    assert {r.status for r in rows} == {"sent"}
+
+
 async def test_a_practice_never_holds_its_posts(env: HostEnv) -> None:
     record = await env.new_match(window_s=SHORT, config=TURN_OF_TWO, practice=True)
     await play(env, record.id)

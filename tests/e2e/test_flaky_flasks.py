@@ -456,6 +456,9 @@ async def test_three_player_six_round_match_to_its_end(
     assert len(heads) >= 6 * 5
     posted = [h for t in public for h in re.findall(r"\*\*Table, round [^*]*\*\*", t)]
     assert posted[0].startswith("**Table, round 1/6: ") and posted[1:] == heads, posted
+    # the log channel: every hand once a phase, as it starts (a digest a turn), not a window
+    logged = [m.content for m in fake.messages_in(world.mod_log) if "Hands: " in m.content]
+    assert len(heads) <= len(logged) <= len(heads) + 4 < WINDOWS // 4, (len(logged), len(heads))
 
     # the situations of the plan, as the channel saw them
     index, _, _ = plan.tagged("timeout:counter")

@@ -648,15 +648,28 @@ def _normal(value: Any) -> JSON:
     return json.loads(json.dumps(value, default=str))
 
 
-def holds(data: JSON, shape: Mapping[str, JSON]) -> bool:
-    """Whether a mapping at any depth of ``data`` holds every item of ``shape``."""
-    if isinstance(data, dict):
-        if all(key in data and data[key] == value for key, value in shape.items()):
-            return True
-        return any(holds(value, shape) for value in data.values())
-    if isinstance(data, list):
-        return any(holds(value, shape) for value in data)
-    return False
+def mappings(data: JSON) -> list[Mapping[str, JSON]]:
+    """Every mapping at any depth of ``data``: gathered once for what is shown, then looked
+    through for each secret (walking the whole data again for each was most of the check)."""
+    found: list[Mapping[str, JSON]] = []
+    todo = [data]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            found.append(value)
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+    return found
+
+
+def holds(places: Sequence[Mapping[str, JSON]], shape: Mapping[str, JSON]) -> bool:
+    """Whether one of ``places`` (the ``mappings`` of some data) holds every item of
+    ``shape``."""
+    return any(
+        all(key in place and place[key] == value for key, value in shape.items())
+        for place in places
+    )
 
 
 @dataclass(frozen=True)
@@ -676,9 +689,10 @@ class Forms:
         1 both say so)."""
         return Forms(self.texts - own.texts, tuple(s for s in self.shapes if s not in own.shapes))
 
-    def found_in(self, text: str, data: JSON) -> bool:
+    def found_in(self, text: str, places: Sequence[Mapping[str, JSON]]) -> bool:
+        """Whether ``text`` or data whose ``mappings`` are ``places`` shows one of the forms."""
         return any(phrase in text for phrase in self.texts) or any(
-            holds(data, shape) for shape in self.shapes
+            holds(places, shape) for shape in self.shapes
         )
 
 
@@ -688,23 +702,26 @@ class Shown:
 
     where: str
     text: str
-    data: JSON
+    places: Sequence[Mapping[str, JSON]]  # the mappings of the data shown
 
 
-def shown_to(game: Game[Any], step: Step, seat: int | None) -> Iterator[Shown]:
-    """The view, description, events and (for a seat) prompts for the public or a seat."""
+def shown_to(
+    game: Game[Any], step: Step, seat: int | None, requests: Sequence[Request]
+) -> Iterator[Shown]:
+    """The view, description, events and (for a seat) prompts (of the step's ``requests``)
+    for the public or a seat."""
     state = step.after
     view = _normal(game.view(state, seat))
-    yield Shown("view", json.dumps(view, ensure_ascii=False), view)
-    yield Shown("describe", game.describe(state, seat), None)
+    yield Shown("view", json.dumps(view, ensure_ascii=False), mappings(view))
+    yield Shown("describe", game.describe(state, seat), [])
     audience = PUBLIC if seat is None else to_seat(seat)
     for event in step.events:
         if event.audience == audience:
-            yield Shown(f"event {event.kind}", event.text, _normal(event.data))
-    for request in game.requests(state):
+            yield Shown(f"event {event.kind}", event.text, mappings(_normal(event.data)))
+    for request in requests:
         if request.seat == seat:
             labels = " ".join(f"{c.value} {c.label}" for c in request.choices)
-            yield Shown("prompt", f"{request.prompt}\n{labels}\n{request.default}", None)
+            yield Shown("prompt", f"{request.prompt}\n{labels}\n{request.default}", [])
 
 
 def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
@@ -713,6 +730,7 @@ def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
     secrets = [list(game.secrets(step.after, seat)) for seat in range(seats)]
     found = []
     forms = [[Forms.of([secret]) for secret in held] for held in secrets]
+    requests = list(game.requests(step.after))  # once: every audience's prompts are among them
     for seat in [None, *range(seats)]:
         own = Forms.of([] if seat is None else secrets[seat])
         others = [
@@ -721,12 +739,12 @@ def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
             if owner != seat
             for n, secret in enumerate(secrets[owner])
         ]
-        for shown in shown_to(game, step, seat):
+        for shown in shown_to(game, step, seat, requests):
             found += [
                 f"{'public' if seat is None else f'seat {seat}'} {shown.where}: seat {owner}'s"
                 f" {secret}"
                 for owner, secret, looked_for in others
-                if looked_for.found_in(shown.text, shown.data)
+                if looked_for.found_in(shown.text, shown.places)
             ]
     return found
 
@@ -736,9 +754,9 @@ def unshown(game: Game[Any], step: Step, seats: int) -> list[str]:
     moderators' events) never show: a secret in a form the game does not render."""
     missing = []
     for seat in range(seats):
-        places = [(game.describe(step.after, seat), _normal(game.view(step.after, seat)))]
+        places = [(game.describe(step.after, seat), mappings(_normal(game.view(step.after, seat))))]
         places += [
-            (event.text, _normal(event.data))
+            (event.text, mappings(_normal(event.data)))
             for event in step.events
             if event.audience in (to_seat(seat), MODERATORS)
         ]

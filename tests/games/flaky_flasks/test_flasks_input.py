@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from functools import cache
 from typing import Any
 
 import pytest
@@ -27,8 +28,10 @@ JSON_VALUES = st.recursive(
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _states() -> list[Any]:
-    """A state at each kind of window."""
+@cache
+def states() -> list[Any]:
+    """A state at each kind of window (made by the first test that needs them, not at import:
+    every pytest worker imports this module, one runs its tests)."""
     state, _ = GAME.new_match(
         Setup(GAME.parse_config({"prompt_mode": "all"}, 3), 3, 7, ["A", "B", "C"])
     )
@@ -55,13 +58,10 @@ def _states() -> list[Any]:
     return states
 
 
-STATES = _states()
-
-
 @FUZZ
 @given(text=st.text(max_size=80), pick=st.integers(0, 100))
 def test_submit_refuses_junk_without_changing_the_state(text: str, pick: int) -> None:
-    state = STATES[pick % len(STATES)]
+    state = states()[pick % len(states())]
     before = json.dumps(state, sort_keys=True)
     for request in GAME.requests(state):
         verdict = GAME.submit(state, request.seat, text)
@@ -118,7 +118,7 @@ def test_submit_refuses_junk_without_changing_the_state(text: str, pick: int) ->
     pick=st.integers(0, 100),
 )
 def test_submit_handles_near_miss_grammar(words: list[str], pick: int) -> None:
-    state = STATES[pick % len(STATES)]
+    state = states()[pick % len(states())]
     for request in GAME.requests(state):
         verdict = GAME.submit(state, request.seat, " ".join(words))
         assert isinstance(verdict, Accepted | Refused)
@@ -127,7 +127,7 @@ def test_submit_handles_near_miss_grammar(words: list[str], pick: int) -> None:
 
 
 def test_the_states_cover_every_window_kind() -> None:
-    assert {s["g"]["win"]["kind"] for s in STATES} >= {"setup", "work", "market", "offer"}
+    assert {s["g"]["win"]["kind"] for s in states()} >= {"setup", "work", "market", "offer"}
 
 
 @FUZZ

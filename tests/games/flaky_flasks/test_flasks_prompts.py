@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 import statistics
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import pytest
@@ -54,12 +54,21 @@ def _walk(seed: int, seats: int, config: dict[str, Any]) -> list[tuple[Any, list
     return seen
 
 
-WALKS = [_walk(seed, 2 + seed % 3, {"rounds": 6, "prompt_mode": "all"}) for seed in (1, 3, 5)]
-REQUESTS = [(state, r) for walk in WALKS for state, requests in walk for r in requests]
+@cache
+def walks() -> list[list[tuple[Any, list[Any]]]]:
+    """Three matches' states and requests, played once, by the first test that reads them (not
+    at import: every pytest worker imports this module, one runs its tests)."""
+    return [_walk(seed, 2 + seed % 3, {"rounds": 6, "prompt_mode": "all"}) for seed in (1, 3, 5)]
+
+
+@cache
+def seen_requests() -> list[tuple[Any, Any]]:
+    """Each request of ``walks`` with its state."""
+    return [(state, r) for walk in walks() for state, requests in walk for r in requests]
 
 
 def test_every_kind_of_window_is_seen() -> None:
-    assert {r.kind for _, r in REQUESTS} == {
+    assert {r.kind for _, r in seen_requests()} == {
         "setup",
         "hex",
         "counter",
@@ -71,7 +80,7 @@ def test_every_kind_of_window_is_seen() -> None:
 
 
 def test_prompts_labels_and_help_name_things_never_by_id() -> None:
-    for _state, request in REQUESTS:
+    for _state, request in seen_requests():
         texts = [request.prompt, request.help, *(c.label for c in request.choices)]
         texts += [c.stage for c in request.choices]
         for text in texts:
@@ -80,7 +89,7 @@ def test_prompts_labels_and_help_name_things_never_by_id() -> None:
 
 
 def test_describe_and_the_public_table_name_things_never_by_id() -> None:
-    for state, requests in [walk[k] for walk in WALKS for k in range(0, len(walk), 7)]:
+    for state, requests in [walk[k] for walk in walks() for k in range(0, len(walk), 7)]:
         for seat in [None, *(r.seat for r in requests)]:
             text = GAME.describe(state, seat)
             assert ID_WORD.search(text) is None, text
@@ -104,9 +113,9 @@ def test_the_first_work_prompt_shows_the_hand_once_with_each_cards_symbols() -> 
 
 
 def test_work_prompts_are_short_and_say_each_thing_once() -> None:
-    work = [len(r.prompt) for _, r in REQUESTS if r.kind == "work"]
+    work = [len(r.prompt) for _, r in seen_requests() if r.kind == "work"]
     assert max(work) <= 1100 and statistics.median(work) <= 800, (max(work), work)
-    for _, request in REQUESTS:
+    for _, request in seen_requests():
         assert len(request.prompt) <= 1400
         lines = [line for line in request.prompt.splitlines() if len(line) > 30]
         assert len(lines) == len(set(lines)), request.prompt  # no line twice
@@ -122,7 +131,7 @@ def test_help_holds_the_grammar_and_the_board_within_its_limit() -> None:
         "offer": "offer <player> give <items> get <items>",
         "reply": "accept",
     }
-    for state, request in REQUESTS:
+    for state, request in seen_requests():
         assert 0 < len(request.help) <= HELP_CHARS
         assert grammar[request.kind] in request.help, request.help
         assert grammar[request.kind] not in request.prompt  # the prompt never repeats it
@@ -132,7 +141,7 @@ def test_help_holds_the_grammar_and_the_board_within_its_limit() -> None:
 
 
 def test_the_reference_lists_every_card_tile_and_panel_within_discords_limits() -> None:
-    state = WALKS[0][0][0]
+    state = walks()[0][0][0]
     topics = GAME_INFO.reference(state)
     text = "\n".join(t.text for t in topics)
     for item in (*HOUSE.cards.values(), *HOUSE.tiles.values(), *HOUSE.panels.values()):
@@ -163,7 +172,7 @@ def test_a_big_content_set_reference_is_split_into_numbered_topics() -> None:
 
 
 def test_many_choices_are_offered_in_groups() -> None:
-    big = [(s, r) for s, r in REQUESTS if len(r.choices) >= 40]
+    big = [(s, r) for s, r in seen_requests() if len(r.choices) >= 40]
     assert big
     for _, request in big:
         groups: dict[str, int] = {}
@@ -172,7 +181,7 @@ def test_many_choices_are_offered_in_groups() -> None:
         for group, count in groups.items():
             if count >= 3:
                 assert request.presentation.get(group) in ("menu", "steps"), (group, request.kind)
-    first = next(r for s, r in REQUESTS if r.kind == "work" and "Panels" in r.prompt)
+    first = next(r for s, r in seen_requests() if r.kind == "work" and "Panels" in r.prompt)
     data = {"choices": [{"value": c.value, "label": c.label, "group": c.group,
                          "stage": c.stage} for c in first.choices],
             "presentation": dict(first.presentation)}  # fmt: skip
@@ -185,7 +194,7 @@ def test_many_choices_are_offered_in_groups() -> None:
 
 
 def test_market_purchases_come_in_two_steps_the_item_then_the_trash() -> None:
-    markets = [r for _, r in REQUESTS if r.kind == "market" and any(c.group == "buy" for c in
+    markets = [r for _, r in seen_requests() if r.kind == "market" and any(c.group == "buy" for c in
                r.choices)]  # fmt: skip
     assert markets
     for request in markets:
@@ -202,7 +211,7 @@ def test_market_purchases_come_in_two_steps_the_item_then_the_trash() -> None:
 
 def test_acknowledgements_name_exactly_what_was_accepted() -> None:
     said: dict[str, set[str]] = {}
-    for state, request in REQUESTS:
+    for state, request in seen_requests():
         for choice in request.choices[:6]:
             verdict = GAME.submit(state, request.seat, choice.value)
             assert isinstance(verdict, Accepted), (choice.value, verdict)

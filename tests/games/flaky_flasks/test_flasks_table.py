@@ -187,3 +187,20 @@ def test_s4_setup_menu_offers_complete_layouts_and_the_prompt_shows_the_board() 
                     layout[int(k) - 1] = listed.split(",")
                 assert layout != p["channels"]  # "keep" is the current layout
     assert {"Spread", "Chain"} <= kinds
+
+
+@pytest.mark.parametrize(("seed", "seats"), [(1, 3), (2, 4)])
+def test_s4_the_views_turn_is_the_phase_a_table_opens(seed: int, seats: int) -> None:
+    """The host's turn (one post where nobody else decides, one log digest) is the phase of §4:
+    the view's ``turn`` moves exactly when a phase's table opens it (or the match ends), never
+    with a window in the middle of one (a Hex, a work command, a sale)."""
+    befores, all_events, (final, _) = _play(seed, seats, {"rounds": 6, "seed": seed})
+    states = [*befores[1:], final]
+    turns = [GAME.view(state, None)["turn"] for state in states]
+    for index in range(1, len(states)):
+        opened = bool(_tables(all_events[index])) or states[index]["g"]["over"]
+        assert (turns[index] != turns[index - 1]) == opened, index
+    assert turns[-1] == sum(len(_tables(events)) for events in all_events) + 1  # and the end
+    assert turns == sorted(turns) and len(set(turns)) >= 6 * 5
+    assert len(turns) > 3 * len(set(turns))  # most phases take several windows
+    assert [GAME.view(state, None)["steps"] for state in states] == list(range(len(states)))
