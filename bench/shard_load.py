@@ -16,6 +16,11 @@ commits it. Figures (JSON):
 ``requests_per_second_max``  the most messages both processes sent in any one second, against
                            ``budget_per_second`` (Discord's 50)
 ``prompt_lag_ms_p50/p99``  a prompt's commit -> its send (the budget's waits included)
+``hop_queries_shard0``     per handed-over answer (the median), the statements worker 0 sends
+                           PostgreSQL to route and forward it (each a round trip once prepared)
+``hop_queries_owner``      the same on worker 1 to claim and commit it, up to its
+                           acknowledgement (a pool's connection given back counts its reset)
+``cpu_ms_per_answer``      both workers' CPU time (user+sys, every thread) over the answers
 
 Usage: python bench/shard_load.py [--matches 200] [--window 10] [--config '{"max_turns": 3}']
        [--db URL|pgserver]
@@ -35,6 +40,7 @@ import sys
 import tempfile
 import time
 from contextlib import nullcontext
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +65,36 @@ from bot.transport import Delivery
 
 GATEWAY = "bench_gateway"  # the NOTIFY channel standing for Discord's DMs to shard 0
 COUNT = 2
+# while an answer's hop is handled: the statements sent to PostgreSQL for it so far
+HOP: ContextVar[list[int] | None] = ContextVar("bench_hop", default=None)
+
+
+def count_queries() -> None:
+    """Each statement asyncpg sends (its connections' public calls, which do not call each
+    other) adds one to the hop being handled, if any."""
+    from asyncpg.connection import Connection
+
+    for name in ("execute", "executemany", "fetch", "fetchval", "fetchrow"):
+        send = getattr(Connection, name)
+
+        async def counted(self: Any, *args: Any, _send: Any = send, **kwargs: Any) -> Any:
+            hop = HOP.get()
+            if hop is not None:
+                hop[0] += 1
+            return await _send(self, *args, **kwargs)
+
+        setattr(Connection, name, counted)
+
+
+class CountedHandOff(HandOff):
+    """The hand-off whose claims count their statements (the hop ``HOP``)."""
+
+    def _notified(self, connection: Any, pid: int, channel: str, payload: str) -> None:
+        marked = HOP.set([0])  # the claim's task, and the handling it starts, copy it
+        try:
+            super()._notified(connection, pid, channel, payload)
+        finally:
+            HOP.reset(marked)
 
 
 class BudgetedPlayers(TimedPlayers):
@@ -105,13 +141,15 @@ async def worker(args: argparse.Namespace) -> dict[str, Any]:
         host = TimedHost(store, players, grace_s=args.window, shards=shards)
         host.ack_ms, host.acked, host.stats.late_ms = [], [], []
         hop_ms: list[float] = []
+        hop_queries: list[int] = []
 
         async def handed_over(event: str, data: dict[str, Any], again: bool) -> None:
             result = await host.submit(data["match"], data["user"], data["raw"], step=data["step"])
             if result.accepted:
                 hop_ms.append((time.time() - data["at"]) * 1000)
+                hop_queries.append((HOP.get() or [0])[0])
 
-        handoff = HandOff(args.db, shards, leases.owner, handed_over)
+        handoff = CountedHandOff(args.db, shards, leases.owner, handed_over)
         await handoff.start()
         pool = await asyncpg.create_pool(args.db, min_size=1, max_size=4)
         gateway = await asyncpg.connect(args.db)
@@ -123,9 +161,14 @@ async def worker(args: argparse.Namespace) -> dict[str, Any]:
                 target = await handoff.route(answer["user"], answer["match"])
                 assert target == 1, target
                 await handoff.forward(target, "BENCH_DM", answer)
+                hop_queries.append((HOP.get() or [0])[0])
 
             def arrived(connection: Any, pid: int, channel: str, payload: str) -> None:
-                task = asyncio.create_task(route(json.loads(payload)))
+                marked = HOP.set([0])
+                try:
+                    task = asyncio.create_task(route(json.loads(payload)))
+                finally:
+                    HOP.reset(marked)
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
 
@@ -139,13 +182,13 @@ async def worker(args: argparse.Namespace) -> dict[str, Any]:
         await host.start()
         ids = await new_matches(sim, host, args, shard)
         await sync_with_other(pool, shard, "created")
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         for match_id in ids:  # started spread over one window
             await host.start_match(match_id)
             await asyncio.sleep(args.window / len(ids))
         await asyncio.gather(*(host.wait_over(match_id) for match_id in ids))
         await host.wait_idle()
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         await sync_with_other(pool, shard, "over")  # worker 0 routes until both are done
         figures = await measure(host, store, ids)
         figures.update(await prompt_lag(store, ids, players.prompted_at))
@@ -153,6 +196,8 @@ async def worker(args: argparse.Namespace) -> dict[str, Any]:
             seconds=round(elapsed, 1),
             local_ack_ms=host.ack_ms if shard == 0 else [],
             hop_ack_ms=hop_ms,
+            hop_queries=hop_queries,
+            cpu_s=cpu,
             late_ms=host.stats.late_ms,
             sends=players.sends,
             budget_waits=budget.waited,
@@ -207,6 +252,10 @@ def most_in_a_second(times: list[float]) -> int:
     return most
 
 
+def median_of(counts: list[int]) -> float:
+    return round(statistics.median(counts), 2) if counts else 0.0
+
+
 def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     acks = [ms for part in parts for ms in part["local_ack_ms"] + part["hop_ack_ms"]]
     late = [ms for part in parts for ms in part["late_ms"]]
@@ -221,6 +270,11 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "submit_ack_ms_p99": round(percentile(acks, 0.99), 3),
         "local_ack_ms_p99": round(percentile(parts[0]["local_ack_ms"], 0.99), 3),
         "hop_ack_ms_p99": round(percentile(parts[1]["hop_ack_ms"], 0.99), 3),
+        "hop_queries_shard0": median_of(parts[0]["hop_queries"]),
+        "hop_queries_owner": median_of(parts[1]["hop_queries"]),
+        "cpu_ms_per_answer": round(
+            sum(part["cpu_s"] for part in parts) * 1000 / max(1, len(acks)), 3
+        ),
         "deadline_late_ms_p99": round(percentile(late, 0.99), 3),
         "lost_submissions": sum(part["lost_submissions"] for part in parts),
         "double_resolutions": sum(part["double_resolutions"] for part in parts),
@@ -280,6 +334,7 @@ def main() -> None:
     parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker is not None:
+        count_queries()
         print(json.dumps(asyncio.run(worker(args))))
         return
     with tempfile.TemporaryDirectory() as scratch:

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 RATE, BURST, RESERVE = 40.0, 5.0, 2.0
 MAX_WAIT_S = 1.0  # one wait's longest sleep (the bucket is read again after it)
+PROMPT_READERS = 4  # a process's prompt takers reading the bucket at once (others: one)
 
 # set while a prompt is being sent (``bot.client``): its requests may take the reserve
 PROMPT: contextvars.ContextVar[bool] = contextvars.ContextVar("floral_prompt", default=False)
@@ -58,17 +59,19 @@ class RequestBudget:
         self.url = url
         self.rate, self.burst, self.reserve = rate, burst, reserve
         self._pool: Any = None
+        # a few takers of each kind read the bucket at a time, the others wait their turn here:
+        # a hundred waiting deliveries each polling the bucket as it refills would be thousands
+        # of statements a second, CPU the answers' acknowledgements wait behind. Prompts keep
+        # several readers, so a token refilled goes to a prompt before the others reach theirs
+        self._turns = {True: asyncio.Semaphore(PROMPT_READERS), False: asyncio.Semaphore(1)}
+        self._prompts_waiting = 0
         self.taken = 0
         self.waited = 0  # takes that had to wait
 
     async def start(self) -> None:
-        import asyncpg
+        from bot.store.postgres import new_pool
 
-        from bot.store.postgres import CONNECT_TIMEOUT_S
-
-        self._pool = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=8, timeout=CONNECT_TIMEOUT_S
-        )
+        self._pool = await new_pool(self.url, max_size=8)
         await self._pool.execute(_FILL, self.burst)
 
     async def close(self) -> None:
@@ -81,15 +84,28 @@ class RequestBudget:
         reserve."""
         need = 1.0 if prompt else 1.0 + self.reserve
         waited = False
+        self._prompts_waiting += prompt
+        try:
+            async with self._turns[prompt]:  # a prompt's turn never waits behind another's
+                while not prompt and self._prompts_waiting:  # this process's prompts first
+                    waited = True
+                    await asyncio.sleep(1 / self.rate)
+                waited |= await self._take(need)
+        finally:
+            self._prompts_waiting -= prompt
+        self.taken += 1
+        self.waited += waited
+
+    async def _take(self, need: float) -> bool:
+        """A token once ``need`` of them are there; whether it waited for them."""
+        waited = False
         while True:
             async with self._pool.acquire() as connection:
                 if await connection.fetchval(_TAKE, self.burst, self.rate, need) is not None:
-                    break
+                    return waited
                 left = float(await connection.fetchval(_LEFT, self.burst, self.rate))
             waited = True
             await asyncio.sleep(min(MAX_WAIT_S, max(0.001, (need - left) / self.rate)))
-        self.taken += 1
-        self.waited += waited
 
 
 def counts(path: str) -> bool:

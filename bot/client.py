@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
 import functools
 import logging
 import signal
@@ -33,7 +34,7 @@ from discord.ext import commands
 from bot.budget import PROMPT, RequestBudget, counts
 from bot.database import is_postgres, open_store
 from bot.discord_transport import DiscordTransport, fit
-from bot.handoff import HandOff
+from bot.handoff import ANSWERED, HandOff
 from bot.host import Host, HostError, OpenPrompt
 from bot.host.submissions import REDELIVERED
 from bot.ids import parse_match_id
@@ -41,8 +42,8 @@ from bot.pacing import LocalBudget, pace
 from bot.practice import Practice
 from bot.process import tune_gc
 from bot.settings import Settings
-from bot.shards import Shards, parse_range
-from bot.store import Store
+from bot.shards import Shards, parse_range, shard_of
+from bot.store import MatchRecord, Store
 from bot.store.common import SqlStore
 from bot.store.leases import ShardLeases, leasing
 from bot.store.owner import describe, owning
@@ -259,6 +260,14 @@ class FloralBot(commands.Bot):
         answer for ``match_id``, went to the process hosting that match, which answers it."""
         return False
 
+    async def hand_over_command(
+        self, record: MatchRecord, interaction: discord.Interaction
+    ) -> bool:
+        """Sharded processes only (``ShardedFloralBot``): whether the server command being
+        handled, about ``record``, a match another process hosts (the user's practice, shard
+        0's), went to that process, which answers it."""
+        return False
+
     def log_channel_of(self, delivery: Delivery) -> int | None:
         return self.log_channel_in(delivery.guild_id)
 
@@ -361,6 +370,13 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         if data.get("guild_id") is not None and self._practice_elsewhere(event, data):
             self._track(self._practice_to_zero(data))
             return
+        if data.get("guild_id") is not None and event == "INTERACTION_CREATE":
+            marked = _RECEIVED.set((event, data))  # a command about a practice hands it over
+            try:
+                parse(data)
+            finally:
+                _RECEIVED.reset(marked)
+            return
         if data.get("guild_id") is not None or not self._may_hand_over(event, data):
             parse(data)
             return
@@ -411,15 +427,31 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         return data.get("data", {}).get("name") == "submit" and dm_match_of(data) is None
 
     async def _prompts_elsewhere(self, user_id: int) -> list[OpenPrompt]:
-        if self.handoff is None or _RECEIVED.get() is None:  # a DM Discord sent here only
-            return []
+        received = _RECEIVED.get()
+        if self.handoff is None or received is None or received[1].get("guild_id") is not None:
+            return []  # a DM Discord sent here only
         return await self.host.viewed_prompts(user_id, await self.handoff.elsewhere(user_id))
+
+    async def hand_over_command(
+        self, record: MatchRecord, interaction: discord.Interaction
+    ) -> bool:
+        received = _RECEIVED.get()
+        if received is None or self.handoff is None or self.host.hosts(record):
+            return False
+        assert self.shard_range is not None
+        shard = 0 if record.practice else shard_of(record.guild_id, self.shard_range.count)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        command = as_dm(naming_match(received[1], record.id))
+        await self.handoff.forward(
+            shard, "INTERACTION_CREATE", {**command, DEFERRED: DEFERRED_ANSWER}
+        )
+        return True
 
     async def hand_over_answer(
         self, match_id: int, among: int, interaction: discord.Interaction | None = None
     ) -> bool:
         received = _RECEIVED.get()
-        if received is None or self.handoff is None:
+        if received is None or self.handoff is None or received[1].get("guild_id") is not None:
             return False
         shard = await self.handoff.route(0, match_id)
         if shard is None:  # this process's match
@@ -456,7 +488,13 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
 
     async def _handed_over(self, event: str, data: dict[str, Any], again: bool) -> None:
         """Dispatch the event, then wait until the handlers it started are done (the hand-off
-        deletes its row then). ``again``: a process that took it died before it was done."""
+        deletes its row then). ``again``: a process that took it died before it was done,
+        perhaps after answering it: then it is not answered twice."""
+        if again and await self._answered_before(event, data):
+            return
+        if data.get(ANSWERED):  # that process committed the answer: never submitted twice
+            await self._say_saved(event, data)
+            return
         before = asyncio.all_tasks()
         pinned = data.get(PINNED)
         answer_for = AnswerFor(*map(int, pinned)) if isinstance(pinned, list) else None
@@ -469,6 +507,31 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         started = asyncio.all_tasks() - before  # dispatching starts its handlers, nothing else
         if started:
             await asyncio.wait(started)
+
+    async def _answered_before(self, event: str, data: dict[str, Any]) -> bool:
+        """Whether a deferred answer handed over again was answered already (Discord shows it
+        no longer loading): the player has their answer, which meant committed. A typed DM's
+        reply is sent again, but with a nonce Discord drops it for (``cogs.prompts``)."""
+        deferred = int(data.get(DEFERRED, DEFERRED_ANSWER))
+        if event != "INTERACTION_CREATE" or deferred != DEFERRED_ANSWER:
+            return False  # a page turn's edit is the same edit again
+        interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
+        try:
+            original = await interaction.original_response()
+        except discord.HTTPException:  # not known: answered as before
+            return False
+        return not original.flags.loading
+
+    async def _say_saved(self, event: str, data: dict[str, Any]) -> None:
+        """The answer of a DM handed over again, which the process that died had committed,
+        maybe replied to: the player is told it is saved (a typed DM's reply goes with its
+        nonce, dropped by Discord if that process had replied)."""
+        if event == "MESSAGE_CREATE":
+            channel = self.get_partial_messageable(int(data["channel_id"]))
+            await channel.send(SAVED, nonce=typed_reply_nonce(int(data["id"])))
+            return
+        interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
+        await interaction.followup.send(SAVED, ephemeral=True)
 
     def _dispatch_handed(self, event: str, data: dict[str, Any]) -> None:
         state = self._connection
@@ -490,6 +553,7 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         state.dispatch("interaction", interaction)
 
 
+SAVED = "✅ Your answer is saved."  # a handed-over answer whose first reply may be lost
 LOCAL_COMMANDS = frozenset({"practice"})  # DM commands the process holding shard 0 answers
 DEFERRED = "floral_deferred"  # how shard 0's process deferred a handed-over interaction
 DEFERRED_ANSWER = discord.InteractionResponseType.deferred_channel_message.value
@@ -509,19 +573,47 @@ class AnswerFor:
 
 # while a handed-over answer is handled: its match (the handlers' tasks copy it as they start)
 ANSWER_FOR: ContextVar[AnswerFor | None] = ContextVar("floral_answer_for", default=None)
-# while shard 0's process handles a DM it decides about: the raw event, to hand it over
+# while shard 0's process handles a DM it decides about, or a process handles a server's
+# command (about a practice, it is shard 0's): the raw event, to hand it over
 _RECEIVED: ContextVar[tuple[str, dict[str, Any]] | None] = ContextVar(
     "floral_received", default=None
 )
 
 
+def typed_reply_nonce(message_id: int) -> str:
+    """The nonce of the reply to a typed DM: Discord drops the same reply sent again (by the
+    process that took the DM over from one that died after replying, ``bot.handoff``)."""
+    return f"fr{message_id}"
+
+
 def as_dm(data: Mapping[str, Any]) -> dict[str, Any]:
     """A server's interaction as the same one sent by DM: its user, no server or channel (it
-    is answered through its token alone)."""
+    is answered through its token alone). The user keeps the name the server shows, their
+    nickname there (a DM user's display name is their global name): a practice started there
+    names them as a match started there would."""
     server = ("guild_id", "guild", "guild_locale", "member", "channel", "channel_id")
     dm = {key: value for key, value in data.items() if key not in server}
-    dm["user"] = data.get("member", {}).get("user") or data.get("user")
+    member = data.get("member") or {}
+    user = member.get("user") or data.get("user")
+    nick = member.get("nick")
+    dm["user"] = {**user, "global_name": nick} if nick and isinstance(user, dict) else user
     return dm
+
+
+def naming_match(data: Mapping[str, Any], match_id: int) -> dict[str, Any]:
+    """A command's raw event with its ``match`` option (in its subcommand's options) naming
+    ``match_id``, as if the user had given it."""
+    inner = copy.deepcopy(dict(data["data"]))
+    holder = inner
+    while True:
+        options = holder.setdefault("options", [])
+        subcommand = next((option for option in options if option.get("type") in (1, 2)), None)
+        if subcommand is None:
+            break
+        holder = subcommand
+    named = {"name": "match", "type": 3, "value": f"m{match_id}"}
+    holder["options"] = [*(o for o in holder["options"] if o.get("name") != "match"), named]
+    return {**data, "data": inner}
 
 
 def dm_match_of(data: Mapping[str, Any]) -> int | None:

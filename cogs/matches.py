@@ -221,6 +221,8 @@ class Matches(commands.GroupCog, group_name="match", group_description="Running 
         record = (await self.bot.host.status(match_id)).match
         if interaction.user.id not in record.players:
             raise HostError(f"You do not play in match {match_name(match_id)}.")
+        if await self.bot.hand_over_command(record, interaction):  # sharded: a practice
+            return
         after = await self.bot.host.leave(match_id, interaction.user.id)
         await respond(interaction, f"You left match {match_name(match_id)} ({after.status}).")
 

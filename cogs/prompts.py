@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import logging
 import re
 from collections import Counter
@@ -47,7 +48,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.client import ANSWER_FOR, FloralBot
+from bot.client import ANSWER_FOR, FloralBot, typed_reply_nonce
 from bot.discord_transport import HELP_PREFIX, fit
 from bot.host import HostError, OpenPrompt, SubmitResult
 from bot.outbox import choices_text
@@ -909,6 +910,12 @@ async def submit_routed(
     return Routed(prompt, text, refused=not result.accepted, result=result)
 
 
+def replying_once(message: discord.Message) -> Callable[..., Awaitable[discord.Message]]:
+    """The channel's send for the reply to a typed DM, with a nonce of the DM's own: sent again
+    (``typed_reply_nonce``), it is dropped by Discord, so the player sees one reply."""
+    return functools.partial(message.channel.send, nonce=typed_reply_nonce(message.id))
+
+
 class Prompts(commands.Cog):
     """Typed answers in DMs."""
 
@@ -940,7 +947,7 @@ class Prompts(commands.Cog):
         routed = await self._typed(user_id, text, prompts)
         if routed.handed:  # the process hosting its match answers
             return
-        send = message.channel.send
+        send = replying_once(message)
         result = routed.result
         if result is not None and await send_next(self.bot, result, routed.text, send):
             return  # the reply carried the seat's next prompt

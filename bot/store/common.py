@@ -25,6 +25,7 @@ from bot.store import (
     MatchRecord,
     MatchStatus,
     NewMatch,
+    NotOwner,
     OutboxMessage,
     OutboxRow,
     Rater,
@@ -105,12 +106,19 @@ class Session(ABC):
 
 class Fence(Protocol):
     """Checked first in each of the host's writes about a match (its moves, its steps, a new
-    match): raises NotOwner, rolling the write back, when this process may not make it (a
-    sharded process whose lease of the match's shard was taken over: ``bot.store.leases``)."""
+    match): the write fails with NotOwner, rolled back, when this process may not make it (a
+    sharded process whose lease of the match's shard was taken over: ``bot.store.leases``);
+    ``refused`` is called then."""
 
     def match(self, match_id: int) -> Work[None]: ...
 
     def new(self, guild_id: int, practice: bool) -> Work[None]: ...
+
+    def attempt(self, match_id: int) -> Work[None]:
+        """``match``, for an attempt (a sharded process marks the DM it answers with it)."""
+        ...
+
+    def refused(self) -> None: ...
 
 
 def _after(first: Work[None], then: Work[T]) -> Work[T]:
@@ -204,6 +212,10 @@ class SqlStore(ABC):
         """``_write`` for the host's writes: a failure that may pass becomes WriteFailed."""
         try:
             return await self._write(work, durable=durable, exact=exact, first=first)
+        except NotOwner:
+            if self.fence is not None:
+                self.fence.refused()
+            raise
         except Exception as error:
             if not self._passing(error):
                 raise
@@ -238,7 +250,9 @@ class SqlStore(ABC):
         return await self._save(work)
 
     async def add_attempt(self, attempt: Attempt) -> bool:
-        work = self._fenced(attempt.match_id, tx.add_attempt(self.dialect, attempt))
+        work = tx.add_attempt(self.dialect, attempt)
+        if self.fence is not None:
+            work = _after(self.fence.attempt(attempt.match_id), work)
         try:
             # not exact: a move kept though its commit's answer was lost is only not
             # acknowledged, and the player's answer again replaces it

@@ -35,11 +35,11 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from bot.shards import DEFAULT_LEASE_S, Shards
-from bot.store import NotOwner
 from bot.store.common import (
     BUDGET_TABLE,
     INBOUND_TABLE,
@@ -49,7 +49,7 @@ from bot.store.common import (
     check_tables,
 )
 from bot.store.faults import UnusableDatabase
-from bot.store.sql import Work, changed
+from bot.store.sql import Work, execute
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +77,13 @@ CREATE TABLE IF NOT EXISTS {INBOUND_TABLE} (
     created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     claimed_by TEXT,
     claimed_at TIMESTAMPTZ,
-    tries INTEGER NOT NULL DEFAULT 0
+    tries INTEGER NOT NULL DEFAULT 0,
+    answered BOOLEAN NOT NULL DEFAULT FALSE
 )"""
+# (a database whose table predates the column)
+_ANSWERED_COLUMN = (
+    f"ALTER TABLE {INBOUND_TABLE} ADD COLUMN IF NOT EXISTS answered BOOLEAN NOT NULL DEFAULT FALSE"
+)
 _CREATE_BUDGET = f"""
 CREATE TABLE IF NOT EXISTS {BUDGET_TABLE} (
     id INTEGER PRIMARY KEY,
@@ -112,38 +117,63 @@ UPDATE {LEASES_TABLE} SET expires_at = clock_timestamp() + make_interval(secs =>
 WHERE owner = $1 RETURNING shard"""
 
 
-# a match's lease row, if it is this owner's, locked till the commit (PostgreSQL counts the rows
-# of a SELECT as of an UPDATE: ``changed`` sends it with the BEGIN, in one round trip)
-_FENCE_MATCH = f"""
-SELECT 1 FROM {LEASES_TABLE} l JOIN matches m
-    ON l.shard = CASE WHEN m.practice <> 0 THEN 0 ELSE (m.guild_id >> 22) % l.shard_count END
-WHERE m.id = ? AND l.owner = ? FOR SHARE OF l"""
-_FENCE_NEW = f"""
-SELECT 1 FROM {LEASES_TABLE} WHERE owner = ?
-    AND shard = CASE WHEN ? THEN 0 ELSE (CAST(? AS BIGINT) >> 22) % shard_count END
-FOR SHARE"""
+# while a DM handed over to this process is handled (``bot.handoff``): its row's id
+HANDED_OVER: ContextVar[int | None] = ContextVar("floral_handed_over", default=None)
+NOT_LEASED = "FH001"  # the SQLSTATE of a fenced write whose shard this owner does not lease
+# the fences, in the database: the match's lease row, if it is this owner's, locked till the
+# commit; else an error that rolls the transaction back. An error, not a row count, so the check
+# needs no answer: it goes with the transaction's next statement, costing no round trip
+_FENCE_FUNCTIONS = (
+    f"""
+CREATE OR REPLACE FUNCTION floral_fence_match(BIGINT, TEXT) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM {LEASES_TABLE} l JOIN matches m
+        ON l.shard = CASE WHEN m.practice <> 0 THEN 0 ELSE (m.guild_id >> 22) % l.shard_count END
+    WHERE m.id = $1 AND l.owner = $2 FOR SHARE OF l;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'match %: its shard is not leased to this process', $1
+            USING ERRCODE = '{NOT_LEASED}';
+    END IF;
+END$$""",
+    f"""
+CREATE OR REPLACE FUNCTION floral_fence_new(BOOLEAN, BIGINT, TEXT) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM {LEASES_TABLE}
+    WHERE owner = $3 AND shard = CASE WHEN $1 THEN 0 ELSE ($2 >> 22) % shard_count END
+    FOR SHARE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'a new match: its shard is not leased to this process'
+            USING ERRCODE = '{NOT_LEASED}';
+    END IF;
+END$$""",
+)
 
 
 class LeaseFence:
     """The store's fence (``bot.store.common.Fence``) of the process whose leases have
-    ``owner``: NotOwner unless the match's shard is leased to it; ``refused`` is called then
-    (the process checks its leases at once)."""
+    ``owner``: the write fails with NotOwner unless the match's shard is leased to it (the
+    store raises it, ``bot.store.postgres``); ``refused`` is called then (the process checks
+    its leases at once)."""
 
     def __init__(self, owner: str, refused: Callable[[], None]) -> None:
         self.owner = owner
-        self._refused = refused
+        self.refused = refused
 
     def match(self, match_id: int) -> Work[None]:
-        held = yield from changed(_FENCE_MATCH, match_id, self.owner)
-        if held != 1:
-            self._refused()
-            raise NotOwner(f"match {match_id}: its shard is not leased to this process")
+        yield from execute("SELECT floral_fence_match(?, ?)", match_id, self.owner)
 
     def new(self, guild_id: int, practice: bool) -> Work[None]:
-        held = yield from changed(_FENCE_NEW, self.owner, practice, guild_id)
-        if held != 1:
-            self._refused()
-            raise NotOwner("a new match: its shard is not leased to this process")
+        yield from execute("SELECT floral_fence_new(?, ?, ?)", practice, guild_id, self.owner)
+
+    def attempt(self, match_id: int) -> Work[None]:
+        """An attempt's fence; the DM handed over that it answers (``HANDED_OVER``) is marked
+        answered in the same transaction, so whoever handles the DM again knows the answer
+        committed (``bot.handoff``)."""
+        yield from self.match(match_id)
+        row = HANDED_OVER.get()
+        if row is not None:
+            yield from execute(f"UPDATE {INBOUND_TABLE} SET answered = TRUE WHERE id = ?", row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,8 +259,14 @@ class ShardLeases:
                     )
                 check_tables(shown(self.url), await table_names(connection), False, POSTGRES_KIND)
                 # the sharded processes' tables, made by the first one (one claim at a time)
-                for table in (_CREATE, _CREATE_INBOUND, _CREATE_BUDGET):
-                    await connection.execute(table)
+                for made in (
+                    _CREATE,
+                    _CREATE_INBOUND,
+                    _ANSWERED_COLUMN,
+                    _CREATE_BUDGET,
+                    *_FENCE_FUNCTIONS,
+                ):
+                    await connection.execute(made)
                 await connection.execute(
                     f"CREATE TABLE IF NOT EXISTS {OWNER_TABLE}"
                     " (id INTEGER PRIMARY KEY, holder TEXT NOT NULL)"

@@ -14,6 +14,7 @@ from bot.budget import RequestBudget, counts
 from bot.shards import Shards
 from bot.store.leases import ShardLeases
 from tests import postgres
+from tests.bot.test_leases import counting_statements
 
 RATE, BURST = 40.0, 4.0
 
@@ -84,3 +85,17 @@ def test_interaction_answers_do_not_count() -> None:
     assert counts("/channels/1/messages")
     assert not counts("/interactions/1/token/callback")
     assert not counts("/webhooks/1/token/messages/@original")
+
+
+async def test_waiting_takers_read_the_bucket_one_at_a_time(
+    budgets: tuple[RequestBudget, RequestBudget],
+) -> None:
+    """Twenty deliveries of one process wait for the refill: one of them reads the bucket at a
+    time (a prompt's: a few), so the statements stay about two a token, not each waiter's
+    every few ms (440 before)."""
+    first, _ = budgets
+    for _ in range(int(BURST)):
+        await first.take(prompt=True)  # the bucket is empty
+    with counting_statements() as sent:
+        await asyncio.gather(*(first.take(prompt=False) for _ in range(20)))
+    assert sent[0] <= 4 * 20, sent

@@ -16,7 +16,7 @@ import asyncpg
 import pytest
 
 from bot.database import open_store
-from bot.handoff import STALE_CLAIM_S, HandOff
+from bot.handoff import ANSWERED, STALE_CLAIM_S, HandOff
 from bot.host import Host
 from bot.host.submissions import REDELIVERED
 from bot.shards import Shards
@@ -26,7 +26,7 @@ from bot.transport import Delivery
 from games.moves import ALREADY_ANSWERED
 from tests import postgres
 from tests.bot.conftest import HostEnv
-from tests.bot.test_leases import die
+from tests.bot.test_leases import counting_statements, die, fenced_host
 from tests.bot.toy_game import GAME
 
 ON_1, ON_0 = (3 << 22) | 5, (4 << 22) | 5  # guilds on shards 1 and 0 of 2
@@ -214,3 +214,79 @@ async def test_an_answer_handled_again_after_its_commit_is_acknowledged_not_writ
     assert not other.accepted and other.text == ALREADY_ANSWERED
     raws = [attempt.raw for attempt in await env.host.store.attempts(record.id)]
     assert raws == ["5", "6"]  # the answer once; the other one refused and logged as ever
+
+
+class DiesBeforeDone(HandOff):
+    """As kill -9 between a row's handling (an answer committed, the player answered) and its
+    deletion."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.handled_rows = 0
+
+    async def handled(self, row_id: int) -> None:
+        self.handled_rows += 1
+        raise asyncio.CancelledError  # the process is gone: its row stays
+
+
+async def test_a_row_whose_answer_committed_is_handed_over_again_marked_answered(
+    url: str,
+) -> None:
+    """The attempt's commit marks the row it answers, in the same transaction: the next owner
+    knows the answer is saved (it never submits it again, say for the next window); a row
+    whose handler committed nothing is handed over again unmarked."""
+    dead = ShardLeases(url, "dead", lease_s=LEASE_S)
+    await dead.claim(ONE)
+    host, _ = await fenced_host(url, dead)
+    match_id = await new_match(host, ON_1, [101, 102])
+    await host.start_match(match_id)
+
+    async def answer(event: str, data: dict[str, Any], again: bool) -> None:
+        if data["n"] == 1:
+            assert (await host.submit(match_id, 101, "5")).accepted
+
+    dying = DiesBeforeDone(url, ONE, dead.owner, answer)
+    await dying.start()
+    zero = HandOff(url, ZERO, "zero", answer)
+    await zero.start()
+    for n in (1, 2):
+        await zero.forward(1, "MESSAGE_CREATE", {"n": n})
+    async with asyncio.timeout(5):
+        while dying.handled_rows < 2:
+            await asyncio.sleep(0.01)
+    await dying.close()
+    await host.close()
+    await die(dead)
+
+    got: list[tuple[int, bool, bool]] = []
+
+    async def again(event: str, data: dict[str, Any], again: bool) -> None:
+        got.append((data["n"], again, bool(data.get(ANSWERED))))
+
+    replacement = ShardLeases(url, "replacement", lease_s=LEASE_S)
+    await replacement.claim(ONE)
+    one = HandOff(url, ONE, replacement.owner, again)
+    await one.start()
+    await one.collect()
+    await one.close()
+    assert sorted(got) == [(1, True, True), (2, True, False)]
+    await zero.close()
+    await replacement.release()
+
+
+async def test_a_matchs_shard_is_routed_by_once_read(url: str) -> None:
+    """A button names its match: shard 0 reads the match's shard once (a match never changes
+    server), then routes its DMs without a query."""
+    host = Host(await open_store(url), Quiet())
+    on_one = await new_match(host, ON_1, [101, 102])
+    zero = HandOff(url, ZERO, "zero", lambda *_: asyncio.sleep(0))
+    await zero.start()
+    try:
+        assert await zero.route(101, on_one) == 1
+        with counting_statements() as sent:
+            assert await zero.route(102, on_one) == 1
+            assert await zero.route(101, None) == 1  # naming none: its latest, read
+        assert sent == [1]
+    finally:
+        await zero.close()
+        await host.close()

@@ -8,11 +8,15 @@ ones exclude each other."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextvars import ContextVar
+from typing import Any
 
 import asyncpg
 import pytest
+from asyncpg.connection import Connection
 
 from bot.database import open_store
 from bot.host import Host
@@ -27,6 +31,36 @@ from tests.bot.conftest import OffsetClock, RecordingTransport
 from tests.bot.toy_game import GAME
 
 LEASE_S = 0.6
+# while a test counts them: the statements its task (and the tasks it starts) sent
+SENT: ContextVar[list[int] | None] = ContextVar("test_sent", default=None)
+
+
+@contextlib.contextmanager
+def counting_statements() -> Iterator[list[int]]:
+    """The statements this task sends PostgreSQL meanwhile (each asyncpg connection call; they
+    do not call each other): one round trip each, its statement once prepared."""
+    sent = [0]
+    names = ("execute", "executemany", "fetch", "fetchval", "fetchrow")
+    originals = {name: getattr(Connection, name) for name in names}
+
+    def counted(send: Any) -> Any:
+        async def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            counter = SENT.get()
+            if counter is not None:
+                counter[0] += 1
+            return await send(self, *args, **kwargs)
+
+        return call
+
+    for name, send in originals.items():
+        setattr(Connection, name, counted(send))
+    marked = SENT.set(sent)
+    try:
+        yield sent
+    finally:
+        SENT.reset(marked)
+        for name, send in originals.items():
+            setattr(Connection, name, send)
 
 
 @pytest.fixture
@@ -205,3 +239,19 @@ async def test_a_process_taken_over_writes_nothing_and_stops_at_once(
     await new_host.close()
     await stale.release()
     await standby.release()
+
+
+async def test_a_fenced_answer_costs_two_round_trips_as_an_unfenced_one(url: str) -> None:
+    """An answer's commit on a sharded process: its fence goes with the transaction's first
+    statement (a failing fence fails the write: the test above), and the connection goes back
+    to its pool without a reset query. Two round trips: the move, then its log and COMMIT."""
+    process = leases(url, "one")
+    await process.claim(Shards.every(1))
+    host, _ = await fenced_host(url, process)
+    record = await host.create_match(GAME, guild_id=1, channel_id=2, players=(101, 102), seed=7)
+    await host.start_match(record.id)
+    with counting_statements() as sent:
+        assert (await host.submit(record.id, 101, "5")).accepted
+    assert sent == [2]
+    await host.close()
+    await process.release()

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cli import main as cli_main
-from bot.client import ShardedFloralBot, as_dm, dm_match_of
+from bot.client import ShardedFloralBot, as_dm, dm_match_of, naming_match
 from bot.shards import Shards, parse_range, parse_setting, shard_of
 
 
@@ -140,7 +140,28 @@ def test_the_lease_length_is_bounded() -> None:
 
 
 def test_a_servers_practice_command_goes_to_shard_0_as_the_same_command_by_dm() -> None:
-    user = {"id": "5", "username": "bob"}
+    """Named as the server names the user: their nickname there is the DM user's display
+    name (its global name), as a practice started there unsharded names them."""
+    user = {"id": "5", "username": "bob", "global_name": "Bob"}
     command = {"type": 2, "token": "t", "data": {"name": "practice"}, "channel_id": "9"}
     sent = {**command, "guild_id": "77", "member": {"user": user, "nick": "B"}, "channel": {}}
-    assert as_dm(sent) == {"type": 2, "token": "t", "data": {"name": "practice"}, "user": user}
+    dm = {"type": 2, "token": "t", "data": {"name": "practice"}}
+    assert as_dm(sent) == {**dm, "user": {**user, "global_name": "B"}}
+    no_nick = {**sent, "member": {"user": user, "nick": None}}
+    assert as_dm(no_nick) == {**dm, "user": user}
+
+
+def test_a_command_handed_over_names_its_match_in_its_subcommand() -> None:
+    """``/match leave`` about a practice, handed to shard 0's process: the same command naming
+    the practice, which its handler takes from anywhere."""
+    leave = {"name": "leave", "type": 1, "options": []}
+    command = {"type": 2, "token": "t", "data": {"name": "match", "options": [leave]}}
+    named = naming_match(command, 12)
+    assert named["data"]["options"] == [
+        {"name": "leave", "type": 1, "options": [{"name": "match", "type": 3, "value": "m12"}]}
+    ]
+    assert command["data"]["options"] == [leave] and leave["options"] == []  # a copy
+    renamed = naming_match(named, 13)  # a match named already: replaced
+    assert renamed["data"]["options"][0]["options"] == [
+        {"name": "match", "type": 3, "value": "m13"}
+    ]

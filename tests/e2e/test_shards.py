@@ -11,18 +11,19 @@ waiting for the dead one's lease. Nothing acknowledged is lost, nothing is poste
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
 
+from bot.store.common import INBOUND_TABLE
 from tests import postgres
 
 from .botproc import BotProcess
 from .conftest import LaunchBot
 from .fake_discord import Channel, FakeDiscord, Message, Perm, World
-from .players import type_text
 from .test_floral_host import (
     BOT_ENV,
     buttons,
@@ -105,6 +106,26 @@ async def attempts_of(database: str, match_id: int, user_id: int) -> list[str]:
     finally:
         await connection.close()
     return [row[0] for row in rows]
+
+
+async def names_of(database: str, match_id: int) -> list[str]:
+    connection = await asyncpg.connect(database)
+    try:
+        names = await connection.fetchval("SELECT names FROM matches WHERE id = $1", match_id)
+    finally:
+        await connection.close()
+    return list(json.loads(names))
+
+
+async def all_handed_over(database: str) -> None:
+    """Every DM handed over is done (its inbound row deleted)."""
+    connection = await asyncpg.connect(database)
+    try:
+        async with asyncio.timeout(30):
+            while await connection.fetchval(f"SELECT count(*) FROM {INBOUND_TABLE}"):
+                await asyncio.sleep(0.05)
+    finally:
+        await connection.close()
 
 
 async def answered_later(fake: FakeDiscord, world: World, prompt: Message) -> str:
@@ -212,14 +233,17 @@ def guild_on_shard_0(fake: FakeDiscord, world: World) -> Channel:
     return channel
 
 
-async def test_dms_reach_their_match_across_processes_even_through_a_crash_after_a_claim(
+async def test_dms_reach_their_match_across_processes_even_through_crashes(
     fake: FakeDiscord, world: World, database: str, launch_bot: LaunchBot
 ) -> None:
     """Toy matches m1 (Alice and Bob, 0-9) on shard 1 and m2 (Alice and Carol, 0-3) on shard
     0. Bob's button press is handed to m1's process, which dies (SIGKILL) right after claiming
-    it: its replacement claims it again, commits it once and answers Bob. Alice's typed DMs,
-    which reach shard 0's process, go to the match whose game takes them (m1's process answers
-    for m1), else one menu asks which; a DM /submit that neither takes names both reasons."""
+    it. Alice's typed 7, which reaches shard 0's process, goes to the match whose game takes
+    it (m1). m1's next process commits both and answers both, then dies before it is done: the
+    one after it answers neither again and commits nothing twice. Alice's typed DMs go to the
+    match whose game takes them (m1's process answers for m1), else one menu asks which; a DM
+    /submit that neither takes names both reasons. A practice started in a server on shard 1
+    is shard 0's, names Bob as that server does, and is left from there."""
     zero_channel = guild_on_shard_0(fake, world)
     shard_0, shard_1 = ("--shards", "0"), ("--shards", "1")
     count = ("--shard-count", "2")
@@ -244,16 +268,32 @@ async def test_dms_reach_their_match_across_processes_even_through_a_crash_after
     assert await ix.response() == 5  # deferred by zero, handed to one
     assert await one.wait_exit() == -9  # it claimed the press, then was killed
     assert await attempts_of(database, m1, world.bob.id) == []
-    await launch_shard(launch_bot, database, "one again", argv=toybot(*shard_1, *count))
-    reply = await ix.reply(timeout=30)
-    assert reply.ephemeral and reply.content.startswith("✅ "), reply.content
-    assert await attempts_of(database, m1, world.bob.id) == ["4"]  # committed once
-
     await prompt_to(fake, world.alice, "Round 1: guess", seen=1)  # both of Alice's prompts
-    typed = await type_text(fake, world.alice, "7")  # only m1 takes a 7: its process answers
-    acknowledged, label = typed.split("\n")[:2]  # then the next prompt, which the reply carries
-    assert acknowledged.startswith("✅ ") and label == f"↳ m{m1} · Toy Guess", typed
+    mark = fake.mark()
+    await fake.dm_text(world.alice, "7")  # only m1 takes a 7: handed over, waiting for a host
+    again = await launch_shard(
+        launch_bot,
+        database,
+        "one again",
+        argv=toybot(*shard_1, *count),
+        env={"TOYBOT_DIE_BEFORE_DONE": "2"},
+        ready=False,
+        dies=True,
+    )
+    assert await again.wait_exit(timeout=30) == -9  # it answered both, then was killed
+    reply = await ix.reply()
+    assert reply.ephemeral and reply.content.startswith("✅ "), reply.content
+    await launch_shard(launch_bot, database, "one third", argv=toybot(*shard_1, *count))
+    await all_handed_over(database)
+    await fake.settle()
+    assert [m.content for m in ix.followups] == [reply.content]  # answered once
+    assert await attempts_of(database, m1, world.bob.id) == ["4"]  # committed once
+    acks = [m.content for m in fake.dms_to(world.alice) if m.seq > mark and "✅" in m.content]
+    assert len(acks) == 1, acks  # its second reply dropped (the nonce)
+    acknowledged, label = acks[0].split("\n")[:2]
+    assert acknowledged.startswith("✅ ") and label == f"↳ m{m1} · Toy Guess", acks
     await prompt_to(fake, world.alice, "Round 2: guess")  # m1 resolved its first round
+    assert await attempts_of(database, m1, world.alice.id) == ["7"]  # not for round 2 too
     mark = fake.mark()
     await fake.dm_text(world.alice, "2")  # either takes a 2: zero asks which
     which = await fake.wait_for_message(lambda m: "which one" in m.content, to=world.alice)
@@ -269,12 +309,20 @@ async def test_dms_reach_their_match_across_processes_even_through_a_crash_after
     assert f"\n• m{m2} · Toy Guess: " in refused, refused
 
     # a practice started in a server of shard 1 is shard 0's: one hands the command to zero
+    world.guild.nicks[world.bob.id] = "Bobby Tables"
     options = {"game": "tests.bot.toy_game", "opponents": 1}
     ix = await fake.slash(world.bob, "practice", options, channel=world.channel)
     assert await ix.response() == 5
-    assert "has started in your DMs" in (await ix.reply(timeout=10)).content
+    started = (await ix.reply(timeout=10)).content
+    assert "has started in your DMs" in started, started
+    practice = int(started.split("Practice match m")[1].split()[0])
+    assert (await names_of(database, practice))[0] == "Bobby Tables"  # as the server names him
     prompt = await prompt_to(fake, world.bob, "Round 1: guess", seen=1)
     assert (
         await (await fake.click(world.bob, prompt, choice_ids(prompt)["1"])).reply()
     ).content.startswith("✅ ")
+    # and left from there: one hands /match leave to zero, which hosts the practice
+    named = {"match": f"m{practice}"}
+    ix = await fake.slash(world.bob, "match leave", named, channel=world.channel)
+    assert (await ix.reply(timeout=10)).content == f"You left match m{practice} (finished)."
     assert zero.running

@@ -136,6 +136,7 @@ class Guild:
     roles: list[Role] = field(default_factory=list)
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, list[Role]] = field(default_factory=dict)
+    nicks: dict[int, str] = field(default_factory=dict)  # a member's name in this guild
     joined_at: str = field(default_factory=now_iso)
 
     @property
@@ -170,7 +171,7 @@ class Guild:
     def member_payload(self, user: User, *, with_permissions: bool = False) -> JSON:
         data: JSON = {
             "user": user.payload(),
-            "nick": None,
+            "nick": self.nicks.get(user.id),
             "avatar": None,
             "banner": None,
             "roles": [str(r.id) for r in self.members[user.id]],

@@ -248,13 +248,18 @@ class FakeDiscord(UserActions, FaultInjection):
         self.users[user.id] = user
         return user
 
-    def add_member(self, guild: Guild, user: User, roles: Sequence[Role] = ()) -> None:
+    def add_member(
+        self, guild: Guild, user: User, roles: Sequence[Role] = (), nick: str | None = None
+    ) -> None:
         guild.members[user.id] = list(roles)
+        if nick is not None:
+            guild.nicks[user.id] = nick
 
     async def remove_member(self, guild: Guild, user: User) -> None:
         """``user`` leaves ``guild`` (GUILD_MEMBER_REMOVE reaches a bot with the members
         intent only): fetching the member then answers 404 Unknown Member."""
         guild.members.pop(user.id, None)
+        guild.nicks.pop(user.id, None)
         data = {"guild_id": str(guild.id), "user": user.payload()}
         await self.dispatch("GUILD_MEMBER_REMOVE", data)
 
