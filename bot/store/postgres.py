@@ -37,7 +37,7 @@ import logging
 import math
 import re
 import socket
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -259,15 +259,7 @@ class PostgresStore(SqlStore):
         """Each statement reads the latest commits (a read of several statements is made so
         that a change between them does no harm: ``transactions.match_outbox``)."""
         async with self._lost_connections():
-            try:
-                query = next(work)
-                while True:
-                    query = work.send(await self._fetch(query))
-            except StopIteration as done:
-                result: T = done.value
-                return result
-            finally:
-                work.close()
+            return await _drive(work, self._fetch)
 
     async def _fetch(self, query: Query) -> Any:
         """One statement of a read; asked again on a new connection when the pooled one was
@@ -290,7 +282,7 @@ class PostgresStore(SqlStore):
         async with self._lost_connections(), pool.acquire() as connection:
             pipeline = _Pipeline(connection, begin=True)
             try:
-                result = await _drive(work, pipeline)
+                result = await _drive(work, pipeline.run)
                 # the transaction's id: if the connection is lost in its COMMIT, the server
                 # tells afterwards whether it committed (so WriteFailed means nothing written)
                 xid = await pipeline.value(_XID) if exact else None
@@ -369,7 +361,7 @@ class _PostgresSession(Session):
 
     async def run(self, work: Work[T]) -> T:
         pipeline = _Pipeline(self._connection, begin=False)
-        result = await _drive(work, pipeline)
+        result = await _drive(work, pipeline.run)
         await pipeline.flush()
         return result
 
@@ -394,12 +386,12 @@ def _lost(error: BaseException) -> bool:
     return False
 
 
-async def _drive(work: Work[T], pipeline: _Pipeline) -> T:
-    """Run ``work`` on a connection, one awaited answer after another."""
+async def _drive(work: Work[T], answer: Callable[[Query], Awaitable[Any]]) -> T:
+    """Run ``work``, one awaited answer after another (a pipeline's, or a read's)."""
     try:
         query = next(work)
         while True:
-            query = work.send(await pipeline.run(query))
+            query = work.send(await answer(query))
     except StopIteration as done:
         result: T = done.value
         return result
