@@ -257,22 +257,25 @@ class PostgresStore(SqlStore):
 
     async def _read(self, work: Work[T]) -> T:
         """Each statement reads the latest commits (a read of several statements is made so
-        that a change between them does no harm: ``transactions.match_outbox``)."""
-        async with self._lost_connections():
-            return await _drive(work, self._fetch)
+        that a change between them does no harm: ``transactions.match_outbox``). A statement
+        whose pooled connection the server ended (a restart, a failover) is asked again once,
+        on a new connection: the first read after an outage does not fail."""
+        async with self._lost_connections(), contextlib.AsyncExitStack() as held:
+            pipeline = _Pipeline(await held.enter_async_context(self._pool.acquire()), begin=False)
 
-    async def _fetch(self, query: Query) -> Any:
-        """One statement of a read; asked again on a new connection when the pooled one was
-        ended by the server (a restart, a failover): a first use after the outage does not fail."""
-        try:
-            async with self._pool.acquire() as connection:
-                return await _Pipeline(connection, begin=False).run(query)
-        except Exception as error:
-            if not _lost(error):
-                raise
-            await self._expire()
-        async with self._pool.acquire() as connection:
-            return await _Pipeline(connection, begin=False).run(query)
+            async def answer(query: Query) -> Any:
+                nonlocal pipeline
+                try:
+                    return await pipeline.run(query)
+                except Exception as error:
+                    if not _lost(error):
+                        raise
+                await self._expire()
+                connection = await held.enter_async_context(self._pool.acquire())
+                pipeline = _Pipeline(connection, begin=False)
+                return await pipeline.run(query)
+
+            return await _drive(work, answer)
 
     async def _write(
         self, work: Work[T], *, durable: bool = False, exact: bool = True, first: bool = False

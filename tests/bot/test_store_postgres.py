@@ -273,3 +273,13 @@ async def test_open_store_refuses_a_silent_server_within_seconds() -> None:
     finally:
         silent.close()
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.postgres_only
+async def test_the_first_read_after_the_server_ended_every_session_does_not_fail(
+    env: HostEnv,
+) -> None:
+    record = await env.new_match(config={"rounds": 2})
+    terminate_sessions(env.target)  # the pooled connections are dead, the pool does not know
+    read = await env.host.store.get_match(record.id)
+    assert read is not None and read.id == record.id
