@@ -55,6 +55,19 @@ def wait_held(process: subprocess.Popen[str]) -> None:
     assert process.stdout.readline().strip() == "held", process.stderr
 
 
+def race(racers: list[subprocess.Popen[str]]) -> list[str]:
+    """Each racer's outcome: "held" (it holds until its stdin closes, after all are in) or
+    the last line of its refusal."""
+    outcomes = []
+    for racer in racers:  # each says "held" and waits, or is refused and ends
+        assert racer.stdout is not None and racer.stderr is not None
+        held = racer.stdout.readline().strip() == "held"
+        outcomes.append("held" if held else (racer.stderr.read().strip().splitlines() or [""])[-1])
+    for racer in racers:
+        racer.communicate(timeout=60)
+    return outcomes
+
+
 def test_a_second_simulate_on_a_held_database_is_refused_naming_the_holder(
     tmp_path: Path,
 ) -> None:
@@ -99,14 +112,7 @@ def test_run_is_refused_on_a_database_another_process_holds(tmp_path: Path) -> N
 
 def test_of_processes_started_together_exactly_one_holds(tmp_path: Path) -> None:
     db = tmp_path / "race.db"
-    racers = [hold(db, str(n), -1) for n in range(6)]  # a holder holds until all are in
-    outcomes = []
-    for racer in racers:  # each says "held" and waits, or is refused and ends
-        assert racer.stdout is not None and racer.stderr is not None
-        held = racer.stdout.readline().strip() == "held"
-        outcomes.append("held" if held else (racer.stderr.read().strip().splitlines() or [""])[-1])
-    for racer in racers:
-        racer.communicate(timeout=60)
+    outcomes = race([hold(db, str(n), -1) for n in range(6)])  # a holder holds until all are in
     assert outcomes.count("held") == 1, outcomes
     assert all("in use by holder" in o for o in outcomes if o != "held"), outcomes
 

@@ -23,6 +23,7 @@ from bot.store.faults import UnusableDatabase
 from bot.store.owner import owning
 from tests import postgres
 from tests.bot.conftest import PLAYERS, HostEnv, eventually
+from tests.bot.test_owner import race
 from tests.bot.test_simulate import ROOT
 
 HOLD = """
@@ -212,15 +213,7 @@ def test_of_processes_started_together_exactly_one_holds(url: str) -> None:
         )
         for n in range(4)
     ]
-    outcomes = []
-    for racer in racers:  # each says "held" and waits, or is refused and ends
-        assert racer.stdout is not None and racer.stderr is not None
-        if racer.stdout.readline().strip() == "held":
-            outcomes.append("held")
-        else:
-            outcomes.append((racer.stderr.read().strip().splitlines() or [""])[-1][-160:])
-    for racer in racers:
-        racer.communicate(timeout=60)
+    outcomes = race(racers)
     assert outcomes.count("held") == 1, outcomes
     assert all("in use by holder" in o for o in outcomes if o != "held"), outcomes
 
