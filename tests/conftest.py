@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -44,6 +45,47 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return min(8, 2 * (os.cpu_count() or 1))
 
 
+DURATIONS = Path(__file__).with_name("durations.json")
+RECORDED_FROM_S = 1.0  # the tests worth placing; the rest keep their order after them
+_durations: dict[str, float] = {}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-durations",
+        action="store_true",
+        help=f"write {DURATIONS.name}: this run's seconds of each test over {RECORDED_FROM_S:g} s",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist, one test at a time to a worker as it frees up (two queued), not chunks of
+    a few hundred: with the longest tests first (below), no worker is left with a run of
+    long tests at the end while the others sit idle."""
+    if hasattr(config.option, "maxschedchunk") and config.option.maxschedchunk is None:
+        config.option.maxschedchunk = 1
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In an xdist worker (each sorts its collection the same way, and the scheduler hands
+    tests out in that order): the tests that took longest last time first, longest first,
+    so the long ones start early and the short ones fill the gaps. One process keeps
+    pytest's order."""
+    if "PYTEST_XDIST_WORKER" not in os.environ or not DURATIONS.exists():
+        return
+    known: dict[str, float] = json.loads(DURATIONS.read_text())
+    items.sort(key=lambda item: -known.get(item.nodeid, 0.0))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def _record_durations() -> None:
+    slow = {test: round(s, 1) for test, s in _durations.items() if s >= RECORDED_FROM_S}
+    DURATIONS.write_text(json.dumps(dict(sorted(slow.items())), indent=0) + "\n")
+
+
 def pytest_testnodedown(node: Any, error: object) -> None:
     """An xdist worker ended: keep its peak for the check at the end of the run."""
     _worker_peaks.append(int(node.workeroutput.get("peak_rss", 0)))
@@ -55,6 +97,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if workeroutput is not None:  # an xdist worker: the controller checks
         workeroutput["peak_rss"] = _peak()
         return
+    if session.config.getoption("record_durations"):
+        _record_durations()
     peak = max([_peak(), *_worker_peaks])
     if peak > MEMORY_LIMIT:
         print(f"\na test process peaked at {peak / 1024**3:.1f} GiB, above 2 GiB")
