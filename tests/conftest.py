@@ -82,8 +82,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def _record_durations() -> None:
-    slow = {test: round(s, 1) for test, s in _durations.items() if s >= RECORDED_FROM_S}
-    DURATIONS.write_text(json.dumps(dict(sorted(slow.items())), indent=0) + "\n")
+    """This run's tests replace their entries; the tests it did not run keep theirs."""
+    known: dict[str, float] = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    kept = {test: s for test, s in known.items() if test not in _durations}
+    ran = {test: round(s, 1) for test, s in _durations.items() if s >= RECORDED_FROM_S}
+    DURATIONS.write_text(json.dumps(dict(sorted((kept | ran).items())), indent=0) + "\n")
 
 
 def pytest_testnodedown(node: Any, error: object) -> None:
