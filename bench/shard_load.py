@@ -54,7 +54,7 @@ from bench.host_load import (
     pgserver_database,
     prompt_lag,
 )
-from bot.budget import BURST, RATE, RequestBudget
+from bot.budget import BURST, RATE, RequestBudget, most_in_any_second
 from bot.database import open_store
 from bot.handoff import HandOff
 from bot.host import SubmitResult
@@ -243,15 +243,6 @@ async def sync_with_other(pool: Any, shard: int, stage: str) -> None:
         await asyncio.sleep(0.05)
 
 
-def most_in_a_second(times: list[float]) -> int:
-    times, most, start = sorted(times), 0, 0
-    for end, at in enumerate(times):
-        while times[start] <= at - 1.0:
-            start += 1
-        most = max(most, end - start + 1)
-    return most
-
-
 def median_of(counts: list[int]) -> float:
     return round(statistics.median(counts), 2) if counts else 0.0
 
@@ -278,7 +269,7 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "deadline_late_ms_p99": round(percentile(late, 0.99), 3),
         "lost_submissions": sum(part["lost_submissions"] for part in parts),
         "double_resolutions": sum(part["double_resolutions"] for part in parts),
-        "requests_per_second_max": most_in_a_second(sends),
+        "requests_per_second_max": most_in_any_second(sends),
         "budget_per_second": int(RATE + BURST),
         "discord_per_second": 50,
         "budget_waits": sum(part["budget_waits"] for part in parts),
