@@ -69,7 +69,7 @@ async def test_picks_of_long_choices_add_up_over_menus_then_send_and_an_old_clic
     fake: FakeDiscord, world: World, launch_bot: LaunchBot, tmp_path: Path
 ) -> None:
     """30 cards to pick 2 to 3 of: two menus (25 and 5) whose picks add up in the prompt; a
-    pick in one menu keeps the other's; Send answers with them all."""
+    pick in one menu keeps the other's, through a crash of the bot; Send answers with them all."""
     db = tmp_path / "floral-host.db"
     match_id = await start_toy_match(db, world)
     bot = await launch_bot(env={"FLORAL_DB": str(db), "FLORAL_GUILD_READY_TIMEOUT": "0.1"})
@@ -92,6 +92,7 @@ async def test_picks_of_long_choices_add_up_over_menus_then_send_and_an_old_clic
     one = await (await fake.click(world.alice, shown, send_of(shown))).reply()
     assert one.ephemeral and one.content.startswith("✖") and "Pick 2 to 3 cards" in one.content
 
+    await bot.restart()  # killed mid-picking: the picks so far are in the prompt, not the bot
     twos = keys_by_label(shown, second)
     turn = await fake.select(world.alice, shown, second, [twos["Card 25 (5)"]])
     assert await turn.response() == 7
