@@ -274,6 +274,13 @@ class Step:
     after: Any
     events: list[Event]
     left: int | None = None  # the seat that left instead of a resolution
+    opens: list[Request] | None = None  # the requests ``after`` opens, once ``play`` asked
+
+    def requests_after(self, game: Game[Any]) -> list[Request]:
+        """The requests open after this step (asked once: a game's prompts are work)."""
+        if self.opens is None:
+            self.opens = game.requests(self.after)
+        return self.opens
 
 
 def setup_of(case: GameCase, plan: Plan) -> Setup:
@@ -302,7 +309,7 @@ def play(
             for event in events:
                 if event.audience.reaches(seat):
                     agent.observe(event)
-        requests = game.requests(state)
+        requests = steps[-1].requests_after(game)
         if not requests:
             break
         if leave is not None and len(steps) - 1 == leave[0]:
@@ -618,7 +625,7 @@ async def test_every_offered_choice_is_accepted_and_fits_discord(
     case = CASES[name]
     game = case.game
     for step in play(case, data.draw(plans(name))):
-        for request in game.requests(step.after):
+        for request in step.requests_after(game):
             for i, choice in enumerate(request.choices):
                 raw = smallest_answer_with(request, i)
                 verdict = game.submit(step.after, request.seat, raw)
@@ -755,7 +762,7 @@ def leaks(game: Game[Any], step: Step, seats: int, sights: Sights | None = None)
     secrets = sights.secrets
     found = []
     forms = [[Forms.of([secret]) for secret in held] for held in secrets]
-    requests = list(game.requests(step.after))  # once: every audience's prompts are among them
+    requests = step.requests_after(game)  # every audience's prompts are among them
     for seat in [None, *range(seats)]:
         own = Forms.of([] if seat is None else secrets[seat])
         others = [
