@@ -31,7 +31,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.budget import PROMPT, RequestBudget, counts
+from bot.budget import PROMPT, RequestBudget
 from bot.database import is_postgres, open_store
 from bot.discord_transport import DiscordTransport, fit
 from bot.handoff import ANSWERED, HandOff
@@ -352,14 +352,7 @@ class ShardedFloralBot(FloralBot, commands.AutoShardedBot):
         """Every request to Discord takes a token of the budget all processes share first."""
         self.budget = budget = RequestBudget(self.settings.db)
         await budget.start()
-        send = self.http.request
-
-        async def request(route: discord.http.Route, **kwargs: Any) -> Any:
-            if counts(route.path):
-                await budget.take(PROMPT.get())
-            return await send(route, **kwargs)
-
-        self.http.request = request  # type: ignore[method-assign]
+        pace(self, budget)
 
     # --- the process holding shard 0: DMs about other processes' matches go there ---------
 

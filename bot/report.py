@@ -9,9 +9,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
-from rich.console import Console
-from rich.table import Table
-
 from games.protocol import JSON
 
 Column = tuple[str, str]
@@ -42,6 +39,10 @@ def emit(
         for row in rows:
             print(json.dumps(row, ensure_ascii=False), file=out)
         return
+    # rich only for a person's table: a command piped to a program, or a test, never loads it
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left", header_style="bold")
     for _, heading in columns:
         table.add_column(heading)

@@ -33,11 +33,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.audit import replay
 from bot.database import open_store
@@ -56,6 +52,9 @@ from bot.transport import (
 )
 from games.protocol import PUBLIC, Agent, ConfigError, Event, derive_rng, to_seat
 from games.registry import GameInfo
+
+if TYPE_CHECKING:  # rich is loaded only to draw for a person: ``run`` hosts practice matches
+    from rich.console import Console
 
 DEFAULT_WINDOW_S = 60.0  # the players answer at once: a long window costs nothing
 JUNK = "?!#%&*~^"
@@ -334,6 +333,8 @@ def progress_console(out: TextIO, err: TextIO) -> Console | None:
     a terminal; None when no person watches (a pipe, a file, a test)."""
     for stream in (out, err):
         if stream.isatty():
+            from rich.console import Console
+
             return Console(file=stream, highlight=False)
     return None
 
@@ -342,6 +343,14 @@ class ProgressBar:
     """The matches over out of all, and the steps resolved, redrawn every 0.1 s."""
 
     def __init__(self, console: Console, host: Host) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self.host = host
         self.bar = Progress(
             TextColumn("[bold]{task.description}"),
@@ -519,6 +528,9 @@ def print_summary(summary: Mapping[str, int], *, as_json: bool, out: TextIO | No
     if as_json:
         print(json.dumps(summary), file=out, flush=True)
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title="Simulated", title_justify="left", show_header=False)
     table.add_column(style="bold")
     table.add_column(justify="right")

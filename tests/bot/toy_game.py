@@ -140,13 +140,14 @@ class ToyGame:
     def new_match(self, setup: Setup) -> tuple[State, list[Event]]:
         config, top = setup.config, setup.config["max"]
         secrets = [derive_rng(setup.seed, "secret", s).randint(0, top) for s in range(setup.seats)]
-        targets = [derive_rng(setup.seed, "target", r).randint(0, top) for r in range(99)]
+        rounds = min(config["rounds"], 99)  # at most 99 targets; only the rounds' are drawn
+        targets = [derive_rng(setup.seed, "target", r).randint(0, top) for r in range(rounds)]
         state: State = {
             "config": dict(config),
             "seats": setup.seats,
             "round": 0,
             "secrets": secrets,
-            "targets": targets[: config["rounds"]],
+            "targets": targets,
             "scores": [0] * setup.seats,
             "over": False,
             "reason": "",

@@ -61,6 +61,7 @@ from games.protocol import (
     MODERATORS,
     PUBLIC,
     Accepted,
+    Audience,
     Event,
     Game,
     Move,
@@ -273,6 +274,13 @@ class Step:
     after: Any
     events: list[Event]
     left: int | None = None  # the seat that left instead of a resolution
+    opens: list[Request] | None = None  # the requests ``after`` opens, once ``play`` asked
+
+    def requests_after(self, game: Game[Any]) -> list[Request]:
+        """The requests open after this step (asked once: a game's prompts are work)."""
+        if self.opens is None:
+            self.opens = game.requests(self.after)
+        return self.opens
 
 
 def setup_of(case: GameCase, plan: Plan) -> Setup:
@@ -301,7 +309,7 @@ def play(
             for event in events:
                 if event.audience.reaches(seat):
                     agent.observe(event)
-        requests = game.requests(state)
+        requests = steps[-1].requests_after(game)
         if not requests:
             break
         if leave is not None and len(steps) - 1 == leave[0]:
@@ -617,7 +625,7 @@ async def test_every_offered_choice_is_accepted_and_fits_discord(
     case = CASES[name]
     game = case.game
     for step in play(case, data.draw(plans(name))):
-        for request in game.requests(step.after):
+        for request in step.requests_after(game):
             for i, choice in enumerate(request.choices):
                 raw = smallest_answer_with(request, i)
                 verdict = game.submit(step.after, request.seat, raw)
@@ -652,14 +660,13 @@ def mappings(data: JSON) -> list[Mapping[str, JSON]]:
     """Every mapping at any depth of ``data``: gathered once for what is shown, then looked
     through for each secret (walking the whole data again for each was most of the check)."""
     found: list[Mapping[str, JSON]] = []
-    todo = [data]
-    while todo:
+    todo = [data] if isinstance(data, dict | list) else []
+    while todo:  # only containers are stacked: a view holds far more scalars than containers
         value = todo.pop()
         if isinstance(value, dict):
             found.append(value)
-            todo.extend(value.values())
-        elif isinstance(value, list):
-            todo.extend(value)
+            value = value.values()
+        todo += [inner for inner in value if isinstance(inner, dict | list)]
     return found
 
 
@@ -705,32 +712,57 @@ class Shown:
     places: Sequence[Mapping[str, JSON]]  # the mappings of the data shown
 
 
-def shown_to(
-    game: Game[Any], step: Step, seat: int | None, requests: Sequence[Request]
-) -> Iterator[Shown]:
+class Sights:
+    """What one step shows each audience (views, descriptions, event data) and each seat's
+    secrets, each made once: the leak check and the shown check look at the same ones."""
+
+    def __init__(self, game: Game[Any], step: Step, seats: int) -> None:
+        self.game, self.step = game, step
+        self.secrets = [list(game.secrets(step.after, seat)) for seat in range(seats)]
+        self._views: dict[int | None, tuple[str, list[Mapping[str, JSON]]]] = {}
+        self._descriptions: dict[int | None, str] = {}
+        self._events = [mappings(_normal(event.data)) for event in step.events]
+
+    def view(self, seat: int | None) -> tuple[str, list[Mapping[str, JSON]]]:
+        """The audience's view as JSON text, and its mappings."""
+        if seat not in self._views:
+            view = _normal(self.game.view(self.step.after, seat))
+            self._views[seat] = (json.dumps(view, ensure_ascii=False), mappings(view))
+        return self._views[seat]
+
+    def describe(self, seat: int | None) -> str:
+        if seat not in self._descriptions:
+            self._descriptions[seat] = self.game.describe(self.step.after, seat)
+        return self._descriptions[seat]
+
+    def events(self, *audiences: Audience) -> Iterator[tuple[Event, list[Mapping[str, JSON]]]]:
+        """The step's events for any of ``audiences``, each with its data's mappings."""
+        for event, places in zip(self.step.events, self._events, strict=True):
+            if event.audience in audiences:
+                yield event, places
+
+
+def shown_to(sights: Sights, seat: int | None, requests: Sequence[Request]) -> Iterator[Shown]:
     """The view, description, events and (for a seat) prompts (of the step's ``requests``)
     for the public or a seat."""
-    state = step.after
-    view = _normal(game.view(state, seat))
-    yield Shown("view", json.dumps(view, ensure_ascii=False), mappings(view))
-    yield Shown("describe", game.describe(state, seat), [])
-    audience = PUBLIC if seat is None else to_seat(seat)
-    for event in step.events:
-        if event.audience == audience:
-            yield Shown(f"event {event.kind}", event.text, mappings(_normal(event.data)))
+    yield Shown("view", *sights.view(seat))
+    yield Shown("describe", sights.describe(seat), [])
+    for event, places in sights.events(PUBLIC if seat is None else to_seat(seat)):
+        yield Shown(f"event {event.kind}", event.text, places)
     for request in requests:
         if request.seat == seat:
             labels = " ".join(f"{c.value} {c.label}" for c in request.choices)
             yield Shown("prompt", f"{request.prompt}\n{labels}\n{request.default}", [])
 
 
-def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
+def leaks(game: Game[Any], step: Step, seats: int, sights: Sights | None = None) -> list[str]:
     """Each secret of a seat found in what the public or another seat is shown; a form that
     the audience's own secrets take too (two equal hands) is no evidence of a leak."""
-    secrets = [list(game.secrets(step.after, seat)) for seat in range(seats)]
+    sights = sights or Sights(game, step, seats)
+    secrets = sights.secrets
     found = []
     forms = [[Forms.of([secret]) for secret in held] for held in secrets]
-    requests = list(game.requests(step.after))  # once: every audience's prompts are among them
+    requests = step.requests_after(game)  # every audience's prompts are among them
     for seat in [None, *range(seats)]:
         own = Forms.of([] if seat is None else secrets[seat])
         others = [
@@ -739,7 +771,7 @@ def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
             if owner != seat
             for n, secret in enumerate(secrets[owner])
         ]
-        for shown in shown_to(game, step, seat, requests):
+        for shown in shown_to(sights, seat, requests):
             found += [
                 f"{'public' if seat is None else f'seat {seat}'} {shown.where}: seat {owner}'s"
                 f" {secret}"
@@ -749,20 +781,16 @@ def leaks(game: Game[Any], step: Step, seats: int) -> list[str]:
     return found
 
 
-def unshown(game: Game[Any], step: Step, seats: int) -> list[str]:
+def unshown(sights: Sights) -> list[str]:
     """Each declared secret that its owner's view, description and events (or the
     moderators' events) never show: a secret in a form the game does not render."""
     missing = []
-    for seat in range(seats):
-        places = [(game.describe(step.after, seat), mappings(_normal(game.view(step.after, seat))))]
-        places += [
-            (event.text, mappings(_normal(event.data)))
-            for event in step.events
-            if event.audience in (to_seat(seat), MODERATORS)
-        ]
+    for seat, held in enumerate(sights.secrets):
+        places = [(sights.describe(seat), sights.view(seat)[1])]
+        places += [(event.text, data) for event, data in sights.events(to_seat(seat), MODERATORS)]
         missing += [
             f"seat {seat}: {secret}"
-            for secret in game.secrets(step.after, seat)
+            for secret in held
             if not any(Forms.of([secret]).found_in(text, data) for text, data in places)
         ]
     return missing
@@ -776,9 +804,10 @@ def test_no_view_or_event_carries_another_seats_secret(name: str, data: st.DataO
     plan = data.draw(plans(name))
     declared = 0
     for step in play(case, plan):
-        assert leaks(case.game, step, plan.seats) == []
-        assert unshown(case.game, step, plan.seats) == []
-        declared += sum(len(case.game.secrets(step.after, s)) for s in range(plan.seats))
+        sights = Sights(case.game, step, plan.seats)
+        assert leaks(case.game, step, plan.seats, sights) == []
+        assert unshown(sights) == []
+        declared += sum(len(held) for held in sights.secrets)
     if case.info.secrets:
         assert declared, "the game declares no secret at all"
     else:  # a game that says it hides nothing declares nothing

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
+from aiohttp.hdrs import CONTENT_DISPOSITION
+from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from .base import JSON, ApiError, UploadedFile
 from .entities import Channel, Guild, Message
@@ -91,11 +93,15 @@ async def read_body(request: web.Request) -> tuple[Any, Files]:
             if not isinstance(part, BodyPartReader):
                 raise ApiError(400, 50035, "nested multipart", failure=True)
             data = await part.read(decode=False)
-            if part.name == "payload_json":
+            # the header read once (aiohttp's part.name and part.filename each parse it anew)
+            _, params = parse_content_disposition(part.headers.get(CONTENT_DISPOSITION))
+            name = content_disposition_filename(params, "name") or ""
+            if name == "payload_json":
                 payload = json.loads(data)
             else:
                 ctype = part.headers.get("Content-Type")
-                files.append((part.name or "", part.filename or "", bytes(data), ctype))
+                filename = content_disposition_filename(params, "filename") or ""
+                files.append((name, filename, bytes(data), ctype))
         return payload, files
     raw = await request.read()
     if not raw:
