@@ -205,6 +205,8 @@ class SimulatedPlayers:
         self.route(delivery)
 
     def show(self, delivery: Delivery) -> None:
+        if self.quiet or self.closed:  # nobody reads it: not worth formatting (the bench's)
+            return
         self.say(WALL_CLOCK.sub("", format_delivery(delivery)))
 
     def route(self, delivery: Delivery) -> None:
