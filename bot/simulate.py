@@ -54,7 +54,7 @@ from bot.transport import (
     request_from_json,
     request_to_json,
 )
-from games.protocol import PUBLIC, Agent, ConfigError, Event, derive_rng, to_seat
+from games.protocol import PUBLIC, Agent, ConfigError, Event, RandomAgent, derive_rng, to_seat
 from games.registry import GameInfo
 
 DEFAULT_WINDOW_S = 60.0  # the players answer at once: a long window costs nothing
@@ -130,6 +130,12 @@ class AgentPlayer:
     acted: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
+    @property
+    def blind(self) -> bool:
+        """The protocol's uniform ``RandomAgent`` reads neither its view nor the events: none
+        is fetched or decoded for it (the load benchmark's players, as cheap as can be)."""
+        return type(self.agent) is RandomAgent
+
     def observe(self, events: list[Event], step: int) -> None:
         if step <= self.known_step:
             return
@@ -160,7 +166,7 @@ class AgentPlayer:
             await self._submit(self.rng.choice(JUNK), step)
             if retype_s:
                 await asyncio.sleep(retype_s)
-        view = await self.host.view(self.match_id, self.user_id)
+        view = None if self.blind else await self.host.view(self.match_id, self.user_id)
         await self._submit(self.agent.act(request, view), step)
 
     async def _submit(self, raw: str, step: int) -> SubmitResult:
@@ -218,10 +224,11 @@ class SimulatedPlayers:
 
 def deliver_to(players: Sequence[AgentPlayer], delivery: Delivery) -> None:
     """Tell each AI player of the delivery's match what its seat sees; hand it its prompts."""
-    events = [event_from_json(e) for e in delivery.payload.get("events", [])]
     step = delivery.payload.get("step", 0)
-    for player in players:
-        if delivery.audience == PUBLIC or delivery.audience.seat == player.seat:
+    told = [p for p in players if delivery.audience == PUBLIC or delivery.audience.seat == p.seat]
+    if any(not player.blind for player in told):
+        events = [event_from_json(e) for e in delivery.payload.get("events", [])]
+        for player in told:
             player.observe(events, step)
     request = delivery.payload.get("request")
     for player in players:

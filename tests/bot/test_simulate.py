@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 import signal
 import sqlite3
@@ -15,8 +16,12 @@ import pytest
 
 from bot.audit import audit_store
 from bot.export import export_match
-from bot.simulate import simulate
+from bot.games import load_game_info
+from bot.host import SubmitResult
+from bot.simulate import AgentPlayer, simulate
 from bot.store.sqlite import SqliteStore
+from bot.transport import request_to_json
+from games.protocol import JSON, Setup
 from games.registry import get
 from tests.bot import toy_game
 
@@ -261,3 +266,45 @@ def test_cli_options_refused_in_one_line() -> None:
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith("floral-host simulate: --options: magic_infused: ")
     assert run.stderr.count("\n") == 1
+
+
+class _CountingHost:
+    """What an AI player asks of the host: its seat's view (counted) and its answers."""
+
+    def __init__(self, view: JSON) -> None:
+        self.seat_view, self.views = view, 0
+        self.answers: list[str] = []
+
+    async def view(self, match_id: int, user_id: int) -> JSON:
+        self.views += 1
+        return self.seat_view
+
+    async def submit(
+        self, match_id: int, user_id: int, raw: str, *, step: int | None = None
+    ) -> SubmitResult:
+        self.answers.append(raw)
+        return SubmitResult(True, "ok", match_id, 0, step)
+
+
+@pytest.mark.parametrize(("agent", "views"), [("random", 0), ("normal", 1)])
+async def test_only_an_agent_that_reads_its_view_is_given_one(agent: str, views: int) -> None:
+    """The uniform random agent reads neither view nor events: the load benchmark's players
+    fetch and decode none (a host's cost no real player causes); any other level gets both."""
+    info = load_game_info("floral-extract")
+    state, _ = info.game.new_match(Setup(info.game.parse_config({}, 2), 2, 5, ("a", "b")))
+    host = _CountingHost(info.game.view(state, 0))
+    player = AgentPlayer(
+        host,  # type: ignore[arg-type]  # the two calls an AI player makes
+        1,
+        0,
+        1001,
+        info.agents[agent](0, random.Random(1)),
+        random.Random(2),
+        lambda rng: 0.0,
+        0.0,
+        lambda line: None,
+    )
+    request = info.game.requests(state)[0]
+    await player.answer(request_to_json(request, 1, 1, 0.0))
+    assert host.views == views and len(host.answers) == 1
+    assert player.blind is (agent == "random")
