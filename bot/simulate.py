@@ -54,7 +54,7 @@ from bot.transport import (
     request_from_json,
     request_to_json,
 )
-from games.protocol import PUBLIC, Agent, ConfigError, Event, RandomAgent, derive_rng, to_seat
+from games.protocol import PUBLIC, Agent, ConfigError, Event, derive_rng, to_seat
 from games.registry import GameInfo
 
 DEFAULT_WINDOW_S = 60.0  # the players answer at once: a long window costs nothing
@@ -64,6 +64,7 @@ FIRST_USER_ID = 1001
 LINE_FIELDS = ("options", "variants", "rules", "config")  # a whole line, or its section
 WALL_CLOCK = re.compile(r" \(until \d\d:\d\d:\d\d UTC\)")
 PROGRESS_EVERY_S = 0.1
+BLIND_LEVEL = "random"  # answers from the request alone (the AI levels' contract)
 
 
 class Lockstep:
@@ -126,15 +127,13 @@ class AgentPlayer:
     junk_rate: float
     report: Callable[[str], None]
     lockstep: Lockstep | None = None  # None: the timed mode
+    # the agent reads neither its view nor the events (the ``random`` level, by the AI levels'
+    # contract): none is fetched or decoded for it, so the load bench's players cost the host
+    # nothing but their answers
+    blind: bool = False
     known_step: int = -1  # events up to this step are already known (rebuilt on resume)
     acted: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
-
-    @property
-    def blind(self) -> bool:
-        """The protocol's uniform ``RandomAgent`` reads neither its view nor the events: none
-        is fetched or decoded for it (the load benchmark's players, as cheap as can be)."""
-        return type(self.agent) is RandomAgent
 
     def observe(self, events: list[Event], step: int) -> None:
         if step <= self.known_step:
@@ -283,7 +282,8 @@ class Simulation:
 
     def seat_players(self, record: MatchRecord) -> list[AgentPlayer]:
         info = self.info(record.game)
-        factory = info.agents[self.level or info.default_agent]
+        level = self.level or info.default_agent
+        factory = info.agents[level]
         limit = 1.25 * (record.window_s or self.window_s)
         return [
             AgentPlayer(
@@ -297,6 +297,7 @@ class Simulation:
                 self.junk_rate,
                 self.players.say,
                 self.lockstep,
+                blind=level == BLIND_LEVEL,
             )
             for seat, user_id in enumerate(record.players)
         ]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
 import signal
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -18,7 +18,7 @@ from bot.audit import audit_store
 from bot.export import export_match
 from bot.games import load_game_info
 from bot.host import SubmitResult
-from bot.simulate import AgentPlayer, simulate
+from bot.simulate import SimulatedPlayers, Simulation, simulate
 from bot.store.sqlite import SqliteStore
 from bot.transport import request_to_json
 from games.protocol import JSON, Setup
@@ -286,25 +286,18 @@ class _CountingHost:
         return SubmitResult(True, "ok", match_id, 0, step)
 
 
-@pytest.mark.parametrize(("agent", "views"), [("random", 0), ("normal", 1)])
-async def test_only_an_agent_that_reads_its_view_is_given_one(agent: str, views: int) -> None:
-    """The uniform random agent reads neither view nor events: the load benchmark's players
-    fetch and decode none (a host's cost no real player causes); any other level gets both."""
+@pytest.mark.parametrize(("level", "views"), [("random", 0), ("normal", 1)])
+async def test_only_a_level_that_reads_its_view_is_given_one(level: str, views: int) -> None:
+    """The ``random`` level answers from the request alone (the AI levels' contract): the load
+    benchmark's players fetch no view and decode no event (a host's cost no real player
+    causes); any other level gets both."""
     info = load_game_info("floral-extract")
     state, _ = info.game.new_match(Setup(info.game.parse_config({}, 2), 2, 5, ("a", "b")))
     host = _CountingHost(info.game.view(state, 0))
-    player = AgentPlayer(
-        host,  # type: ignore[arg-type]  # the two calls an AI player makes
-        1,
-        0,
-        1001,
-        info.agents[agent](0, random.Random(1)),
-        random.Random(2),
-        lambda rng: 0.0,
-        0.0,
-        lambda line: None,
-    )
-    request = info.game.requests(state)[0]
-    await player.answer(request_to_json(request, 1, 1, 0.0))
+    sim = Simulation(host, SimulatedPlayers(io.StringIO(), quiet=True), 60.0, level=level)  # type: ignore[arg-type]
+    record = SimpleNamespace(game="floral-extract", window_s=None, id=1, seed=5, players=(7, 8))
+    player = sim.seat_players(record)[0]  # type: ignore[arg-type]  # what seat_players reads
+    player.junk_rate = 0.0
+    await player.answer(request_to_json(info.game.requests(state)[0], 1, 1, 0.0))
     assert host.views == views and len(host.answers) == 1
-    assert player.blind is (agent == "random")
+    assert player.blind is (level == "random")
