@@ -64,7 +64,6 @@ FIRST_USER_ID = 1001
 LINE_FIELDS = ("options", "variants", "rules", "config")  # a whole line, or its section
 WALL_CLOCK = re.compile(r" \(until \d\d:\d\d:\d\d UTC\)")
 PROGRESS_EVERY_S = 0.1
-BLIND_LEVEL = "random"  # answers from the request alone (the AI levels' contract)
 
 
 class Lockstep:
@@ -127,13 +126,16 @@ class AgentPlayer:
     junk_rate: float
     report: Callable[[str], None]
     lockstep: Lockstep | None = None  # None: the timed mode
-    # the agent reads neither its view nor the events (the ``random`` level, by the AI levels'
-    # contract): none is fetched or decoded for it, so the load bench's players cost the host
-    # nothing but their answers
-    blind: bool = False
     known_step: int = -1  # events up to this step are already known (rebuilt on resume)
     acted: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @property
+    def blind(self) -> bool:
+        """The agent answers from the request alone (``RandomAgent.request_only``): no view is
+        fetched and no event decoded for it, so the load bench's players cost the host nothing
+        but their answers."""
+        return bool(getattr(self.agent, "request_only", False))
 
     def observe(self, events: list[Event], step: int) -> None:
         if step <= self.known_step:
@@ -282,8 +284,7 @@ class Simulation:
 
     def seat_players(self, record: MatchRecord) -> list[AgentPlayer]:
         info = self.info(record.game)
-        level = self.level or info.default_agent
-        factory = info.agents[level]
+        factory = info.agents[self.level or info.default_agent]
         limit = 1.25 * (record.window_s or self.window_s)
         return [
             AgentPlayer(
@@ -297,7 +298,6 @@ class Simulation:
                 self.junk_rate,
                 self.players.say,
                 self.lockstep,
-                blind=level == BLIND_LEVEL,
             )
             for seat, user_id in enumerate(record.players)
         ]
