@@ -27,11 +27,13 @@ the runs go one after the other and the JSON holds each one's figures under its 
 ``--mix all``: every game at once, each match on its own window length (3 to 12 s, uniform;
 every timer kind of its game that long), its game's smallest table; ``--matches`` live at once
 for ``--seconds`` (a finished match is replaced by a new one), measured after the first 12 s.
-Where an acknowledgement's time goes: ``ack_store_ms_p50/p99`` the store's part (the attempt's
-transaction, queued behind the calls under way in the connection's thread, and the group sync),
-``sync_ms_p50/p99`` the group sync alone (``Store.sync``: the WAL's fsync, shared), and
-``loop_lag_ms_p50/p99`` how late a 5 ms timer of the event loop fires (every callback that ran
-meanwhile, and the collector's pauses: what any answer or deadline waits for the loop).
+``loop_cpu_ms_per_window`` is the event loop's thread's share of ``cpu_ms_per_window`` (the rest:
+the store's connection thread, the syncs and checkpoints). Where an acknowledgement's time goes:
+``ack_store_ms_p50/p99`` the store's part (the attempt's transaction, queued behind the calls
+under way in the connection's thread, and the group sync), ``sync_ms_p50/p99`` the group sync
+alone (``Store.sync``: the WAL's fsync, shared), and ``loop_lag_ms_p50/p99`` how late a 5 ms
+timer of the event loop fires (every callback that ran meanwhile, and the collector's pauses:
+what any answer or deadline waits for the loop).
 ``--sweep 300,600,900,1200`` runs each count in turn (a fresh database each) and names the
 knee: the first count where ack p99 passes 10 ms or lateness p99 50 ms. ``--against DIR`` runs
 the same in a subprocess on the code in DIR (a checkout of another commit) and prints both side
@@ -243,7 +245,7 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
             await host.start_match(match_id)
             await host.wait_over(match_id)
 
-    cpu = [0.0]
+    cpu = [0.0, 0.0]  # the process's, the loop's thread's
 
     def measure_from_now() -> None:
         host.ack_ms.clear()
@@ -251,7 +253,7 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
         host.stats.turns = host.stats.timeouts = 0
         for values in parts.values():
             values.clear()
-        cpu[0] = time.process_time()
+        cpu[0], cpu[1] = time.process_time(), time.thread_time()
         measured.set()
 
     keepers = [asyncio.create_task(keep_one(index)) for index in range(matches)]
@@ -259,6 +261,7 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
     await asyncio.sleep(WARM_UP_S + args.seconds)
     late, acks, turns = list(host.stats.late_ms or []), list(host.ack_ms), host.stats.turns
     cpu_ms = (time.process_time() - cpu[0]) * 1000  # every thread's: the loop's and the store's
+    loop_cpu_ms = (time.thread_time() - cpu[1]) * 1000
     split = {
         key: value
         for name, values in parts.items()
@@ -276,6 +279,7 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
         "seconds": args.seconds,
         "windows_per_s": round(turns / args.seconds, 1),
         "cpu_ms_per_window": round(cpu_ms / max(1, turns), 2),
+        "loop_cpu_ms_per_window": round(loop_cpu_ms / max(1, turns), 2),
         "submissions": len(acks),
         "submit_ack_ms_p50": round(statistics.median(acks), 3) if acks else 0,
         "submit_ack_ms_p99": round(percentile(acks, 0.99), 3),
