@@ -27,6 +27,13 @@ the runs go one after the other and the JSON holds each one's figures under its 
 ``--mix all``: every game at once, each match on its own window length (3 to 12 s, uniform;
 every timer kind of its game that long), its game's smallest table; ``--matches`` live at once
 for ``--seconds`` (a finished match is replaced by a new one), measured after the first 12 s.
+``loop_cpu_ms_per_window`` is the event loop's thread's share of ``cpu_ms_per_window`` (the rest:
+the store's connection thread, the syncs and checkpoints). Where an acknowledgement's time goes:
+``ack_store_ms_p50/p99`` the store's part (the attempt's transaction, queued behind the calls
+under way in the connection's thread, and the group sync), ``sync_ms_p50/p99`` the group sync
+alone (``Store.sync``: the WAL's fsync, shared), and ``loop_lag_ms_p50/p99`` how late a 5 ms
+timer of the event loop fires (every callback that ran meanwhile, and the collector's pauses:
+what any answer or deadline waits for the loop).
 ``--sweep 300,600,900,1200`` runs each count in turn (a fresh database each) and names the
 knee: the first count where ack p99 passes 10 ms or lateness p99 50 ms. ``--against DIR`` runs
 the same in a subprocess on the code in DIR (a checkout of another commit) and prints both side
@@ -176,10 +183,47 @@ WARM_UP_S = 12.0  # the first window of every match is under way by then
 ACK_KNEE_MS, LATE_KNEE_MS = 10.0, 50.0
 
 
+def timed(store: Any, method: str) -> list[float]:
+    """Time every call of the store's ``method`` (in ms) from now on; the list they go to (empty
+    for ever when the store has no such method: a checkout from before it)."""
+    times: list[float] = []
+    original = getattr(store, method, None)
+    if original is None:
+        return times
+
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            times.append((time.perf_counter() - started) * 1000)
+
+    setattr(store, method, call)
+    return times
+
+
+async def loop_lag(lags: list[float], every_s: float = 0.005) -> None:
+    """How late a timer of ``every_s`` fires, in ms, again and again (cancelled at the end)."""
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(every_s)
+        lags.append((time.perf_counter() - started - every_s) * 1000)
+
+
+def p50_p99(name: str, values: list[float]) -> dict[str, float]:
+    return {
+        f"{name}_p50": round(statistics.median(values), 3) if values else 0,
+        f"{name}_p99": round(percentile(values, 0.99), 3),
+    }
+
+
 async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, Any]:
     """``matches`` live matches of every game for ``args.seconds``; the figures after the
     warm-up."""
     store = await open_store(db)
+    parts = {"ack_store_ms": timed(store, "add_attempt"), "sync_ms": timed(store, "sync")}
+    parts["loop_lag_ms"] = []
+    lagging = asyncio.create_task(loop_lag(parts["loop_lag_ms"]))
     players = TimedPlayers(io.StringIO(), quiet=True)
     players.prompted_at = {}
     host = TimedHost(store, players, grace_s=3.0)
@@ -201,13 +245,15 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
             await host.start_match(match_id)
             await host.wait_over(match_id)
 
-    cpu = [0.0]
+    cpu = [0.0, 0.0]  # the process's, the loop's thread's
 
     def measure_from_now() -> None:
         host.ack_ms.clear()
         host.stats.late_ms = []
         host.stats.turns = host.stats.timeouts = 0
-        cpu[0] = time.process_time()
+        for values in parts.values():
+            values.clear()
+        cpu[0], cpu[1] = time.process_time(), time.thread_time()
         measured.set()
 
     keepers = [asyncio.create_task(keep_one(index)) for index in range(matches)]
@@ -215,9 +261,15 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
     await asyncio.sleep(WARM_UP_S + args.seconds)
     late, acks, turns = list(host.stats.late_ms or []), list(host.ack_ms), host.stats.turns
     cpu_ms = (time.process_time() - cpu[0]) * 1000  # every thread's: the loop's and the store's
-    for keeper in keepers:
-        keeper.cancel()
-    await asyncio.gather(*keepers, return_exceptions=True)
+    loop_cpu_ms = (time.thread_time() - cpu[1]) * 1000
+    split = {
+        key: value
+        for name, values in parts.items()
+        for key, value in p50_p99(name, list(values)).items()
+    }
+    for task in (*keepers, lagging):
+        task.cancel()
+    await asyncio.gather(*keepers, lagging, return_exceptions=True)
     playing, players.players = players.players, {}  # nobody answers what the close delivers
     await stop_players(playing.values())
     await host.close()
@@ -227,11 +279,13 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
         "seconds": args.seconds,
         "windows_per_s": round(turns / args.seconds, 1),
         "cpu_ms_per_window": round(cpu_ms / max(1, turns), 2),
+        "loop_cpu_ms_per_window": round(loop_cpu_ms / max(1, turns), 2),
         "submissions": len(acks),
         "submit_ack_ms_p50": round(statistics.median(acks), 3) if acks else 0,
         "submit_ack_ms_p99": round(percentile(acks, 0.99), 3),
         "deadline_late_ms_p50": round(statistics.median(late), 3) if late else 0,
         "deadline_late_ms_p99": round(percentile(late, 0.99), 3),
+        **split,
         "lost_submissions": await lost(store, host.acked),
         "double_resolutions": await doubled(store, ids),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

@@ -129,6 +129,13 @@ class AgentPlayer:
     acted: set[int] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
+    @property
+    def blind(self) -> bool:
+        """The agent answers from the request alone (``RandomAgent.request_only``): no view is
+        fetched and no event decoded for it, so the load bench's players cost the host nothing
+        but their answers."""
+        return bool(getattr(self.agent, "request_only", False))
+
     def observe(self, events: list[Event], step: int) -> None:
         if step <= self.known_step:
             return
@@ -159,7 +166,7 @@ class AgentPlayer:
             await self._submit(self.rng.choice(JUNK), step)
             if retype_s:
                 await asyncio.sleep(retype_s)
-        view = await self.host.view(self.match_id, self.user_id)
+        view = None if self.blind else await self.host.view(self.match_id, self.user_id)
         await self._submit(self.agent.act(request, view), step)
 
     async def _submit(self, raw: str, step: int) -> SubmitResult:
@@ -204,6 +211,8 @@ class SimulatedPlayers:
         self.route(delivery)
 
     def show(self, delivery: Delivery) -> None:
+        if self.quiet or self.closed:  # nobody reads it: not worth formatting (the bench's)
+            return
         self.say(WALL_CLOCK.sub("", format_delivery(delivery)))
 
     def route(self, delivery: Delivery) -> None:
@@ -215,10 +224,11 @@ class SimulatedPlayers:
 
 def deliver_to(players: Sequence[AgentPlayer], delivery: Delivery) -> None:
     """Tell each AI player of the delivery's match what its seat sees; hand it its prompts."""
-    events = [event_from_json(e) for e in delivery.payload.get("events", [])]
     step = delivery.payload.get("step", 0)
-    for player in players:
-        if delivery.audience == PUBLIC or delivery.audience.seat == player.seat:
+    told = [p for p in players if delivery.audience == PUBLIC or delivery.audience.seat == p.seat]
+    if any(not player.blind for player in told):
+        events = [event_from_json(e) for e in delivery.payload.get("events", [])]
+        for player in told:
             player.observe(events, step)
     request = delivery.payload.get("request")
     for player in players:

@@ -14,7 +14,7 @@ import hashlib
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 JSON = Any
 """A value made of dicts, lists, str, int, float, bool and None only."""
@@ -387,6 +387,10 @@ def derive_rng(seed: int, *path: object) -> random.Random:
 class RandomAgent:
     """Any legal answer, uniformly among the request's choices (a random number of them
     within the request's minimum and maximum): every game's baseline."""
+
+    # it answers from the request alone (no view, no events), so a host need fetch no view and
+    # decode no event for it; a subclass that reads them says False
+    request_only: ClassVar[bool] = True
 
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat

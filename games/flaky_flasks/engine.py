@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
+from games.plain import copy_json
 from games.protocol import (
     JSON,
     MODERATORS,
@@ -43,7 +43,21 @@ from .render import (
     table,
 )
 from .rules import collection, window
-from .state import Chance, Config, G, State
+from .state import (
+    Bargain,
+    Chance,
+    Config,
+    Decks,
+    G,
+    Market,
+    Player,
+    Potion,
+    Ritual,
+    Rows,
+    Slot,
+    State,
+    Window,
+)
 
 DEFAULTS_TEXT = {
     "setup": "keep your layout",
@@ -64,11 +78,108 @@ PHASES = {
     "reply": "Bargain Phase",
 }
 TIMER = {"counter": "reaction"}  # every other window: "turn" (its own length, below)
+T = TypeVar("T")
 
 
 def copy_g(g: G) -> G:
-    """A deep copy of the game data (plain JSON), faster than ``copy.deepcopy``."""
-    copied: G = json.loads(json.dumps(g))
+    """A deep copy of the game data, written for its shape (``state.py``): nothing is shared
+    with ``g`` (a step never changes its input), at a fraction of a JSON round trip's cost (the
+    engine's largest cost per step). Every dict keeps its keys' order: the stored state is the
+    same text."""
+    copied = g.copy()
+    copied["names"] = list(g["names"])
+    copied["chance"] = copy_json(g["chance"])
+    copied["fumes"] = list(g["fumes"])
+    copied["panels"] = list(g["panels"])
+    copied["piles"] = _lists(g["piles"])
+    copied["rows"] = _rows(g["rows"])
+    copied["decks"] = _decks(g["decks"])
+    copied["players"] = [_player(p) for p in g["players"]]
+    copied["out"] = list(g["out"])
+    copied["win"] = None if g["win"] is None else _window(g["win"])
+    copied["counts"] = g["counts"].copy()
+    copied["ritual"] = _ritual(g["ritual"])
+    copied["market"] = _market(g["market"])
+    copied["bargain"] = _bargain(g["bargain"])
+    copied["winners"] = list(g["winners"])
+    copied["standings"] = list(g["standings"])
+    copied["shuffled"] = _lists(g["shuffled"])
+    if "dealt" in g:
+        copied["dealt"] = {pile: _lists(orders) for pile, orders in g["dealt"].items()}
+    return copied
+
+
+def _lists(lists: dict[str, list[T]]) -> dict[str, list[T]]:
+    return {key: list(items) for key, items in lists.items()}
+
+
+def _rows(rows: Rows) -> Rows:
+    copied = rows.copy()
+    copied["river"] = _lists(rows["river"])
+    copied["tableau"] = _lists(rows["tableau"])
+    return copied
+
+
+def _decks(decks: Decks) -> Decks:
+    copied = decks.copy()
+    copied["river"] = _lists(decks["river"])
+    copied["tableau"] = _lists(decks["tableau"])
+    return copied
+
+
+def _player(p: Player) -> Player:
+    copied = p.copy()
+    copied["hand"] = list(p["hand"])
+    copied["deck"] = list(p["deck"])
+    copied["discard"] = list(p["discard"])
+    copied["slots"] = [None if s is None else _slot(s) for s in p["slots"]]
+    copied["channels"] = [list(channel) for channel in p["channels"]]
+    copied["spare"] = list(p["spare"])
+    copied["cauldron"] = list(p["cauldron"])
+    copied["potions"] = [_potion(potion) for potion in p["potions"]]
+    copied["sales"] = [sale.copy() for sale in p["sales"]]
+    return copied
+
+
+def _slot(slot: Slot) -> Slot:
+    copied = slot.copy()
+    copied["left"] = list(slot["left"])
+    return copied
+
+
+def _potion(potion: Potion) -> Potion:
+    copied = potion.copy()
+    copied["symbols"] = list(potion["symbols"])
+    return copied
+
+
+def _window(win: Window) -> Window:
+    copied = win.copy()
+    copied["prompted"] = list(win["prompted"])
+    copied["finished"] = list(win["finished"])
+    copied["log"] = list(win["log"])
+    copied["counters"] = [list(counter) for counter in win["counters"]]
+    return copied
+
+
+def _ritual(ritual: Ritual) -> Ritual:
+    copied = ritual.copy()
+    copied["order"] = list(ritual["order"])
+    copied["chain"] = [entry.copy() for entry in ritual["chain"]]
+    return copied
+
+
+def _market(market: Market) -> Market:
+    copied = market.copy()
+    copied["order"] = list(market["order"])
+    return copied
+
+
+def _bargain(bargain: Bargain) -> Bargain:
+    copied = bargain.copy()
+    copied["order"] = list(bargain["order"])
+    offer = bargain["offer"]
+    copied["offer"] = None if offer is None else offer.copy()
     return copied
 
 

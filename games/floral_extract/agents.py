@@ -500,6 +500,8 @@ class EasyAgent(RandomAgent):
     """Random-ish: any flower and any rune, but a charge is spent on a pair still possible
     (the rules' evidence), never on one found or tried already."""
 
+    request_only = False  # it reads its view
+
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
         self.reader = NormalGardener(seat, rng)

@@ -77,6 +77,8 @@ class EasyAgent(RandomAgent):
     """Random-ish with a little sense: it crafts a potion whenever it can (a new category
     first), draws from the deck, and otherwise plays like the random player."""
 
+    request_only = False  # it reads its view
+
     def act(self, request: Request, view: JSON) -> str:
         if request.kind == "draw":
             return "deck"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.plain import copy_json
 from games.protocol import JSON
 
 from .cards import POTION_CATEGORIES, POTIONS
@@ -70,7 +71,36 @@ class State:
         return [seat for seat in range(self.seats) if not self.out[seat]]
 
     def clone(self) -> State:
-        return State.load(self.dump(), None if self.outcomes is None else list(self.outcomes))
+        """An independent copy: ``load(dump())``, field by field without the round trip."""
+        return State(
+            config=dict(self.config),
+            names=list(self.names),
+            hands=[list(h) for h in self.hands],
+            piles=[list(p) for p in self.piles],
+            potions=[[Owned(o.name, o.up, o.turn) for o in row] for row in self.potions],
+            deck=list(self.deck),
+            potion_decks={c: list(self.potion_decks[c]) for c in POTION_CATEGORIES},
+            revealed={c: self.revealed[c] for c in POTION_CATEGORIES},
+            seed=self.seed,
+            chance=self.chance,
+            drawn=copy_json(self.drawn),
+            direction=self.direction,
+            turn=self.turn,
+            active=self.active,
+            actions=self.actions,
+            chained=list(self.chained),
+            seal=self.seal,
+            skips=list(self.skips),
+            wards=list(self.wards),
+            cauldron=list(self.cauldron),
+            mimic_log=list(self.mimic_log),
+            out=list(self.out),
+            pending=copy_json(self.pending),
+            over=self.over,
+            winners=list(self.winners),
+            end_reason=self.end_reason,
+            outcomes=None if self.outcomes is None else list(self.outcomes),
+        )
 
     def dump(self) -> JSON:
         return {
@@ -84,7 +114,7 @@ class State:
             "revealed": dict(self.revealed),
             "seed": self.seed,
             "chance": self.chance,
-            "drawn": _copy(self.drawn),
+            "drawn": copy_json(self.drawn),
             "direction": self.direction,
             "turn": self.turn,
             "active": self.active,
@@ -96,7 +126,7 @@ class State:
             "cauldron": list(self.cauldron),
             "mimic_log": list(self.mimic_log),
             "out": list(self.out),
-            "pending": _copy(self.pending),
+            "pending": copy_json(self.pending),
             "over": self.over,
             "winners": list(self.winners),
             "end_reason": self.end_reason,
@@ -118,7 +148,7 @@ class State:
             revealed={c: fields["revealed"][c] for c in POTION_CATEGORIES},
             seed=int(fields["seed"]),
             chance=int(fields["chance"]),
-            drawn=_copy(fields["drawn"]),
+            drawn=copy_json(fields["drawn"]),
             direction=str(fields["direction"]),
             turn=int(fields["turn"]),
             active=int(fields["active"]),
@@ -130,18 +160,9 @@ class State:
             cauldron=list(fields["cauldron"]),
             mimic_log=list(fields["mimic_log"]),
             out=list(fields["out"]),
-            pending=_copy(fields["pending"]),
+            pending=copy_json(fields["pending"]),
             over=bool(fields["over"]),
             winners=list(fields["winners"]),
             end_reason=fields["end_reason"],
             outcomes=outcomes,
         )
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of plain JSON data (faster than copy.deepcopy)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value

@@ -152,6 +152,8 @@ class EasyAgent(RandomAgent):
     """Random-ish: any coin, but its top coin for a card that completes its triple, and a
     declaration only of a triple it remembers winning."""
 
+    request_only = False  # it reads its view
+
     def __init__(self, seat: int, rng: random.Random) -> None:
         super().__init__(seat, rng)
         self.memory = Memory(seat)

@@ -7,11 +7,11 @@ the offers under way and, per seat, whether it is done dealing and the offer it 
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from games.plain import copy_json
 from games.protocol import JSON
 
 from .effects import counted, label, triple_of
@@ -31,6 +31,18 @@ class Draft:
     ask: list[str] = field(default_factory=list)
     favour: str = ""
 
+    def clone(self) -> Draft:
+        return Draft(self.to, self.step, list(self.give), list(self.ask), self.favour)
+
+    def dump(self) -> dict[str, JSON]:
+        return {
+            "to": self.to,
+            "step": self.step,
+            "give": list(self.give),
+            "ask": list(self.ask),
+            "favour": self.favour,
+        }
+
 
 @dataclass(slots=True)
 class Offer:
@@ -45,6 +57,21 @@ class Offer:
     ask: list[str]
     favour: str
     stamps: list[int]
+
+    def clone(self) -> Offer:
+        give, ask, stamps = list(self.give), list(self.ask), list(self.stamps)
+        return Offer(self.id, self.by, self.to, give, ask, self.favour, stamps)
+
+    def dump(self) -> dict[str, JSON]:
+        return {
+            "id": self.id,
+            "by": self.by,
+            "to": self.to,
+            "give": list(self.give),
+            "ask": list(self.ask),
+            "favour": self.favour,
+            "stamps": list(self.stamps),
+        }
 
 
 @dataclass(slots=True)
@@ -74,8 +101,26 @@ class Seat:
             table=list(self.table),
             brew=list(self.brew),
             effects=list(self.effects),
-            draft=None if self.draft is None else copy.deepcopy(self.draft),
+            draft=None if self.draft is None else self.draft.clone(),
         )
+
+    def dump(self) -> dict[str, JSON]:
+        """As ``dataclasses.asdict`` (the same keys in the same order), written out: asdict
+        deep-copies every leaf, several times the cost of the whole step."""
+        return {
+            "name": self.name,
+            "dealt": list(self.dealt),
+            "hand": list(self.hand),
+            "front": list(self.front),
+            "table": list(self.table),
+            "brew": list(self.brew),
+            "eliminated": self.eliminated,
+            "effects": list(self.effects),
+            "removed": self.removed,
+            "ready": self.ready,
+            "proposals": self.proposals,
+            "draft": None if self.draft is None else self.draft.dump(),
+        }
 
     def marks(self) -> list[str]:
         """Each card's effect, beside ``brew`` ("" for none): kept in step with the brew even
@@ -177,15 +222,38 @@ class State:
             rebidders=list(self.rebidders),
             winners=list(self.winners),
             deck_effects=list(self.deck_effects),
-            offers=copy.deepcopy(self.offers),
+            offers=[offer.clone() for offer in self.offers],
         )
 
     def dump(self) -> JSON:
-        return asdict(self)
+        """As ``dataclasses.asdict`` (the same keys in the same order), written out."""
+        return {
+            "config": copy_json(self.config),
+            "seats": [seat.dump() for seat in self.seats],
+            "deck": list(self.deck),
+            "deck_effects": list(self.deck_effects),
+            "effects": list(self.effects),
+            "storefront": list(self.storefront),
+            "snakeoil": list(self.snakeoil),
+            "discarded": list(self.discarded),
+            "auction": self.auction,
+            "card": self.card,
+            "card_effect": self.card_effect,
+            "phase": self.phase,
+            "round": self.round,
+            "rebidders": list(self.rebidders),
+            "winners": list(self.winners),
+            "end_reason": self.end_reason,
+            "end_detail": self.end_detail,
+            "cursed": self.cursed,
+            "offers": [offer.dump() for offer in self.offers],
+            "next_offer": self.next_offer,
+            "deals_made": self.deals_made,
+        }
 
     @classmethod
     def load(cls, data: JSON) -> State:
-        fields = copy.deepcopy(dict(data))  # the state must not share lists with its source
+        fields = copy_json(dict(data))  # the state must not share lists with its source
         fields["seats"] = [_seat(seat) for seat in fields["seats"]]
         fields["offers"] = [Offer(**offer) for offer in fields.get("offers", [])]
         if fields["phase"] not in PHASES:

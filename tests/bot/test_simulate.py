@@ -10,13 +10,18 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from bot.audit import audit_store
 from bot.export import export_match
-from bot.simulate import simulate
+from bot.games import load_game_info
+from bot.host import SubmitResult
+from bot.simulate import SimulatedPlayers, Simulation, simulate
 from bot.store.sqlite import SqliteStore
+from bot.transport import request_to_json
+from games.protocol import JSON, Setup
 from games.registry import get
 from tests.bot import toy_game
 
@@ -261,3 +266,38 @@ def test_cli_options_refused_in_one_line() -> None:
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith("floral-host simulate: --options: magic_infused: ")
     assert run.stderr.count("\n") == 1
+
+
+class _CountingHost:
+    """What an AI player asks of the host: its seat's view (counted) and its answers."""
+
+    def __init__(self, view: JSON) -> None:
+        self.seat_view, self.views = view, 0
+        self.answers: list[str] = []
+
+    async def view(self, match_id: int, user_id: int) -> JSON:
+        self.views += 1
+        return self.seat_view
+
+    async def submit(
+        self, match_id: int, user_id: int, raw: str, *, step: int | None = None
+    ) -> SubmitResult:
+        self.answers.append(raw)
+        return SubmitResult(True, "ok", match_id, 0, step)
+
+
+@pytest.mark.parametrize(("level", "views"), [("random", 0), ("normal", 1)])
+async def test_only_a_level_that_reads_its_view_is_given_one(level: str, views: int) -> None:
+    """The ``random`` level answers from the request alone (the AI levels' contract): the load
+    benchmark's players fetch no view and decode no event (a host's cost no real player
+    causes); any other level gets both."""
+    info = load_game_info("floral-extract")
+    state, _ = info.game.new_match(Setup(info.game.parse_config({}, 2), 2, 5, ("a", "b")))
+    host = _CountingHost(info.game.view(state, 0))
+    sim = Simulation(host, SimulatedPlayers(io.StringIO(), quiet=True), 60.0, level=level)  # type: ignore[arg-type]
+    record = SimpleNamespace(game="floral-extract", window_s=None, id=1, seed=5, players=(7, 8))
+    player = sim.seat_players(record)[0]  # type: ignore[arg-type]  # what seat_players reads
+    player.junk_rate = 0.0
+    await player.answer(request_to_json(info.game.requests(state)[0], 1, 1, 0.0))
+    assert host.views == views and len(host.answers) == 1
+    assert player.blind is (level == "random")

@@ -407,6 +407,39 @@ def test_random_matches_end_within_the_rules(name: str, data: st.DataObject) -> 
         assert len(set(seats)) == len(seats) and set(seats) <= set(range(plan.seats))
 
 
+@pytest.mark.parametrize("name", registry.names())
+def test_a_request_only_level_answers_without_a_view(name: str) -> None:
+    """An AI level whose agent says ``request_only`` (the ``random`` level, at least) reads
+    neither its view nor the events: ``bot.simulate`` gives it none, so the load benchmark's
+    players cost the host nothing but their answers. Given ``None`` for every view, it answers
+    every prompt of a match, and legally."""
+    info = load_game_info(name)
+    game, seats = info.game, info.game.min_seats
+    names = tuple(f"P{seat + 1}" for seat in range(seats))
+    start, _ = game.new_match(Setup(game.parse_config({}, seats), seats, 11, names))
+    levels = [
+        level
+        for level, factory in info.agents.items()
+        if getattr(factory(0, random.Random(0)), "request_only", False)
+    ]
+    assert "random" in levels
+    for level in levels:
+        state = start
+        agents = [info.agents[level](seat, random.Random(seat)) for seat in range(seats)]
+        verdicts = []
+        for _ in range(200):
+            requests = game.requests(state)
+            if not requests:
+                break
+            moves: dict[int, Move | None] = {}
+            for request in requests:
+                raw = agents[request.seat].act(request, None)
+                verdicts.append(verdict := game.submit(state, request.seat, raw))
+                moves[request.seat] = verdict.move if isinstance(verdict, Accepted) else None
+            state, _ = game.resolve(state, moves)
+        assert len(verdicts) > 20 and all(isinstance(v, Accepted) for v in verdicts), level
+
+
 @pytest.mark.parametrize("name", NAMES)
 @CONFORMANCE
 @given(data=st.data())

@@ -3,6 +3,7 @@ until the reveal, and a dumped and loaded state continues exactly like the origi
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -171,3 +172,36 @@ def test_dump_load_then_continue_equals_continuing(
         direct += new_events
     assert direct == events
     assert replayed == events[len(events) - len(replayed) :]
+
+
+def _containers(value: Any) -> list[int]:
+    """The ids of every list and dict (and dataclass) inside ``value``, itself included."""
+    if dataclasses.is_dataclass(value):
+        inner = [getattr(value, f.name) for f in dataclasses.fields(value)]
+        return [id(value), *(i for item in inner for i in _containers(item))]
+    if isinstance(value, dict):
+        return [id(value), *(i for item in value.values() for i in _containers(item))]
+    if isinstance(value, list):
+        return [id(value), *(i for item in value for i in _containers(item))]
+    return []
+
+
+def test_dump_is_asdict_and_clone_shares_nothing_it_may_change() -> None:
+    """The written-out ``dump`` (the host's per-step snapshot) is exactly what
+    ``dataclasses.asdict`` gave, key for key in order, and ``clone`` copies as before: only
+    the config and the effects in play (never changed) are shared; with the Deal Window's
+    offers and drafts and Magic Infused effects in play."""
+    offers = drafts = 0
+    for seed in range(3):
+        state, _ = GAME.new_match(Setup({"deal_window": 30, "magic_infused": 3}, 3, seed))
+        _, log, _ = _play(state, seed, windows=200)
+        for moves in log:
+            assert json.dumps(GAME.dump(state)) == json.dumps(dataclasses.asdict(state))
+            clone = state.clone()
+            assert clone == state
+            kept = {id(state.config), id(state.effects), *_containers(state.config)}
+            assert not (set(_containers(clone)) & set(_containers(state))) - kept
+            offers += bool(state.offers)
+            drafts += any(seat.draft for seat in state.seats)
+            state, _ = GAME.resolve(state, moves)
+    assert offers and drafts  # the deal window's parts were dumped and cloned
