@@ -435,27 +435,23 @@ def phase_of(g: G) -> tuple[int, int, str]:
     return g["round"], turn, kind
 
 
-ROUND_SPAN = 100_000  # the view's turn numbers of one round (its turns: ten numbers each)
+# the phases of a round (§4), in order: its place in the round is a phase's number's remainder
+PLACES = {"Setup Phase": 0, "Ritual": 1, "work": 2, "Market Phase": 5, "Bargain Phase": 6}
+PHASES_A_ROUND = 7  # the Setup, Turn 1's and Turn 2's Ritual and work, the Market, the Bargain
 
 
 def turn_of(g: G) -> int:
     """The view's ``turn``: the phase of §4 the open window belongs to (the Setup, each Turn's
     Ritual and work, the Market, the Bargain; a Turn is long, so each of its two phases is
-    one), as a number that grows with each phase begun and the end. A window in the middle of
-    a phase (a Hex, a work command, a sale) leaves it: the host posts once a phase where nobody
-    else decides meanwhile, and logs once. Derived from the round, its turn and the window's
-    kind, so the stored states are as before."""
+    one), counted from the first round's Setup, and the end after the last. A window in the
+    middle of a phase (a Hex, a work command, a sale) leaves it: the host posts once a phase
+    where nobody else decides meanwhile, and logs once. Derived from the round, its turn (1 or
+    2) and the window's kind, so the stored states are as before."""
     r, turn, kind = phase_of(g)
     if kind == "over":
-        return (r + 1) * ROUND_SPAN
-    place = {
-        "Setup Phase": 0,
-        "Ritual": turn * 10 + 1,
-        "work": turn * 10 + 2,
-        "Market Phase": ROUND_SPAN - 2,
-        "Bargain Phase": ROUND_SPAN - 1,
-    }
-    return r * ROUND_SPAN + place[kind]
+        return (r + 1) * PHASES_A_ROUND
+    second_turn = 2 if kind in ("Ritual", "work") and turn == 2 else 0
+    return r * PHASES_A_ROUND + PLACES[kind] + second_turn
 
 
 def table_summary(content: Content, g: G, rounds: int) -> str:
