@@ -31,19 +31,22 @@ def command_database(db: str | None) -> str:
 
 
 async def open_store(
-    target: str | Path, *, readonly: bool = False, any_older: bool = False
+    target: str | Path, *, readonly: bool = False, any_older: bool = False, journal: bool = True
 ) -> SqlStore:
     """The store of ``target`` (a PostgreSQL URL or an SQLite file), or UnusableDatabase
     saying in one line why it cannot be used. Writable: made or upgraded as needed, and proved
     writable; ``readonly``: nothing is made or written; ``any_older``: an older schema is read
-    too."""
+    too. ``journal=False``: a writable SQLite store that leaves the answers' journal alone
+    (``bot.store.journal``: a command that may run beside the host, which owns it)."""
     if is_postgres(target):
         from bot.store.postgres import PostgresStore  # asyncpg only where it is used
 
         return await PostgresStore.open(str(target), readonly=readonly, any_older=any_older)
     from bot.store.sqlite import SqliteStore
 
-    return await SqliteStore.open(Path(target), readonly=readonly, any_older=any_older)
+    return await SqliteStore.open(
+        Path(target), readonly=readonly, any_older=any_older, journal=journal
+    )
 
 
 def shown(target: str | Path) -> str:

@@ -25,7 +25,7 @@ async def read_ratings(db: str | None, *, rebuild: bool = False) -> tuple[list[R
     """The ratings of every guild and game, and with ``rebuild`` how many matches were folded."""
     target = command_database(db)
     if rebuild:
-        store = await open_store(target)
+        store = await open_store(target, journal=False)  # may run beside the host
         try:
             folded = await ratings.rebuild(store)
             return await store.ratings(None), folded

@@ -4,12 +4,13 @@ One connection serves the whole host. Each write is one transaction run in a sin
 connection's thread (see ``_write``), so two coroutines' statements never interleave.
 
 Durability against a power loss or an OS crash, not only a killed process: ``add_attempt``
-returns (and the move is acknowledged) only once the WAL holding it is synced to disk, and the
-delivery worker calls ``sync`` before sending, so no message tells of a change that could still
-be lost. ``synchronous=FULL`` would sync inside every commit, one at a time on the connection's
-thread (about 8 ms each on a plain disk, so at most ~120 commits a second for the whole host);
-instead commits run with ``NORMAL`` and ``sync`` syncs the WAL file once for every commit made
-meanwhile (group commit), which gives the same guarantee where it is needed.
+returns (and the move is acknowledged) only once the answers' journal holding it is synced to
+disk (``bot.store.journal``; its transaction commits just after), and the delivery worker calls
+``sync`` before sending, so no message tells of a change that could still be lost.
+``synchronous=FULL`` would sync inside every commit, one at a time on the connection's thread
+(about 8 ms each on a plain disk, so at most ~120 commits a second for the whole host); instead
+commits run with ``NORMAL`` and ``sync`` syncs the WAL file once for every commit made meanwhile
+(group commit), which gives the same guarantee where it is needed.
 
 Size: a step keeps its snapshot only at checkpoints and while latest (``SNAPSHOT_EVERY``), and
 the transaction that settles messages archives the match's delivered ones, compressed, in
@@ -26,6 +27,7 @@ import logging
 import os
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from functools import partial
 from pathlib import Path
@@ -35,6 +37,7 @@ from typing import Any, TypeAlias, TypeVar
 import aiosqlite
 import aiosqlite.core
 
+from bot.store import Attempt, Change, WriteFailed
 from bot.store import transactions as tx
 from bot.store.common import (
     SQLITE_KIND,
@@ -45,6 +48,7 @@ from bot.store.common import (
     check_version,
 )
 from bot.store.faults import UnusableDatabase, explain
+from bot.store.journal import AnswerJournal, journal_paths, replay
 from bot.store.schema import MIGRATIONS
 from bot.store.sql import SQLITE, Query, Work, drive
 
@@ -70,10 +74,23 @@ class SqliteStore(SqlStore):
         self._closing = asyncio.Event()
         self._checkpointing: asyncio.Task[None] | None = None
         self._group_sync = GroupSync(self._sync_wal)
+        # a writable store's answers' journal (``bot.store.journal``), the windows open in the
+        # database (those an answer may still be kept in), and the journaled answers whose
+        # transaction failed, written again each second
+        self._journal: AnswerJournal | None = None
+        self._open_windows: set[tuple[int, int]] = set()
+        self._unwritten: list[tuple[int, Attempt]] = []
+        self._answers: deque[tuple[int, Attempt]] = deque()  # for the next batch
+        self._batch_queued = False
 
     @classmethod
     async def open(
-        cls, path: Path | str, *, readonly: bool = False, any_older: bool = False
+        cls,
+        path: Path | str,
+        *,
+        readonly: bool = False,
+        any_older: bool = False,
+        journal: bool = True,
     ) -> SqliteStore:
         """The store at ``path``, or :class:`UnusableDatabase` saying why the file cannot be used.
 
@@ -82,6 +99,9 @@ class SqliteStore(SqlStore):
         file can be written, so a read-only file, a full disk or a lock fail here, at start.
         ``readonly`` (audit, export, list, backup): the file must exist; nothing is created.
         ``any_older`` (backup, which copies pages and reads no record): an older schema is fine.
+        ``journal``: a writable store adds the answers' journal's lines the database lacks,
+        then keeps the journal (``bot.store.journal``); only the process owning the database
+        may (``bot.store.owner``): not one that runs beside it (``ratings --rebuild``).
         """
         path = Path(path)
         try:
@@ -90,7 +110,7 @@ class SqliteStore(SqlStore):
             raise explain(path, error) from None
         store = cls(db, path)
         try:
-            await store._prepare(readonly, any_older)
+            await store._prepare(readonly, any_older, journal)
         except BaseException as error:
             await db.close()
             cause = _storage_cause(error)
@@ -99,7 +119,7 @@ class SqliteStore(SqlStore):
             raise
         return store
 
-    async def _prepare(self, readonly: bool, any_older: bool) -> None:
+    async def _prepare(self, readonly: bool, any_older: bool, journal: bool) -> None:
         db = self._db
         await db.execute(f"PRAGMA busy_timeout={OPEN_BUSY_TIMEOUT_MS}")
         rows = await db.execute_fetchall(self.dialect.tables)
@@ -113,6 +133,12 @@ class SqliteStore(SqlStore):
         await self._write(tx.touch_schema_row())
         await db.execute("PRAGMA busy_timeout=5000")
         await self._archive_ended()
+        if journal:
+            await self._add_journaled()
+            self._open_windows = set(await self._read(tx.open_windows()))
+            self._journal = AnswerJournal(self.path)
+            if self._wal_fd is None:  # (the replay's sync may have started them)
+                self._wal_fd = await self._start_syncing()  # the checkpoints tend the journal
 
     async def vacuum(self) -> None:
         """Rebuild the file without its free pages, and empty the WAL the rebuild went through.
@@ -146,13 +172,133 @@ class SqliteStore(SqlStore):
 
     async def close(self) -> None:
         self._closing.set()
+        with contextlib.suppress(sqlite3.Error, OSError):
+            await self._write_again()
         await self._group_sync.stop()
         if self._checkpointing is not None:
             await asyncio.gather(self._checkpointing, return_exceptions=True)
         if self._wal_fd is not None:
             os.close(self._wal_fd)
             self._wal_fd = None
-        await self._db.close()
+        await self._db.close()  # after the answers' transactions queued before
+        if self._journal is not None:
+            if not self._journal.unsaved:  # the last connection's close synced them all
+                for index in (0, 1):
+                    self._journal.empty(index)
+            self._journal.close()
+            self._journal = None
+
+    async def add_attempt(self, attempt: Attempt) -> bool:
+        """An accepted answer is durable, and may be acknowledged, once its journal line is
+        synced (``bot.store.journal``); its transaction is queued first and commits soon after.
+
+        Whether its window is open is known here, without the database: one process owns an
+        SQLite database (``bot.store.owner``), and every window opens and closes in ``apply``
+        (the host closes one under its match's lock, so no answer of the match is between
+        this check and its transaction, which goes before any change queued later)."""
+        journal = self._journal
+        if attempt.verdict != "accepted" or journal is None or self.fence is not None:
+            return await super().add_attempt(attempt)
+        if (attempt.match_id, attempt.step) not in self._open_windows:
+            return False
+        try:
+            number = journal.write(attempt)
+        except OSError as error:
+            raise WriteFailed(f"the answer could not be saved: {error}") from error
+        self._answers.append((number, attempt))
+        if not self._batch_queued:
+            self._batch_queued = True
+            self._queue(self._write_answers, ANSWERS).add_done_callback(self._answers_written)
+        await journal.synced()
+        return True
+
+    def _write_answers(self) -> tuple[list[tuple[int, Attempt]], list[Attempt]]:
+        """(On the connection's thread.) Every journaled answer queued so far, in one
+        transaction: answers that arrive while the thread is busy share the next one."""
+        self._batch_queued = False  # before taking them: one queued after is in a next batch
+        batch = []
+        while self._answers:
+            batch.append(self._answers.popleft())
+        if not batch:
+            return batch, []
+        work = tx.add_answers(self.dialect, [attempt for _, attempt in batch])
+        try:
+            return batch, _in_transaction(work, self._db._conn)
+        except Exception as error:
+            raise _AnswersNotWritten(batch) from error
+
+    def _answers_written(
+        self, done: asyncio.Future[tuple[list[tuple[int, Attempt]], list[Attempt]]]
+    ) -> None:
+        if self._journal is None or done.cancelled():  # (closed)
+            return
+        error = done.exception()
+        if isinstance(error, _AnswersNotWritten):
+            log.warning("%d answers will be written again: %s", len(error.batch), error.__cause__)
+            self._unwritten += error.batch
+            return
+        batch, closed = done.result()
+        for number, _ in batch:
+            self._journal.saved(number)
+        self._commits += bool(batch)
+        for attempt in closed:  # never, by add_attempt's reasoning
+            log.error(
+                "match %d step %d: an answer's window closed before its move was kept",
+                attempt.match_id,
+                attempt.step,
+            )
+
+    async def apply(self, change: Change) -> bool:
+        await self._write_again()
+        applied = await super().apply(change)
+        if applied and change.close_window is not None:
+            self._open_windows.discard((change.match_id, change.close_window))
+        if applied and change.open_window is not None:
+            self._open_windows.add((change.match_id, change.open_window.step))
+        return applied
+
+    async def _add_journaled(self) -> None:
+        """Add the journal's answers the database lacks (a crash came before their commit),
+        then empty the journal."""
+        attempts = replay(self.path)
+        if attempts:
+            added = await self._write(tx.add_journaled(self.dialect, attempts), durable=True)
+            log.info("answers' journal: %d answers read, %d added", len(attempts), added)
+        for path in journal_paths(self.path):
+            if path.exists():
+                os.truncate(path, 0)
+
+    async def _write_again(self) -> None:
+        """Write the answers whose transaction failed (each second, and before a change: a
+        match's answers are logged before its next step)."""
+        if not self._unwritten or self._journal is None:
+            return
+        failed, self._unwritten = self._unwritten, []
+        try:
+            await self._write(tx.add_journaled(self.dialect, [a for _, a in failed]), first=True)
+        except (sqlite3.Error, OSError) as error:
+            log.warning("%d answers could not be written again yet: %s", len(failed), error)
+            self._unwritten = failed + self._unwritten
+        else:
+            for number, _ in failed:
+                self._journal.saved(number)
+
+    async def _tend_journal(self) -> None:
+        """Write again the answers whose transaction failed; empty the other file once all its
+        answers are in the database and synced, and turn to it."""
+        journal = self._journal
+        if journal is None:
+            return
+        await self._write_again()
+        other = journal.rotated_out()
+        if other is not None:
+            try:
+                await self.sync()
+            except WriteFailed as error:
+                log.warning("answers' journal kept: %s", error)
+            else:
+                journal.empty(other)
+        journal.turn()
 
     async def _migrate(self) -> None:
         await self._db.execute(
@@ -196,9 +342,12 @@ class SqliteStore(SqlStore):
     async def _first(self, call: Callable[[], T], lane: int) -> T:
         """Run ``call`` on the connection's thread before the calls of the later lanes queued
         so far (after the one running, and those of its lane and the earlier ones)."""
+        return await self._queue(call, lane)
+
+    def _queue(self, call: Callable[[], T], lane: int) -> asyncio.Future[T]:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._lanes.put((future, call), lane)
-        return await future
+        return future
 
     async def _read(self, work: Work[T]) -> T:
         """Run ``work`` in the connection's thread: rows are decoded there, not on the loop."""
@@ -250,6 +399,8 @@ class SqliteStore(SqlStore):
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(CHECKPOINT_EVERY_S):
                         await self._closing.wait()
+                if not self._closing.is_set():
+                    await self._tend_journal()
                 if self._commits:
                     self._commits = 0
                     frames = await asyncio.to_thread(_checkpoint_beside, other)
@@ -257,6 +408,12 @@ class SqliteStore(SqlStore):
                         await self._db._execute(_restart_wal, self._db._conn)  # type: ignore[no-untyped-call]
         finally:
             await asyncio.to_thread(other.close)
+
+
+class _AnswersNotWritten(Exception):
+    def __init__(self, batch: list[tuple[int, Attempt]]) -> None:
+        super().__init__(f"{len(batch)} answers not written")
+        self.batch = batch
 
 
 class _SqliteSession(Session):

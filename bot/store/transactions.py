@@ -151,21 +151,60 @@ def fill_table(new: NewMatch, match_id: int) -> Work[None]:
 def add_attempt(dialect: Dialect, attempt: Attempt) -> Work[None]:
     """Log the attempt; an accepted one also becomes the seat's move, only while its window is
     open (WindowClosed otherwise: a move for a window that has just closed is never kept)."""
-    if attempt.verdict == "accepted":
-        # conditional, in one statement: a move for a window that has just closed is never
-        # kept (PostgreSQL holds the open window's row till the commit: closing it waits)
-        kept = yield from changed(
-            "INSERT INTO moves (match_id, step, seat, move)"
-            " SELECT match_id, step, CAST(? AS BIGINT), ? FROM windows"
-            f" WHERE match_id = ? AND step = ? AND status = 'open'{dialect.for_share}"
-            " ON CONFLICT (match_id, step, seat) DO UPDATE SET move = excluded.move",
-            attempt.seat,
-            dumps(attempt.move),
+    if attempt.verdict == "accepted" and not (yield from _keep_move(dialect, attempt)):
+        raise WindowClosed
+    yield from _log_attempt(attempt)
+
+
+def add_answers(dialect: Dialect, attempts: Sequence[Attempt]) -> Work[list[Attempt]]:
+    """Accepted attempts, journaled (``bot.store.journal``): each is logged, and becomes the
+    seat's move while its window is open; those whose window was closed."""
+    closed = []
+    for attempt in attempts:
+        if not (yield from _keep_move(dialect, attempt)):
+            closed.append(attempt)
+        yield from _log_attempt(attempt)
+    return closed
+
+
+def add_journaled(dialect: Dialect, attempts: Sequence[Attempt]) -> Work[int]:
+    """``add_answers`` for the journal's attempts that are not logged yet (a crash came before
+    their commit, or their transaction failed); how many."""
+    missing = []
+    for attempt in attempts:
+        logged = yield from fetchone(
+            "SELECT 1 FROM attempts WHERE match_id = ? AND step = ? AND seat = ? AND at = ?"
+            " AND raw = ?",
             attempt.match_id,
             attempt.step,
+            attempt.seat,
+            attempt.at,
+            attempt.raw,
         )
-        if kept != 1:
-            raise WindowClosed
+        if logged is None:
+            missing.append(attempt)
+    yield from add_answers(dialect, missing)
+    return len(missing)
+
+
+def _keep_move(dialect: Dialect, attempt: Attempt) -> Work[bool]:
+    """The attempt's move becomes the seat's, if its window is open; whether it was."""
+    # conditional, in one statement: a move for a window that has just closed is never
+    # kept (PostgreSQL holds the open window's row till the commit: closing it waits)
+    kept = yield from changed(
+        "INSERT INTO moves (match_id, step, seat, move)"
+        " SELECT match_id, step, CAST(? AS BIGINT), ? FROM windows"
+        f" WHERE match_id = ? AND step = ? AND status = 'open'{dialect.for_share}"
+        " ON CONFLICT (match_id, step, seat) DO UPDATE SET move = excluded.move",
+        attempt.seat,
+        dumps(attempt.move),
+        attempt.match_id,
+        attempt.step,
+    )
+    return kept == 1
+
+
+def _log_attempt(attempt: Attempt) -> Work[None]:
     yield from execute(
         "INSERT INTO attempts (match_id, step, seat, user_id, raw, verdict, reason, move, at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -179,6 +218,12 @@ def add_attempt(dialect: Dialect, attempt: Attempt) -> Work[None]:
         None if attempt.verdict != "accepted" else dumps(attempt.move),
         attempt.at,
     )
+
+
+def open_windows() -> Work[list[tuple[int, int]]]:
+    """Every open window, as (match, step)."""
+    rows = yield from fetch("SELECT match_id, step FROM windows WHERE status = 'open'")
+    return [(int(match_id), int(step)) for match_id, step in rows]
 
 
 def _require_open(dialect: Dialect, match_id: int, step: int) -> Work[None]:
