@@ -29,9 +29,10 @@ every timer kind of its game that long), its game's smallest table; ``--matches`
 for ``--seconds`` (a finished match is replaced by a new one), measured after the first 12 s.
 ``loop_cpu_ms_per_window`` is the event loop's thread's share of ``cpu_ms_per_window`` (the rest:
 the store's connection thread, the syncs and checkpoints). Where an acknowledgement's time goes:
-``ack_store_ms_p50/p99`` the store's part (the attempt's transaction, queued behind the calls
-under way in the connection's thread, and the group sync), ``sync_ms_p50/p99`` the group sync
-alone (``Store.sync``: the WAL's fsync, shared), and ``loop_lag_ms_p50/p99`` how late a 5 ms
+``ack_store_ms_p50/p99`` the store's part (SQLite: the answer's line in the answers' journal
+and its sync, ``bot.store.journal``; its transaction commits after; PostgreSQL: the commit),
+``sync_ms_p50/p99`` a sync of the database (``Store.sync``: the WAL's fsync, shared; what a
+delivery waits for), and ``loop_lag_ms_p50/p99`` how late a 5 ms
 timer of the event loop fires (every callback that ran meanwhile, and the collector's pauses:
 what any answer or deadline waits for the loop).
 ``--sweep 300,600,900,1200`` runs each count in turn (a fresh database each) and names the
