@@ -88,7 +88,15 @@ ODD_TEXTS = [
     "{",
 ]
 # Any character at all, surrogates included.
-ODD_TEXT = st.sampled_from(range(len(ODD_TEXTS))).map(ODD_TEXTS.__getitem__)
+# Drawn by index through a named function: hypothesis describes a bound method by its object's
+# whole repr (hundreds of kB here, built once a process, with a warning).
+
+
+def odd_text(index: int) -> str:
+    return ODD_TEXTS[index]
+
+
+ODD_TEXT = st.sampled_from(range(len(ODD_TEXTS))).map(odd_text)
 TEXT = st.one_of(
     st.text(st.characters(exclude_categories=())),
     ODD_TEXT,
@@ -107,8 +115,14 @@ ODD_VALUES = [
     list(range(20_000)),
     {str(i): i for i in range(10_000)},
 ]
+
+
+def odd_value(index: int) -> Any:
+    return ODD_VALUES[index]
+
+
 # Drawn by index, so hypothesis never renders a megabyte in a strategy's description.
-ODD = st.sampled_from(range(len(ODD_VALUES))).map(ODD_VALUES.__getitem__)
+ODD = st.sampled_from(range(len(ODD_VALUES))).map(odd_value)
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), TEXT, ODD)
 JSONISH = st.recursive(
     SCALARS,
