@@ -14,8 +14,8 @@ database. When the database opens, ``replay`` reads the lines of both (a crash m
 some the database lacks) and the store adds the missing ones (``tx.add_journaled``) before the
 host resumes a match.
 
-A line is one JSON array: a number counting the lines since the files were last emptied, then
-the attempt's fields in order. Lines are never longer than an answer's text (bounded) allows.
+A line is one JSON array: a number counting the lines written since the store opened, then the
+attempt's fields in order; its length is bounded by the answer's text, which the host bounds.
 """
 
 from __future__ import annotations
@@ -134,18 +134,35 @@ def _fdatasync_all(fds: list[int]) -> None:
 def replay(database: Path) -> list[Attempt]:
     """The attempts of both files' lines, in the order they were written. A line cut short (the
     process died while writing it, before it was synced: never acknowledged) is left out."""
-    lines: list[list[object]] = []
+    numbered: list[tuple[int, Attempt]] = []
     for path in journal_paths(database):
         if not path.exists():
             continue
-        for number, text in enumerate(path.read_bytes().splitlines(), 1):
+        for index, text in enumerate(path.read_bytes().splitlines(), 1):
             try:
-                fields = json.loads(text)
-                if not isinstance(fields, list) or len(fields) != 10:
-                    raise ValueError("not an answer's ten fields")
-            except ValueError as error:
-                log.warning("%s line %d is not an answer, left out: %s", path, number, error)
-                continue
-            lines.append(fields)
-    lines.sort(key=lambda fields: fields[0])  # type: ignore[arg-type,return-value]
-    return [Attempt(*fields[1:]) for fields in lines]  # type: ignore[arg-type]
+                numbered.append(_read_line(text))
+            except (ValueError, TypeError) as error:
+                log.warning("%s line %d is not an answer, left out: %s", path, index, error)
+    numbered.sort(key=lambda line: line[0])
+    return [attempt for _, attempt in numbered]
+
+
+def _read_line(text: bytes) -> tuple[int, Attempt]:
+    fields = json.loads(text)
+    if not isinstance(fields, list) or len(fields) != 10:
+        raise ValueError("not an answer's ten fields")
+    number, match_id, step, seat, user_id, raw, verdict, reason, move, at = fields
+    if verdict not in ("accepted", "refused", "duplicate"):
+        raise ValueError(f"no such verdict: {verdict!r}")
+    attempt = Attempt(
+        int(match_id),
+        int(step),
+        int(seat),
+        int(user_id),
+        str(raw),
+        verdict,
+        str(reason),
+        move,
+        float(at),
+    )
+    return int(number), attempt
