@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -57,18 +58,7 @@ class AnswerJournal:
         """Append the attempt's line to the current file (``synced`` makes it durable); its
         number. OSError if it cannot be written: the file is then as it was."""
         number = self._count + 1
-        fields = [
-            number,
-            attempt.match_id,
-            attempt.step,
-            attempt.seat,
-            attempt.user_id,
-            attempt.raw,
-            attempt.verdict,
-            attempt.reason,
-            attempt.move,
-            attempt.at,
-        ]
+        fields = [number, *(getattr(attempt, field.name) for field in dataclasses.fields(attempt))]
         line = (json.dumps(fields) + "\n").encode("ascii")  # ASCII: escapes, one line
         index, fd = self._current, self._fds[self._current]
         try:
