@@ -10,7 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +32,16 @@ async def store_with_a_window(path: Path) -> tuple[SqliteStore, int]:
     window = WindowRecord(match_id, 1, (0, 1), 1e12, None, False)
     assert await store.apply(Change(match_id, 2.0, open_window=window))
     return store, match_id
+
+
+@contextlib.asynccontextmanager
+async def a_window(path: Path) -> AsyncIterator[tuple[SqliteStore, int]]:
+    """``store_with_a_window``, closed when the block ends."""
+    store, match_id = await store_with_a_window(path)
+    try:
+        yield store, match_id
+    finally:
+        await store.close()
 
 
 def answer(match_id: int, seat: int, raw: str, at: float) -> Attempt:
@@ -128,8 +138,7 @@ async def test_the_journal_is_emptied_once_its_answers_are_in_the_database(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "host.db"
-    store, match_id = await store_with_a_window(path)
-    try:
+    async with a_window(path) as (store, match_id):
         for n in range(200):
             assert await store.add_attempt(answer(match_id, n % 2, f"r{n}", 3.0 + n))
         assert sum(p.stat().st_size for p in journal_paths(path)) > 200 * 50
@@ -138,8 +147,6 @@ async def test_the_journal_is_emptied_once_its_answers_are_in_the_database(
         for _ in range(3):  # the checkpoints' ticks: turn to the other file, empty this one
             await store._tend_journal()
         assert [p.stat().st_size for p in journal_paths(path)] == [0, 0]
-    finally:
-        await store.close()
 
 
 @pytest.mark.sqlite_only
@@ -147,14 +154,11 @@ async def test_an_answer_for_a_closed_window_is_refused_without_a_journal_line(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "host.db"
-    store, match_id = await store_with_a_window(path)
-    try:
+    async with a_window(path) as (store, match_id):
         assert await store.apply(Change(match_id, 3.0, close_window=1, close_reason="deadline"))
         assert not await store.add_attempt(answer(match_id, 0, "late", 4.0))
         assert [p.stat().st_size for p in journal_paths(path)] == [0, 0]
         assert await store.attempts(match_id) == []
-    finally:
-        await store.close()
 
 
 @contextlib.contextmanager
