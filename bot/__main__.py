@@ -1,5 +1,8 @@
 import sys
 
-from bot.cli import main
+from bot.process import imports_uncollected
+
+with imports_uncollected():
+    from bot.cli import main
 
 sys.exit(main())

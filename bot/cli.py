@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from bot import arguments, version
 from bot.arguments import CommandParser
 from bot.database import command_database, storage_failure
-from bot.process import EXIT_OUTPUT_CLOSED, EXIT_SIGINT, silence_stdout
+from bot.process import EXIT_OUTPUT_CLOSED, EXIT_SIGINT, imports_uncollected, silence_stdout
 from bot.store.faults import UnusableDatabase
 
 EXIT_CODES = """exit codes: 0 done; 1 failed (a storage fault, a match left unfinished);
@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Host timed, secret-submission Genius-style death matches.",
         epilog=EXIT_CODES,
     )
-    parser.add_argument("--version", action="version", version=f"floral-host {version()}")
+    parser.add_argument("--version", action=ShowVersion)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
 
     run = sub.add_parser("run", help="connect to Discord and host matches (needs DISCORD_TOKEN)")
@@ -177,6 +177,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class ShowVersion(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str) -> None:
+        super().__init__(
+            option_strings, argparse.SUPPRESS, nargs=0, help="show the version and exit"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"floral-host {version()}")
+        parser.exit()
+
+
 def _guild_id(text: str) -> int:
     """A Discord server id: its digits."""
     return arguments.discord_id(text, "a server id")
@@ -188,7 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare ``floral-host``: what it can do
         parser.print_help()
         return 0
-    handler = importlib.import_module(_HANDLERS[args.command])
+    with imports_uncollected():
+        handler = importlib.import_module(_HANDLERS[args.command])
     try:
         code: int = handler.main(args)
     except KeyboardInterrupt:  # Ctrl-C before the command set up its own handling

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.host.timers import Callback, LoopTimers
-from bot.process import GC_FULL_AFTER, GC_MIDDLE_AFTER, tune_gc
+from bot.process import GC_FULL_AFTER, GC_MIDDLE_AFTER, imports_uncollected, tune_gc
 from bot.store.sqlite import ANSWERS, CHANGES, REST, _Lanes
 
 TICK_S = 0.02
@@ -91,9 +91,8 @@ def test_the_connection_thread_takes_an_answer_then_a_change_then_the_rest() -> 
 
 @pytest.fixture
 def collector() -> Iterator[None]:
-    thresholds = gc.get_threshold()
+    thresholds = gc.get_threshold()  # (what a test freezes stays frozen, as after collection)
     yield
-    gc.unfreeze()
     gc.set_threshold(*thresholds)
 
 
@@ -107,3 +106,21 @@ def test_tune_gc_makes_full_collections_rare_and_freezes_what_is_loaded() -> Non
     assert middle > GC_MIDDLE_AFTER
     assert middle * full < GC_MIDDLE_AFTER * GC_FULL_AFTER
     assert gc.get_freeze_count() > 0
+
+
+@pytest.mark.usefixtures("collector")
+def test_a_commands_imports_run_uncollected_and_stay_frozen() -> None:
+    collections, frozen = gc.get_stats()[0]["collections"], gc.get_freeze_count()
+    with imports_uncollected():
+        assert not gc.isenabled()
+        loaded = [[n] for n in range(10_000)]  # enough allocations to set off collections
+        assert gc.get_stats()[0]["collections"] == collections
+    assert gc.isenabled()
+    assert gc.get_freeze_count() >= frozen + len(loaded)
+    gc.disable()
+    try:  # a command started with the collector off leaves it off
+        with imports_uncollected():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
