@@ -31,6 +31,8 @@ for ``--seconds`` (a finished match is replaced by a new one), measured after th
 the store's connection thread, the syncs and checkpoints). Where an acknowledgement's time goes:
 ``ack_store_ms_p50/p99`` the store's part (SQLite: the answer's line in the answers' journal
 and its sync, ``bot.store.journal``; its transaction commits after; PostgreSQL: the commit),
+``journal_sync_ms_p50/p99`` the journal's sync alone, in its thread (the disk's part of
+``ack_store_ms``; the rest is the hops between the loop and that thread),
 ``sync_ms_p50/p99`` a sync of the database (``Store.sync``: the WAL's fsync, shared; what a
 delivery waits for), and ``loop_lag_ms_p50/p99`` how late a 5 ms
 timer of the event loop fires (every callback that ran meanwhile, and the collector's pauses:
@@ -203,6 +205,31 @@ def timed(store: Any, method: str) -> list[float]:
     return times
 
 
+def timed_syncs() -> list[float]:
+    """Time every sync of the answers' journal files (in ms, in the thread that makes it): what
+    the disk takes of an acknowledgement, the rest of ``ack_store_ms`` being the hops between
+    the loop and that thread. Empty for a checkout without the journal."""
+    times: list[float] = []
+    try:
+        from bot.store import journal
+    except ImportError:
+        return times
+    # the sync as the store has it (a sweep's later runs wrap it, not the last run's wrapper)
+    sync = vars(journal).setdefault("untimed_sync", getattr(journal, "_fdatasync_all", None))
+    if sync is None:
+        return times
+
+    def call(fds: list[int]) -> None:
+        started = time.perf_counter()
+        try:
+            sync(fds)
+        finally:
+            times.append((time.perf_counter() - started) * 1000)
+
+    journal._fdatasync_all = call  # type: ignore[attr-defined]
+    return times
+
+
 async def loop_lag(lags: list[float], every_s: float = 0.005) -> None:
     """How late a timer of ``every_s`` fires, in ms, again and again (cancelled at the end)."""
     while True:
@@ -223,6 +250,7 @@ async def run_mix(args: argparse.Namespace, db: str, matches: int) -> dict[str, 
     warm-up."""
     store = await open_store(db)
     parts = {"ack_store_ms": timed(store, "add_attempt"), "sync_ms": timed(store, "sync")}
+    parts["journal_sync_ms"] = timed_syncs()
     parts["loop_lag_ms"] = []
     lagging = asyncio.create_task(loop_lag(parts["loop_lag_ms"]))
     players = TimedPlayers(io.StringIO(), quiet=True)
