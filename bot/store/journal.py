@@ -26,11 +26,10 @@ import dataclasses
 import json
 import logging
 import os
-import threading
-from collections.abc import Callable
 from pathlib import Path
 
-from bot.store import Attempt, WriteFailed
+from bot.store import Attempt
+from bot.store.common import GroupSync
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +39,8 @@ def journal_paths(database: Path) -> tuple[Path, Path]:
 
 
 class AnswerJournal:
-    """Two append-only files; every method but ``_sync`` (the syncs' thread's) runs on the
-    event loop, without waiting: a line is a write of a few hundred bytes into the page
-    cache."""
+    """Two append-only files; every method but ``synced`` runs on the event loop, without
+    waiting: a line is a write of a few hundred bytes into the page cache."""
 
     def __init__(self, database: Path) -> None:
         self.paths = journal_paths(database)
@@ -54,7 +52,7 @@ class AnswerJournal:
         self._count = 0
         self._unsaved: set[int] = set()  # the lines whose transaction has not committed yet
         self._dirty: set[int] = set()  # the files written since their last sync
-        self.synced = SyncThread(self._sync)
+        self.synced = GroupSync(self._sync)
 
     def write(self, attempt: Attempt) -> int:
         """Append the attempt's line to the current file (``synced`` makes it durable); its
@@ -107,75 +105,15 @@ class AnswerJournal:
     def unsaved(self) -> int:
         return len(self._unsaved)
 
-    def _sync(self) -> None:
-        """(in the sync's thread) A file marked dirty after this swap is synced by the next
-        sync; its line was written before it was marked, so a sync after the mark covers it."""
+    async def _sync(self) -> None:
         dirty, self._dirty = self._dirty, set()
-        _fdatasync_all([self._fds[index] for index in sorted(dirty)])
+        fds = [self._fds[index] for index in sorted(dirty)]
+        await asyncio.to_thread(_fdatasync_all, fds)
 
     def close(self) -> None:
         for fd in self._fds:
             os.close(fd)
         self._fds = []
-
-
-class SyncThread:
-    """Group commit made in a thread: ``await sync()`` returns once a ``flush`` (a blocking
-    call) that started after the call is done; the callers arriving during one flush share the
-    next. While callers wait, one thread of the loop's executor runs flush after flush and
-    wakes each flush's callers itself: they resume one pass of the event loop after their
-    flush, not four as behind a task awaiting ``asyncio.to_thread`` (``GroupSync``): in four
-    runs at 1,200 live matches, each beside one of ``GroupSync``, an acknowledgement's p50 was
-    0.73-0.91 ms against 0.86-1.35, its p99 4.8-7.4 against 6.3-8.1. A flush that raises
-    gives its callers WriteFailed."""
-
-    def __init__(self, flush: Callable[[], None]) -> None:
-        self._flush = flush
-        self._lock = threading.Lock()  # the waiters and whether a thread flushes for them
-        self._waiters: list[asyncio.Future[None]] = []
-        self._flushing: asyncio.Future[None] | None = None  # the thread's run, while it runs
-
-    async def __call__(self) -> None:
-        loop = asyncio.get_running_loop()
-        waiter = loop.create_future()
-        with self._lock:
-            self._waiters.append(waiter)
-            running = None
-            if self._flushing is None:
-                running = self._flushing = loop.create_future()  # done as the thread's run ends
-        if running is not None:
-            loop.run_in_executor(None, self._flushes, loop, running)
-        await waiter
-
-    async def stop(self) -> None:
-        """Wait for the thread's flushes to end (before the files they sync are closed)."""
-        if self._flushing is not None:
-            await asyncio.shield(self._flushing)
-
-    def _flushes(self, loop: asyncio.AbstractEventLoop, running: asyncio.Future[None]) -> None:
-        while True:
-            with self._lock:
-                waiters, self._waiters = self._waiters, []
-                if not waiters:
-                    self._flushing = None
-                    loop.call_soon_threadsafe(_settle, [running], None)
-                    return
-            try:
-                self._flush()
-            except Exception as error:  # whatever it is, no caller waits for ever
-                loop.call_soon_threadsafe(_settle, waiters, error)
-            else:
-                loop.call_soon_threadsafe(_settle, waiters, None)
-
-
-def _settle(waiters: list[asyncio.Future[None]], error: Exception | None) -> None:
-    for waiter in waiters:
-        if waiter.done():  # its caller was cancelled
-            continue
-        if error is None:
-            waiter.set_result(None)
-        else:
-            waiter.set_exception(WriteFailed(f"the answers' journal could not be synced: {error}"))
 
 
 def _fdatasync_all(fds: list[int]) -> None:

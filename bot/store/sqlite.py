@@ -182,7 +182,6 @@ class SqliteStore(SqlStore):
             self._wal_fd = None
         await self._db.close()  # after the answers' transactions queued before
         if self._journal is not None:
-            await self._journal.synced.stop()
             if not self._journal.unsaved:  # the last connection's close synced them all
                 for index in (0, 1):
                     self._journal.empty(index)

@@ -1,25 +1,22 @@
 """The answers' journal (SQLite, ``bot.store.journal``): an answer acknowledged once its line is
 synced survives a kill before its transaction commits; the journal is replayed once, leaves
-out a torn line, stays small, and an answer it cannot take is refused. Its syncs are shared by
-the answers waiting for them, made in a thread that wakes them itself."""
+out a torn line, stays small, and an answer it cannot take is refused."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import resource
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.store import Attempt, Change, WindowRecord, WriteFailed
-from bot.store.journal import AnswerJournal, SyncThread, journal_paths, replay
+from bot.store import Attempt, Change, WindowRecord
+from bot.store.journal import AnswerJournal, journal_paths, replay
 from bot.store.sqlite import SqliteStore
 from tests.bot.conftest import PLAYERS, HostEnv
 from tests.bot.test_faults import locked
@@ -202,50 +199,3 @@ async def test_an_answer_the_journal_cannot_take_is_refused_and_the_match_goes_o
     await env.host.wait_over(record.id)
     steps = await env.host.store.steps(record.id)
     assert steps[1].moves == {0: 4, 1: 4}
-
-
-class Flushes:
-    """A flush that takes a few milliseconds, counting the flushes started and done; it fails
-    once when told to."""
-
-    def __init__(self) -> None:
-        self.started = self.done = 0
-        self.fail_next = False
-
-    def __call__(self) -> None:
-        self.started += 1
-        time.sleep(0.005)
-        if self.fail_next:
-            self.fail_next = False
-            raise OSError("no space left on device")
-        self.done += 1
-
-
-async def test_callers_share_the_syncs_and_each_returns_after_one_that_started_after_it() -> None:
-    flushes = Flushes()
-    sync = SyncThread(flushes)
-
-    async def caller() -> None:
-        before = flushes.started
-        await sync()
-        assert flushes.done > before  # a flush started after the call is done
-
-    await asyncio.gather(*(caller() for _ in range(50)))
-    assert flushes.started < 10  # shared, not one each
-    await sync.stop()
-    await caller()  # the thread starts again for a later caller
-
-
-async def test_a_failed_sync_fails_its_callers_only_and_a_cancelled_caller_harms_none() -> None:
-    flushes = Flushes()
-    sync = SyncThread(flushes)
-    flushes.fail_next = True
-    with pytest.raises(WriteFailed, match="no space left"):
-        await sync()
-    await sync()  # the next one syncs
-    cancelled, kept = asyncio.create_task(sync()), asyncio.create_task(sync())
-    await asyncio.sleep(0)
-    cancelled.cancel()
-    await kept  # synced, though a caller of its flush was cancelled
-    await sync.stop()
-    assert cancelled.cancelled()
