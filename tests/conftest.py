@@ -13,6 +13,7 @@ import gc
 import json
 import os
 import sys
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -108,21 +109,19 @@ def spread_out(items: list[pytest.Item], known: dict[str, list[float]]) -> list[
     timed = sorted(
         (item for item in items if item.nodeid in known), key=lambda item: -known[item.nodeid][0]
     )
-    waiting: list[pytest.Item] = []
-    working: list[pytest.Item] = []
+    waiting: deque[pytest.Item] = deque()
+    working: deque[pytest.Item] = deque()
     for item in timed:
         wall, cpu = known[item.nodeid]
         (waiting if cpu < WAITING_SHARE * wall else working).append(item)
-    waiting.reverse()
-    working.reverse()
     placed: list[pytest.Item] = []
     placed_s = waiting_s = 0.0
     while waiting or working:
         if waiting and (not working or waiting_s < WAITING_AT_ONCE * placed_s):
-            placed.append(waiting.pop())
+            placed.append(waiting.popleft())
             waiting_s += known[placed[-1].nodeid][0]
         else:
-            placed.append(working.pop())
+            placed.append(working.popleft())
         placed_s += known[placed[-1].nodeid][0]
     return placed + [item for item in items if item.nodeid not in known]
 

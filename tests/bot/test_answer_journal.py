@@ -23,6 +23,13 @@ from tests.bot.test_faults import locked
 from tests.bot.test_store import new_match
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.sqlite_only  # the journal is the SQLite store's
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    """The database's file; the journal's files go beside it."""
+    return tmp_path / "host.db"
 
 
 async def store_with_a_window(path: Path) -> tuple[SqliteStore, int]:
@@ -66,9 +73,7 @@ asyncio.run(main())
 """
 
 
-@pytest.mark.sqlite_only
-async def test_an_answer_acknowledged_survives_a_kill_before_its_commit(tmp_path: Path) -> None:
-    path = tmp_path / "host.db"
+async def test_an_answer_acknowledged_survives_a_kill_before_its_commit(path: Path) -> None:
     store, match_id = await store_with_a_window(path)
     await store.close()
     child = subprocess.Popen(
@@ -106,11 +111,9 @@ def raw_attempts(path: Path) -> list[tuple[object, ...]]:
         return db.execute("SELECT raw FROM attempts").fetchall()
 
 
-@pytest.mark.sqlite_only
 async def test_a_journal_replayed_again_adds_nothing_and_a_torn_line_is_left_out(
-    tmp_path: Path,
+    path: Path,
 ) -> None:
-    path = tmp_path / "host.db"
     store, match_id = await store_with_a_window(path)
     assert await store.add_attempt(answer(match_id, 0, "a1", 3.0))
     assert await store.add_attempt(answer(match_id, 0, "a2", 4.0))  # a revision
@@ -133,11 +136,7 @@ async def test_a_journal_replayed_again_adds_nothing_and_a_torn_line_is_left_out
         await store.close()
 
 
-@pytest.mark.sqlite_only
-async def test_the_journal_is_emptied_once_its_answers_are_in_the_database(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "host.db"
+async def test_the_journal_is_emptied_once_its_answers_are_in_the_database(path: Path) -> None:
     async with a_window(path) as (store, match_id):
         for n in range(200):
             assert await store.add_attempt(answer(match_id, n % 2, f"r{n}", 3.0 + n))
@@ -149,11 +148,7 @@ async def test_the_journal_is_emptied_once_its_answers_are_in_the_database(
         assert [p.stat().st_size for p in journal_paths(path)] == [0, 0]
 
 
-@pytest.mark.sqlite_only
-async def test_an_answer_for_a_closed_window_is_refused_without_a_journal_line(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "host.db"
+async def test_an_answer_for_a_closed_window_is_refused_without_a_journal_line(path: Path) -> None:
     async with a_window(path) as (store, match_id):
         assert await store.apply(Change(match_id, 3.0, close_window=1, close_reason="deadline"))
         assert not await store.add_attempt(answer(match_id, 0, "late", 4.0))
@@ -175,9 +170,8 @@ def file_size_limit() -> Iterator[None]:
         signal.signal(signal.SIGXFSZ, previous)
 
 
-@pytest.mark.sqlite_only
-def test_a_line_cut_short_is_taken_back(tmp_path: Path) -> None:
-    journal = AnswerJournal(tmp_path / "host.db")
+def test_a_line_cut_short_is_taken_back(path: Path) -> None:
+    journal = AnswerJournal(path)
     try:
         with file_size_limit(), pytest.raises(OSError):
             journal.write(answer(1, 0, "x" * 100, 3.0))  # one byte of it fits
@@ -186,7 +180,6 @@ def test_a_line_cut_short_is_taken_back(tmp_path: Path) -> None:
         journal.close()
 
 
-@pytest.mark.sqlite_only
 async def test_an_answer_the_journal_cannot_take_is_refused_and_the_match_goes_on(
     env: HostEnv,
 ) -> None:
