@@ -31,7 +31,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import aiohttp
@@ -42,14 +42,20 @@ from bot.dm_channels import DmChannels
 from bot.embeds import MatchCards
 from bot.outbox import CHOICES_MARK, DEADLINE_MARK, deadline_line
 from bot.store import Store
-from bot.transport import Delivery, PermanentError, TransientError
+from bot.transport import (
+    POST_LIMIT,
+    Delivery,
+    PermanentError,
+    TransientError,
+    log_text,
+)
 from games import registry
 from pictures import Picture, hooks
 from pictures.card import render
 
 log = logging.getLogger(__name__)
 
-MESSAGE_LIMIT = 2000
+MESSAGE_LIMIT = POST_LIMIT
 HELP_PREFIX = "fh:"  # a prompt's Help button: fh:<match>:<step>:? (cogs.prompts)
 CANNOT_DM = 50007
 THREAD_ARCHIVED = 50083
@@ -401,10 +407,21 @@ class DiscordTransport:
         except discord.HTTPException as error:
             log.warning("cannot tell the moderators of match %d: %s", match_id, error)
 
+    def shared_channel(self, delivery: Delivery) -> int | None:
+        """The channel the delivery posts to if other matches post there too (Discord takes
+        5 posts per 5 s in one channel: ``bot.outbox.ChannelPace``): the moderators' log
+        channel, or the match's channel without threads; None for a DM or a thread."""
+        if delivery.audience.kind == "moderators":
+            return self._log_channel(delivery)
+        if delivery.audience.kind == "public" and not self._threads:
+            return delivery.channel_id
+        return None
+
     async def _to_moderators(self, delivery: Delivery) -> None:
         channel_id = self._log_channel(delivery)
         if channel_id is not None:
-            await self._post(delivery, self._client.get_partial_messageable(channel_id))
+            entries = replace(delivery, text=log_text(delivery), also=())
+            await self._post(entries, self._client.get_partial_messageable(channel_id))
             return
         if delivery.payload.get("kind") != "unreachable":
             return  # no log channel: the hidden state is simply not logged

@@ -11,6 +11,10 @@ the turn's next post, and go in it (``folded_delivery``; the log's as a ``digest
 post someone decides on goes at once, and the log entry still waits (``MID_TURN``). A seat's
 messages may go in the reply to its answer instead (``reserve``, ``claim``, ``Handover``):
 the worker holds them back for that reply a moment, and sends them if it does not take them.
+
+A channel other matches post to as well (a log channel, a match channel without threads) gets at
+most Discord's 5 posts per 5 s (``ChannelPace``); the log entries of several matches due
+meanwhile go in one post.
 """
 
 from __future__ import annotations
@@ -20,19 +24,22 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot.shards import Shards
 from bot.store import HOLD, MID_TURN, OutboxMessage, OutboxRow, Retry, Store, WriteFailed
 from bot.transport import (
+    POST_LIMIT,
     Delivery,
     PermanentError,
     TransientError,
     Transport,
     audience_key,
     event_to_json,
+    log_text,
     parse_audience,
 )
 from games.protocol import JSON, MODERATORS, PUBLIC, Event, Request, to_seat
@@ -261,6 +268,58 @@ class Late:
     shown_s: float
 
 
+SharedChannel = Callable[[Delivery], Hashable | None]
+"""The channel a delivery posts to when other matches post there too; None: one of its own."""
+
+# Discord takes 5 posts per 5 s in one channel; the half second more allows for the time a post
+# takes to reach it
+CHANNEL_POSTS, CHANNEL_PER_S = 5, 5.5
+
+
+class ChannelPace:
+    """The posts made in each shared channel lately, so that no pass sends more than Discord
+    takes there: past its limit discord.py waits inside the send for the window to pass, and
+    the whole pass with it (every match's prompts)."""
+
+    def __init__(self, posts: int = CHANNEL_POSTS, per_s: float = CHANNEL_PER_S) -> None:
+        self.posts, self.per_s = posts, per_s
+        self._times: dict[Hashable, deque[float]] = {}
+
+    def free(self, channel: Hashable, now: float) -> int:
+        """How many posts the channel takes now."""
+        times = self._times.get(channel)
+        if times is None:
+            return self.posts
+        while times and times[0] <= now - self.per_s:
+            times.popleft()
+        if not times:
+            del self._times[channel]  # (bounded: only channels posted to lately are kept)
+        return self.posts - len(times)
+
+    def take(self, channel: Hashable, now: float, posts: int) -> None:
+        self._times.setdefault(channel, deque()).extend([now] * posts)
+
+    def next_free(self, channel: Hashable) -> float:
+        """When the channel takes a post again (it takes none now)."""
+        return self._times[channel][-self.posts] + self.per_s
+
+    def forget_idle(self, now: float) -> None:
+        for channel in list(self._times):
+            self.free(channel, now)
+
+
+@dataclass(frozen=True, slots=True)
+class _Post:
+    """A row to send, and other matches' log entries that go in the same post."""
+
+    row: OutboxRow
+    also: tuple[OutboxRow, ...] = ()
+
+    @property
+    def rows(self) -> tuple[OutboxRow, ...]:
+        return (self.row, *self.also)
+
+
 @dataclass
 class Handover:
     """A seat's pending messages, taken from the outbox to go in the reply to its answer (a
@@ -302,7 +361,11 @@ class DeliveryWorker:
         max_tries: int = 10,
         batch: int = 500,
         shards: Shards | None = None,
+        shared_channel: SharedChannel | None = None,
+        pace: ChannelPace | None = None,
     ) -> None:
+        """``shared_channel``: the transport's (``DiscordTransport.shared_channel``); with it,
+        each shared channel gets at most ``pace``'s posts."""
         self._store = store
         self._transport = transport
         self._on_permanent = on_permanent
@@ -315,6 +378,8 @@ class DeliveryWorker:
         self._max_tries = max_tries
         self._batch = batch
         self._shards = shards  # a sharded process sends only its own matches' messages
+        self._shared_channel = shared_channel
+        self._pace = pace or ChannelPace()
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -380,15 +445,18 @@ class DeliveryWorker:
         now = self._clock()
         rows, next_try = await self._store.due_outbox(now, self._batch, self._shards)
         rows, held_until = self._not_for_replies(rows, self._clock(), self._passes)
-        if held_until is not None:
-            next_try = held_until if next_try is None else min(next_try, held_until)
-        if not rows:
+        posts, paced_until = self._paced(rows, self._clock())
+        for until in (held_until, paced_until):
+            if until is not None:
+                next_try = until if next_try is None else min(next_try, until)
+        if not posts:
             return None if next_try is None else max(0.001, next_try - now)
-        self._sending = {row.id for row in rows}  # a reply may no longer take them
+        # a reply may no longer take them
+        self._sending = {row.id for post in posts for row in post.rows}
         result = self._passing = _PassResult()
         try:
             await self._store.sync()  # what the messages tell is on disk before anyone reads it
-            await asyncio.gather(*(self._send(row, result) for row in rows))
+            await asyncio.gather(*(self._send(post, result) for post in posts))
         finally:
             self._sending, self._passing = set(), None
         self.sent += len(result.sent)
@@ -468,6 +536,53 @@ class DeliveryWorker:
         ]
         return kept, min(held, default=None)
 
+    def _paced(self, rows: list[OutboxRow], now: float) -> tuple[list[_Post], float | None]:
+        """The posts to send now: a shared channel's (``shared_channel``) as many as it takes
+        (the others wait: the earliest time one may go), the log entries of several matches
+        due together in one post where they fit."""
+        if self._shared_channel is None:
+            return [_Post(row) for row in rows], None
+        self._pace.forget_idle(now)
+        posts: list[_Post] = []
+        shared: dict[Hashable, list[OutboxRow]] = {}
+        for row in rows:
+            channel = self._shared_channel(delivery_of(row))
+            if channel is None:
+                posts.append(_Post(row))
+            else:
+                shared.setdefault(channel, []).append(row)
+        waits = []
+        for channel, queued in shared.items():
+            free = self._pace.free(channel, now)
+            merged = self._merged(queued, now)
+            sent = merged[:free]
+            self._pace.take(channel, now, len(sent))
+            posts += sent
+            if len(merged) > free:
+                waits.append(self._pace.next_free(channel))
+        return posts, min(waits, default=None)
+
+    def _merged(self, rows: list[OutboxRow], now: float) -> list[_Post]:
+        """The rows as posts: the moderators' log entries together while their text fits
+        one Discord message; any other row a post of its own."""
+        posts: list[_Post] = []
+        entries: list[OutboxRow] = []
+        for row in rows:
+            if row.message.audience != "moderators":
+                posts.append(_Post(row))
+                continue
+            if entries and len(self._log_text([*entries, row], now)) > POST_LIMIT:
+                posts.append(_Post(entries[0], tuple(entries[1:])))
+                entries = []
+            entries.append(row)
+        if entries:
+            posts.append(_Post(entries[0], tuple(entries[1:])))
+        return posts
+
+    def _log_text(self, rows: Sequence[OutboxRow], now: float) -> str:
+        head, *also = (self._delivery(row, now)[0] for row in rows)
+        return log_text(dataclasses.replace(head, also=tuple(also)))
+
     async def _settle(self) -> None:
         """Record the last pass's outcome (WriteFailed keeps it for the next try)."""
         result = self._unsettled
@@ -505,29 +620,37 @@ class DeliveryWorker:
             late = sent_after > self._late_allowance_s
             self._on_prompt(row, Late(row, sent_after, shown) if late else None)
 
-    async def _send(self, row: OutboxRow, result: _PassResult) -> None:
-        now = self._clock()
+    async def _send(self, post: _Post, result: _PassResult) -> None:
+        row, now = post.row, self._clock()
         if is_stale_reminder(row, now):  # held up past its deadline: it would only mislead
             result.sent.append(row.id)
             return
         delivery, shown = self._delivery(row, now)
+        if post.also:
+            also = tuple(self._delivery(other, now)[0] for other in post.also)
+            delivery = dataclasses.replace(delivery, also=also)
         try:
             posted_at = await self._transport.send(delivery)
         except PermanentError as error:
             log.warning("message %d to %s failed for good: %s", row.id, row.message.audience, error)
-            self._fail(row, str(error), result)
-            result.failed += [(folded, str(error)) for folded in row.folded]
+            for each in post.rows:
+                self._fail(each, str(error), result)
+                result.failed += [(folded, str(error)) for folded in each.folded]
         except Exception as error:  # a transport bug is retried like a transient failure
             if not isinstance(error, TransientError):
                 log.exception("transport raised an unexpected error")
-            if row.tries + 1 >= self._max_tries:
-                self._fail(row, f"gave up after {row.tries + 1} tries: {error}", result)
-            else:
-                retry_at = self._clock() + self._backoff(row, error)
-                result.retries.append(Retry(row.id, retry_at, str(error)))
+            for each in post.rows:
+                self._retry(each, error, result)
         else:
-            result.sent += [row.id, *(folded.id for folded in row.folded)]
+            result.sent += [sent.id for each in post.rows for sent in (each, *each.folded)]
             self._report_prompt(row, shown, posted_at)
+
+    def _retry(self, row: OutboxRow, error: Exception, result: _PassResult) -> None:
+        if row.tries + 1 >= self._max_tries:
+            self._fail(row, f"gave up after {row.tries + 1} tries: {error}", result)
+        else:
+            retry_at = self._clock() + self._backoff(row, error)
+            result.retries.append(Retry(row.id, retry_at, str(error)))
 
     def _fail(self, row: OutboxRow, error: str, result: _PassResult) -> None:
         result.failed.append((row, error))

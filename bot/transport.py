@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, TextIO
 
 from games.protocol import JSON, Audience, Choice, Event, Request
@@ -50,6 +50,19 @@ class Delivery:
     moderator_ids: tuple[int, ...]
     text: str
     payload: Mapping[str, JSON]
+    # other matches' log entries posted with this one (``bot.outbox.ChannelPace``): a log
+    # channel serves every match of its server
+    also: tuple[Delivery, ...] = ()
+
+
+POST_LIMIT = 2000  # the characters of one Discord message
+
+
+def log_text(delivery: Delivery) -> str:
+    """A log channel's post: each match's entry headed by its match's id."""
+    return "\n".join(
+        f"**m{entry.match_id}** · {entry.text}" for entry in (delivery, *delivery.also)
+    )
 
 
 class Transport(Protocol):
@@ -154,6 +167,8 @@ def seat_line(seat: int, entry: Mapping[str, JSON]) -> str:
 def format_delivery(delivery: Delivery) -> str:
     """A message as the console prints it, tagged; a post with the seats' card lists each
     seat's public line after its text, where Discord shows the card."""
+    if delivery.also:
+        return "\n".join(map(format_delivery, (replace(delivery, also=()), *delivery.also)))
     tag = f"[m{delivery.match_id} {audience_key(delivery.audience)}]"
     lines = delivery.text.splitlines() or [""]
     seats = delivery.payload.get("seats")

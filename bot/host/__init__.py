@@ -49,7 +49,7 @@ from bot.host.queries import Queries
 from bot.host.submissions import Submissions
 from bot.host.timers import Clock, LoopTimers, ManualTimers, Timers
 from bot.host.windows import Windows
-from bot.outbox import DeliveryWorker, Handover, Late
+from bot.outbox import ChannelPace, DeliveryWorker, Handover, Late, SharedChannel
 from bot.shards import Shards
 from bot.store import ACTIVE_STATUSES, MatchRecord, OutboxMessage, OutboxRow, Store
 from bot.transport import Transport
@@ -83,6 +83,8 @@ class Host:
         late_cap_s: float = 30.0,
         delivery_batch: int = 500,
         shards: Shards | None = None,
+        shared_channel: SharedChannel | None = None,
+        pace: ChannelPace | None = None,
     ) -> None:
         """``stall_s``: a deadline met later than this is treated like downtime (grace).
         ``sweep_s``: how often the sweep looks for windows this long past their deadline.
@@ -95,7 +97,9 @@ class Host:
         paced transport, about a second's worth: a prompt committed meanwhile goes first in
         the next pass, not after a long backlog).
         ``shards``: a sharded process's (``bot.shards``): it hosts, times, resolves and delivers
-        only the matches these shards hold; None: every match."""
+        only the matches these shards hold; None: every match.
+        ``shared_channel``, ``pace``: the channels other matches post to as well, and how many
+        posts each takes (``bot.outbox.ChannelPace``)."""
         self.store = store
         self.shards = shards
         self.worker = DeliveryWorker(
@@ -109,6 +113,8 @@ class Host:
             retry_base_s=retry_base_s,
             batch=delivery_batch,
             shards=shards,
+            shared_channel=shared_channel,
+            pace=pace,
         )
         self._matches = Matches(
             store,

@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 import pytest
 
-from bot.outbox import late_delivery, prompt_text
-from bot.transport import Delivery, PermanentError, TransientError, request_to_json
+from bot.outbox import ChannelPace, late_delivery, prompt_text
+from bot.transport import (
+    POST_LIMIT,
+    Delivery,
+    PermanentError,
+    TransientError,
+    log_text,
+    request_to_json,
+)
 from games.protocol import Choice, Request, to_seat
-from tests.bot.conftest import PLAYERS, HostEnv, eventually
+from tests.bot.conftest import (
+    PLAYERS,
+    HostEnv,
+    OffsetClock,
+    RecordingTransport,
+    eventually,
+    start_host,
+)
 
 
 async def test_transient_failures_are_retried_in_order(env: HostEnv) -> None:
@@ -159,3 +174,116 @@ def test_a_short_delay_moves_the_deadline_without_a_word() -> None:
         assert moved.payload["request"]["deadline"] == 1060.0 + late
         assert ("reached you" in moved.text) == told
         assert moved.text.splitlines()[-1].startswith("⏳ ")
+
+
+class TimedTransport(RecordingTransport):
+    """Records when each delivery's send began, on the host's clock."""
+
+    def __init__(self, clock: OffsetClock) -> None:
+        super().__init__()
+        self.clock = clock
+        self.times: list[float] = []
+
+    async def send(self, delivery: Delivery) -> float | None:
+        began = self.clock()
+        posted = await super().send(delivery)
+        self.times.append(began)
+        return posted
+
+
+def log_channel(delivery: Delivery) -> int | None:
+    return LOG if delivery.audience.kind == "moderators" else None
+
+
+LOG = 77
+
+
+async def test_a_shared_log_channel_gets_its_posts_a_window_the_matches_entries_together(
+    database: str,
+) -> None:
+    """100 matches of one server start at once: their 100 log entries go to the log channel in
+    posts of several matches' entries, as many as fit a message, each headed by its match's
+    id, and the channel never gets more than its post each 0.5 s (the test's pace), while
+    every seat's DM goes out at once."""
+    clock = OffsetClock()
+    transport = TimedTransport(clock)
+    pace = ChannelPace(posts=1, per_s=0.5)
+    host = await start_host(
+        database, transport, clock, retry_base_s=0.01, shared_channel=log_channel, pace=pace
+    )
+    env = HostEnv(database, clock, transport, host, {})
+    try:
+        await host.worker.stop()  # a backlog: every match's messages wait at once
+        records = [await env.new_match(window_s=3600, seed=n) for n in range(100)]
+        host.worker.start()
+        host.worker.wake()
+        await host.wait_idle()
+    finally:
+        await host.close()
+
+    logs = [
+        (d, at) for d, at in zip(transport.sent, transport.times, strict=True) if log_channel(d)
+    ]
+    times = [at for _, at in logs]
+    assert all(later - earlier >= 0.5 - 0.05 for earlier, later in itertools.pairwise(times))
+    entries = [entry for d, _ in logs for entry in (d, *d.also)]
+    per_match = {r.id: [e.payload["kind"] for e in entries if e.match_id == r.id] for r in records}
+    assert per_match == {r.id: ["start"] for r in records}  # each once (the toy's: one a match)
+    assert 2 <= len(logs) <= 3  # together, in as few posts as fit
+    for delivery, _ in logs:
+        text = log_text(delivery)
+        assert len(text) <= POST_LIMIT
+        assert [line.split(" · ")[0] for line in text.splitlines()] == [
+            f"**m{entry.match_id}**" for entry in (delivery, *delivery.also)
+        ]
+    first_log = min(times)
+    dms = [at for d, at in zip(transport.sent, transport.times, strict=True) if d.user_id]
+    assert len(dms) == 4 * len(records) and max(dms) <= first_log + 0.5  # not held up
+
+
+async def test_a_shared_channel_holds_its_posts_without_holding_up_the_others(
+    database: str,
+) -> None:
+    """A match channel shared by matches without threads: its posts wait for the channel's
+    window (each a post of its own: only log entries are put together); each is sent once."""
+
+    def public(delivery: Delivery) -> int | None:
+        return delivery.channel_id if delivery.audience.kind == "public" else None
+
+    clock = OffsetClock()
+    transport = TimedTransport(clock)
+    host = await start_host(
+        database,
+        transport,
+        clock,
+        retry_base_s=0.01,
+        shared_channel=public,
+        pace=ChannelPace(posts=3, per_s=0.5),
+    )
+    env = HostEnv(database, clock, transport, host, {})
+    try:
+        await host.worker.stop()
+        records = [await env.new_match(window_s=3600, seed=n) for n in range(7)]
+        host.worker.start()
+        host.worker.wake()
+        await host.wait_idle()
+        rows = [row for r in records for row in await host.store.outbox(r.id)]
+    finally:
+        await host.close()
+    posts = [at for d, at in zip(transport.sent, transport.times, strict=True) if public(d)]
+    assert len(posts) == len(records)  # one start post each, none put together
+    assert posts[3] - posts[0] >= 0.5 - 0.05 and posts[6] - posts[3] >= 0.5 - 0.05
+    assert not [d for d in transport.sent if d.also]
+    assert {row.status for row in rows} == {"sent"} and {row.tries for row in rows} == {1}
+
+
+def test_a_channel_pace_counts_the_posts_of_its_window_and_forgets_idle_channels() -> None:
+    pace = ChannelPace(posts=5, per_s=5.0)
+    assert pace.free("log", 100.0) == 5
+    pace.take("log", 100.0, 2)
+    pace.take("log", 101.0, 3)
+    assert pace.free("log", 104.9) == 0 and pace.free("other", 104.9) == 5
+    assert pace.next_free("log") == 105.0
+    assert pace.free("log", 105.0) == 2  # the first two left the window
+    pace.forget_idle(106.0)
+    assert pace._times == {}

@@ -583,7 +583,9 @@ async def test_four_player_match_with_blocks_a_restart_a_leave_and_closed_dms(
     # the moderators' log channel, and only it, gets every hand
     start = plan.windows[0].before
     hands = "; ".join(f"{n}: {', '.join(h)}" for n, h in zip(NAMES, start.hands, strict=True))
-    log = "\n".join(m.content for m in fake.messages_in(world.mod_log))
+    logged = fake.messages_in(world.mod_log)
+    assert logged and all(m.content.startswith("**m1** · ") for m in logged)  # its match named
+    log = "\n".join(m.content for m in logged)
     assert f"Hands: {hands}" in log
     assert not [m for m in fake.messages_in(world.channel) if "Hands: " in m.text()]
 
