@@ -24,7 +24,11 @@ Printed (JSON), per game and seat count and way of playing: ``requests_per_match
 over the per-match-minute rate); ``above_floor``: how far those requests are above the floor
 (``floor``: a DM a window prompt, a post a game turn, a DM channel a player; below 0 when the
 answers' replies carried prompts); ``with_log_typed``: the same with the log channel and typed
-answers; ``minutes_per_match``; ``windows_per_match``; and the counts.
+answers, every match of the bot in one server (one log channel: Discord takes 5 posts per 5 s
+there, so the matches' log entries share posts, ``bot.outbox.ChannelPace``; the sample gets its
+share of them, ``--matches`` / ``--concurrent``); ``with_log_typed_own_server``: the same, each
+match in a server of its own (each log entry a post: ``log_entries``);
+``minutes_per_match``; ``windows_per_match``; and the counts.
 
 ``bench/baselines/discord_budget_before.json`` is the run on the code before issue 20,
 ``discord_budget_after.json`` after it.
@@ -34,15 +38,17 @@ A typed answer costs its reply; a window prompts each seat it asks by DM unless 
 that seat's last answer carries the prompt; the channel gets a post and the log a digest a game
 turn (Flaky Flasks's turn: a phase of its round; its seats get one DM prompt a rules window at
 most, the next commands of a work window or a market turn riding the replies). A Warlock's Brew
-turn is an auction every seat bids in: at s seats it costs at least 2s + 1 requests (s replies;
+turn is an auction every seat bids in: at s seats it costs at least 2s requests (s replies;
 s - 1 DM prompts, since only the last bid's reply can carry its seat's next prompt, the others
-having been sent already; a post; a log digest), and paced bids close it after 20 x s/(s+1)
-seconds on average. At 4 seats that is 9 requests each 16 s, 33.75 a match-minute: at most 88
-matches a token (84 measured: 213.9 requests in 6.0 minutes, the DM channels, the hellos and
-the first prompts on top). 100 needs at most 8 requests an auction: not reachable while every
-typed bid gets its reply, every seat its prompt in its DMs and the channel its post an auction,
-even with no log channel at all (190.4 requests in 6.0 minutes: 94). 3 seats: 7 each 15 s,
-at most 107 (101 measured); 2 seats: 5 each 13.3 s, at most 133 (124 measured).
+having been sent already, and the next lot is only drawn once the auction closes; a post), and
+the log's digest one more in a server of its own; paced bids close it after 20 x s/(s+1)
+seconds on average. At 4 seats that is 8 requests each 16 s, 30 a match-minute: at most 100
+matches a token with no log at all, before the DM channels, the hellos and the first prompts
+(94 measured: 190.4 requests in 6.0 minutes); 92 with the log channel of one server, whose
+posts the matches share, 85 with a log channel a match. 100 needs fewer than 8 requests an
+auction: not reachable while every typed bid gets its reply, every seat its prompt in its DMs
+and the channel its post an auction. 3 seats: 6 each 15 s, at most 125 (115 measured with
+the log of one server, 103 with one a match); 2 seats: 4 each 13.3 s (152 and 128).
 With a deal window (``--options '{"deal_window": 30}'``) the log's digest of an auction and
 its deal window is one (``bench/baselines/discord_budget_brew_deals.json``: 4 seats, 71 -> 83).
 
@@ -85,7 +91,7 @@ from bot.games import load_game_info
 from bot.history import replay
 from bot.host import Host, SubmitResult
 from bot.host.notices import public_turn
-from bot.outbox import is_window_prompt
+from bot.outbox import CHANNEL_PER_S, CHANNEL_POSTS, ChannelPace, is_window_prompt
 from bot.simulate import AgentPlayer, SimulatedPlayers
 from bot.store import MatchRecord, StepRecord
 from bot.transport import Delivery
@@ -238,13 +244,23 @@ class ReplyingPlayer(AgentPlayer):
 class BudgetTransport:
     """The Discord transport, then the AI players of the match see what it delivered."""
 
-    def __init__(self, discord_transport: DiscordTransport, players: SimulatedPlayers) -> None:
+    def __init__(
+        self, discord_transport: DiscordTransport, players: SimulatedPlayers, counts: Counter[str]
+    ) -> None:
         self.inner = discord_transport
         self.players = players
+        self.counts = counts
 
     async def send(self, delivery: Delivery) -> None:
         await self.inner.send(delivery)
-        self.players.route(delivery)
+        if delivery.audience.kind == "moderators":  # the matches' log entries in that post
+            self.counts["log_entries"] += 1 + len(delivery.also)
+        for entry in (delivery, *delivery.also):
+            self.players.route(entry)
+
+
+def log_channel(delivery: Delivery) -> int | None:
+    return LOG_CHANNEL if delivery.audience.kind == "moderators" else None
 
 
 async def no_picture(delivery: Delivery) -> None:
@@ -260,6 +276,7 @@ async def play(
     seed: int,
     folder: Path,
     options: dict[str, Any] | None = None,
+    pace: ChannelPace | None = None,
 ) -> dict[str, Any]:
     """One run: ``matches`` concurrent matches to their end; the counts and rates."""
     clock = virtual_time.epoch_clock(EPOCH)
@@ -271,9 +288,11 @@ async def play(
     transport = DiscordTransport(client, prompt_view, lambda delivery: LOG_CHANNEL, no_picture)
     host = Host(
         store,
-        BudgetTransport(transport, players),
+        BudgetTransport(transport, players, http.counts),
         clock=clock,
         timers=virtual_time.LoopTimers(clock),
+        shared_channel=log_channel,  # (each match has a channel of its own here)
+        pace=pace,
     )
     client.host = host  # type: ignore[attr-defined]
     await host.start()
@@ -397,11 +416,20 @@ def figures(
         **rates(base),
         "above_floor": round(base / max(1, lowest) - 1, 3),
         "with_log_typed": rates(base + counts["log"] + answers),
+        "with_log_typed_own_server": rates(base + counts["log_entries"] + answers),
         "minutes_per_match": round(minutes / matches, 1),
         "windows_per_match": round(windows / matches, 1),
         "counts": {**dict(sorted(counts.items())), "answers": answers},
         "floor": dict(sorted(floor.items())),
     }
+
+
+def scaled_pace(matches: int, concurrent: int) -> ChannelPace:
+    """The log channel's posts (Discord's 5 per 5 s), scaled to the share of a full bot the
+    sample is: all of its ``concurrent`` matches in one server."""
+    if concurrent <= 0:
+        return ChannelPace()
+    return ChannelPace(posts=1, per_s=CHANNEL_PER_S / CHANNEL_POSTS * concurrent / matches)
 
 
 def scaled_cache(matches: int, concurrent: int) -> int:
@@ -420,8 +448,9 @@ async def run_all(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
                 continue
             for mode in args.modes:
                 started = time.perf_counter()
+                pace = scaled_pace(args.matches, args.concurrent)
                 result = await play(
-                    game, seats, mode, args.matches, cache, args.seed, folder, args.options
+                    game, seats, mode, args.matches, cache, args.seed, folder, args.options, pace
                 )
                 result["cpu_s"] = round(time.perf_counter() - started, 1)
                 results.setdefault(game, {}).setdefault(str(seats), {})[mode] = result

@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store.sqlite import SqliteStore
+
 T = TypeVar("T")
 
 
@@ -65,8 +67,10 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
 
 @contextmanager
 def tracking_sqlite() -> Any:
-    """aiosqlite's calls to its thread (its queue, its connecting) count as work in another
-    thread: it has no hook of its own."""
+    """aiosqlite's calls to its thread (its queue, its connecting) and the SQLite store's own
+    (its lanes: ``SqliteStore._queue``) count as work in another thread: aiosqlite has no hook
+    of its own. Untracked, the clock jumped to the next deadline while an answer's transaction
+    was being made, and deadlines were met minutes late."""
     patched = {name: getattr(aiosqlite.Connection, name) for name in ("_execute", "_connect")}
 
     def tracked(original: Any) -> Any:
@@ -82,13 +86,25 @@ def tracking_sqlite() -> Any:
 
         return call
 
+    queue = SqliteStore._queue
+
+    def queued(self: SqliteStore, call: Callable[[], T], lane: int) -> asyncio.Future[T]:
+        """The store's own calls queued on the connection's lanes, around ``_execute``."""
+        future = queue(self, call, lane)
+        loop = asyncio.get_running_loop()
+        if isinstance(loop, VirtualTimeLoop):
+            loop._track(future)
+        return future
+
     for name, original in patched.items():
         setattr(aiosqlite.Connection, name, tracked(original))
+    SqliteStore._queue = queued  # type: ignore[method-assign]
     try:
         yield
     finally:
         for name, original in patched.items():
             setattr(aiosqlite.Connection, name, original)
+        SqliteStore._queue = queue  # type: ignore[method-assign]
 
 
 def run(main: Coroutine[Any, Any, T]) -> T:
