@@ -202,12 +202,23 @@ class Lifecycle:
                 if fresh is not None and fresh.record.status == "running":
                     self._windows.arm(fresh)
                 return
+            self._count_missed(live, moves, reason)
             stats = self._matches.stats
             stats.turns += 1
             if reason == "deadline" and None in moves.values():
                 stats.timeouts += 1
             if reason == "deadline" and stats.late_ms is not None:
                 stats.late_ms.append((self._now() - window.deadline) * 1000)
+
+    @staticmethod
+    def _count_missed(live: Live, moves: Mapping[int, Move | None], reason: str) -> None:
+        """A seat that answered is back; one that let the window run out missed it (not one
+        that others' answers closed early)."""
+        for seat, move in moves.items():
+            if move is not None:
+                live.missed[seat] = 0
+            elif reason == "deadline":
+                live.missed[seat] = live.missed.get(seat, 0) + 1
 
     async def _advance(
         self,

@@ -174,6 +174,9 @@ class Live:
     start_events: list[Event] | None = None  # new_match's events, kept until the start
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     card_owed: bool = False  # the turn changed in a step with no public post: the next shows it
+    # seat -> the windows in a row it let pass without an answer (since the host started): a
+    # seat away that long gets no reminders (``AWAY_AFTER``) until it answers again
+    missed: dict[int, int] = field(default_factory=dict)
     # the public views of the last states asked for (a state is never changed in place): a
     # step's card compares the turn before and after, and the next step's "before" is this one's
     _public_views: list[tuple[Any, JSON]] = field(default_factory=list, repr=False)

@@ -111,8 +111,14 @@ def prompt(live: Live, window: Window, seat: int, now: float) -> Prompt:
     )
 
 
+# a seat that let this many windows in a row pass without answering is away: its prompts still
+# come, but no reminder until it answers again (one more DM a window that nobody reads)
+AWAY_AFTER = 2
+
+
 def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ...]:
-    """One short line to each seat that has not answered: its prompt's buttons still work."""
+    """One short line to each seat that has not answered, unless it is away: its prompt's
+    buttons still work."""
     left = seconds_text(window.deadline - now)
     return tuple(
         notice(
@@ -124,6 +130,7 @@ def reminders(live: Live, window: Window, now: float) -> tuple[OutboxMessage, ..
             deadline=window.deadline,
         )
         for seat in window.missing()
+        if live.missed.get(seat, 0) < AWAY_AFTER
     )
 
 

@@ -77,6 +77,51 @@ async def test_reminder_goes_only_to_seats_that_have_not_answered(manual_env: Ho
     assert window is not None and window.reminded
 
 
+async def test_a_seat_away_two_windows_gets_prompts_but_no_reminders_until_it_answers(
+    manual_env: HostEnv,
+) -> None:
+    """A player who let two windows in a row run out is away: each window still prompts them,
+    but the reminder (one more DM a window nobody reads) stops until they answer again; one
+    closed early by the others' answers is not missed."""
+    env = manual_env
+    record = await env.new_match(window_s=60, config={"rounds": 8})
+
+    def reminded() -> list[str]:
+        return [str(d.audience) for d in env.transport.sent if d.payload["kind"] == "reminder"]
+
+    async def window(answers: dict[int, str], run_out: bool = True) -> list[str]:
+        before = len(reminded())
+        for seat, raw in answers.items():
+            assert (await env.host.submit(record.id, PLAYERS[seat], raw)).accepted
+        if run_out:
+            await env.advance(45)  # the reminder's time
+            await env.advance(15)
+        await env.host.wait_idle()
+        return reminded()[before:]
+
+    assert await window({0: "1"}) == ["seat1"]  # seat 1 misses one
+    assert await window({0: "1"}) == ["seat1"]  # and a second: away from now on
+    assert await window({0: "1"}) == []
+    assert await window({}) == ["seat0"]  # seat 0 misses one: reminded; seat 1 still away
+    prompts = [d for d in env.transport.to("seat1", record.id) if "request" in d.payload]
+    assert len(prompts) == 5  # every window still prompts the seat away
+    assert await window({0: "1", 1: "1"}, run_out=False) == []  # seat 1 answers: back
+    assert await window({0: "1"}) == ["seat1"]
+
+
+async def test_a_window_the_first_answer_closes_is_not_missed_by_the_others(
+    manual_env: HostEnv,
+) -> None:
+    env = manual_env
+    record = await env.new_match(window_s=60, config={"rounds": 4, "close": "first"})
+    for _ in range(3):  # seat 0 answers first each time: seat 1 never had to
+        assert (await env.host.submit(record.id, PLAYERS[0], "1")).accepted
+        await env.host.wait_idle()
+    await env.advance(45)
+    reminders = [d for d in env.transport.sent if d.payload["kind"] == "reminder"]
+    assert sorted(str(d.audience) for d in reminders) == ["seat0", "seat1"]
+
+
 async def test_no_reminder_when_the_window_is_shorter_than_the_lead(manual_env: HostEnv) -> None:
     env = manual_env
     record = await env.new_match(window_s=10, config={"rounds": 1})
