@@ -425,8 +425,8 @@ def figures(
 
 
 def scaled_pace(matches: int, concurrent: int) -> ChannelPace:
-    """The log channel's posts (Discord's 5 per 5 s), scaled to the share of a full bot the
-    sample is: all of its ``concurrent`` matches in one server."""
+    """The log channel's posts (``bot.outbox.ChannelPace``'s 4 per 5.5 s), scaled to the
+    share of a full bot the sample is: all of its ``concurrent`` matches in one server."""
     if concurrent <= 0:
         return ChannelPace()
     return ChannelPace(posts=1, per_s=CHANNEL_PER_S / CHANNEL_POSTS * concurrent / matches)

@@ -13,8 +13,8 @@ messages may go in the reply to its answer instead (``reserve``, ``claim``, ``Ha
 the worker holds them back for that reply a moment, and sends them if it does not take them.
 
 A channel other matches post to as well (a log channel, a match channel without threads) gets at
-most Discord's 5 posts per 5 s (``ChannelPace``); the log entries of several matches due
-meanwhile go in one post.
+most 4 posts per 5.5 s (``ChannelPace``: Discord takes 5 per 5 s); the log entries of several
+matches due meanwhile go in one post.
 """
 
 from __future__ import annotations
@@ -271,9 +271,10 @@ class Late:
 SharedChannel = Callable[[Delivery], Hashable | None]
 """The channel a delivery posts to when other matches post there too; None: one of its own."""
 
-# Discord takes 5 posts per 5 s in one channel; the half second more allows for the time a post
-# takes to reach it
-CHANNEL_POSTS, CHANNEL_PER_S = 5, 5.5
+# Discord takes 5 posts per 5 s in one channel, but discord.py holds the send that takes the last
+# of them until the window has passed (and the whole pass with it): 4, and half a second more
+# for the time a post takes to reach Discord
+CHANNEL_POSTS, CHANNEL_PER_S = 4, 5.5
 
 
 class ChannelPace:
@@ -296,8 +297,8 @@ class ChannelPace:
             del self._times[channel]  # (bounded: only channels posted to lately are kept)
         return self.posts - len(times)
 
-    def take(self, channel: Hashable, now: float, posts: int) -> None:
-        self._times.setdefault(channel, deque()).extend([now] * posts)
+    def take(self, channel: Hashable, now: float) -> None:
+        self._times.setdefault(channel, deque()).append(now)
 
     def next_free(self, channel: Hashable) -> float:
         """When the channel takes a post again (it takes none now)."""
@@ -314,6 +315,7 @@ class _Post:
 
     row: OutboxRow
     also: tuple[OutboxRow, ...] = ()
+    channel: Hashable | None = None  # the shared channel it goes to
 
     @property
     def rows(self) -> tuple[OutboxRow, ...]:
@@ -445,17 +447,18 @@ class DeliveryWorker:
         now = self._clock()
         rows, next_try = await self._store.due_outbox(now, self._batch, self._shards)
         rows, held_until = self._not_for_replies(rows, self._clock(), self._passes)
-        posts, paced_until = self._paced(rows, self._clock())
-        for until in (held_until, paced_until):
-            if until is not None:
-                next_try = until if next_try is None else min(next_try, until)
-        if not posts:
-            return None if next_try is None else max(0.001, next_try - now)
-        # a reply may no longer take them
-        self._sending = {row.id for post in posts for row in post.rows}
-        result = self._passing = _PassResult()
+        self._sending = {row.id for row in rows}  # a reply may no longer take them
         try:
-            await self._store.sync()  # what the messages tell is on disk before anyone reads it
+            if rows:  # what the messages tell is on disk before anyone reads it
+                await self._store.sync()
+            posts, paced_until = self._paced(rows, self._clock())
+            for until in (held_until, paced_until):
+                if until is not None:
+                    next_try = until if next_try is None else min(next_try, until)
+            if not posts:
+                return None if next_try is None else max(0.001, next_try - now)
+            self._sending = {row.id for post in posts for row in post.rows}
+            result = self._passing = _PassResult()
             await asyncio.gather(*(self._send(post, result) for post in posts))
         finally:
             self._sending, self._passing = set(), None
@@ -554,34 +557,32 @@ class DeliveryWorker:
         waits = []
         for channel, queued in shared.items():
             free = self._pace.free(channel, now)
-            merged = self._merged(queued, now)
-            sent = merged[:free]
-            self._pace.take(channel, now, len(sent))
-            posts += sent
-            if len(merged) > free:
+            merged = self._merged(queued, channel, now)
+            posts += merged[:free]  # each counted in its channel's window when it is sent
+            if not free:  # (with some sent, the next pass comes at once and sees the rest)
                 waits.append(self._pace.next_free(channel))
         return posts, min(waits, default=None)
 
-    def _merged(self, rows: list[OutboxRow], now: float) -> list[_Post]:
+    def _merged(self, rows: list[OutboxRow], channel: Hashable, now: float) -> list[_Post]:
         """The rows as posts: the moderators' log entries together while their text fits
-        one Discord message; any other row a post of its own."""
+        one Discord message (``log_text``: the entries' lines joined); any other row a post of
+        its own."""
         posts: list[_Post] = []
         entries: list[OutboxRow] = []
+        length = 0
         for row in rows:
             if row.message.audience != "moderators":
-                posts.append(_Post(row))
+                posts.append(_Post(row, channel=channel))
                 continue
-            if entries and len(self._log_text([*entries, row], now)) > POST_LIMIT:
-                posts.append(_Post(entries[0], tuple(entries[1:])))
-                entries = []
+            size = len(log_text(self._delivery(row, now)[0]))
+            if entries and length + 1 + size > POST_LIMIT:
+                posts.append(_Post(entries[0], tuple(entries[1:]), channel))
+                entries, length = [], 0
+            length += size + bool(entries)
             entries.append(row)
         if entries:
-            posts.append(_Post(entries[0], tuple(entries[1:])))
+            posts.append(_Post(entries[0], tuple(entries[1:]), channel))
         return posts
-
-    def _log_text(self, rows: Sequence[OutboxRow], now: float) -> str:
-        head, *also = (self._delivery(row, now)[0] for row in rows)
-        return log_text(dataclasses.replace(head, also=tuple(also)))
 
     async def _settle(self) -> None:
         """Record the last pass's outcome (WriteFailed keeps it for the next try)."""
@@ -629,6 +630,8 @@ class DeliveryWorker:
         if post.also:
             also = tuple(self._delivery(other, now)[0] for other in post.also)
             delivery = dataclasses.replace(delivery, also=also)
+        if post.channel is not None:
+            self._pace.take(post.channel, self._clock())
         try:
             posted_at = await self._transport.send(delivery)
         except PermanentError as error:

@@ -225,7 +225,9 @@ async def test_a_shared_log_channel_gets_its_posts_a_window_the_matches_entries_
         (d, at) for d, at in zip(transport.sent, transport.times, strict=True) if log_channel(d)
     ]
     times = [at for _, at in logs]
-    assert all(later - earlier >= 0.5 - 0.05 for earlier, later in itertools.pairwise(times))
+    assert all(later - earlier >= 0.5 - 0.02 for earlier, later in itertools.pairwise(times)), [
+        b - a for a, b in itertools.pairwise(times)
+    ]
     entries = [entry for d, _ in logs for entry in (d, *d.also)]
     per_match = {r.id: [e.payload["kind"] for e in entries if e.match_id == r.id] for r in records}
     assert per_match == {r.id: ["start"] for r in records}  # each once (the toy's: one a match)
@@ -272,7 +274,7 @@ async def test_a_shared_channel_holds_its_posts_without_holding_up_the_others(
         await host.close()
     posts = [at for d, at in zip(transport.sent, transport.times, strict=True) if public(d)]
     assert len(posts) == len(records)  # one start post each, none put together
-    assert posts[3] - posts[0] >= 0.5 - 0.05 and posts[6] - posts[3] >= 0.5 - 0.05
+    assert posts[3] - posts[0] >= 0.5 - 0.02 and posts[6] - posts[3] >= 0.5 - 0.02
     assert not [d for d in transport.sent if d.also]
     assert {row.status for row in rows} == {"sent"} and {row.tries for row in rows} == {1}
 
@@ -280,8 +282,8 @@ async def test_a_shared_channel_holds_its_posts_without_holding_up_the_others(
 def test_a_channel_pace_counts_the_posts_of_its_window_and_forgets_idle_channels() -> None:
     pace = ChannelPace(posts=5, per_s=5.0)
     assert pace.free("log", 100.0) == 5
-    pace.take("log", 100.0, 2)
-    pace.take("log", 101.0, 3)
+    for at in (100.0, 100.0, 101.0, 101.0, 101.0):
+        pace.take("log", at)
     assert pace.free("log", 104.9) == 0 and pace.free("other", 104.9) == 5
     assert pace.next_free("log") == 105.0
     assert pace.free("log", 105.0) == 2  # the first two left the window
