@@ -19,6 +19,7 @@ from aiohttp import web
 
 from .actions import UserActions
 from .base import DISCORD_EPOCH_MS, JSON, FakeDiscordError, Intent, Perm, T
+from .buckets import ChannelPosts
 from .commands import AppCommands
 from .entities import Attachment, Channel, Guild, Message, Role, User, World
 from .faults import Fault, FaultInjection, Latency, params_of
@@ -80,6 +81,14 @@ class FakeDiscord(UserActions, FaultInjection):
         self.global_limit: int | None = None
         self.global_limited = 0  # the global 429s answered
         self._counted: collections.deque[float] = collections.deque()
+        # Discord's limit on creating messages in one channel (guild channel, thread or DM
+        # alike): at most 5 in any 5 seconds, (count, seconds); past it a 429 of the route's
+        # bucket (not global), and every answer of the route carries the bucket's headers, by
+        # which discord.py waits before it would be refused. A test may change it; None: off.
+        # Interaction answers and webhook follow-ups are other routes, outside it.
+        self.channel_posts: tuple[int, float] | None = (5, 5.0)
+        self.posts = ChannelPosts()
+        self.channel_limited = self.posts.refused  # channel id -> the 429s it answered
         self.resumes = 0
         self.syncs = 0
         self.world: World | None = None
