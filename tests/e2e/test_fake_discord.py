@@ -860,6 +860,7 @@ async def test_a_sixth_message_within_5_s_in_one_channel_answers_429(
     assert float(headers["X-RateLimit-Reset"]) > time.time() + 4
     assert headers["X-RateLimit-Bucket"] == bucket and headers["Via"]
     assert fake.channel_limited == {world.channel.id: 1}
+    assert "429s of the per-channel message limit: {'<Channel #floral>': 1}" in fake.summary()
     statuses = [r.status for r in fake.requests_matching(CREATE, channel_id=world.channel)]
     assert statuses == [200] * 5 + [429]
     assert len(fake.messages_in(world.channel)) == 5 + 2  # with the answer and its follow-up

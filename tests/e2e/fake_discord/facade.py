@@ -373,6 +373,9 @@ class FakeDiscord(UserActions, FaultInjection):
         lines += [f"  {r.method} {r.path} -> {r.status}" for r in self.requests[-last:]]
         if self.dropped_events:
             lines.append(f"events not delivered (intents): {self.dropped_events[-last:]}")
+        if self.channel_limited:
+            limited = {repr(self.channels.get(c, c)): n for c, n in self.channel_limited.items()}
+            lines.append(f"429s of the per-channel message limit: {limited}")
         if self.failures:
             lines.append(f"failures: {self.failures}")
         return "\n".join(lines)
