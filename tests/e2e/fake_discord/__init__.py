@@ -52,7 +52,7 @@ Observing (all :class:`Message` records are live: edits update them, ``history``
     ``fake.messages_in(channel)`` bot posts there (no ephemerals, no deleted);
     ``fake.dms_to(user)``; ``fake.ephemerals_to(user)``; ``fake.public_texts()`` every public
     text ever shown incl. edit history; ``fake.messages`` everything;
-    ``await fake.wait_for_message(pred, to=user | channel=ch, after=mark, timeout=5)``;
+    ``await fake.wait_for_message(pred, to=user | channel=ch, after=mark, timeout=10)``;
     ``fake.mark()`` a checkpoint for ``after``; ``await fake.wait_until(check, what=...)``;
     ``fake.requests`` / ``fake.requests_matching("POST /channels/{channel_id}/messages")``;
     ``fake.command("floral setup")`` the synced command/subcommand schema; ``fake.command_id``;

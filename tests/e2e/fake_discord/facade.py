@@ -32,6 +32,12 @@ from .uploads import upload
 
 log = logging.getLogger(__name__)
 
+# How long ``wait_for_message`` waits by default: 5 s for the bot, and as long again for a
+# message held back by Discord's limit of 5 in 5 s in its channel (``channel_posts``): told by
+# the bucket's headers that a channel's window is full, discord.py waits a whole window before
+# it sends there again, and test players answer far faster than people do.
+MESSAGE_WAIT_S = 10.0
+
 
 class FakeDiscord(UserActions, FaultInjection):
     """The fake Discord server; see the package docstring for the API."""
@@ -391,7 +397,7 @@ class FakeDiscord(UserActions, FaultInjection):
         to: User | None = None,
         channel: Channel | None = None,
         after: int | Message | None = None,
-        timeout: float = 5.0,
+        timeout: float = MESSAGE_WAIT_S,
         include_ephemeral: bool = False,
     ) -> Message:
         """The first bot message (in ``channel`` / DMs ``to`` a user, after a mark) matching."""

@@ -228,7 +228,7 @@ class Rest:
             fake.failures.append(f"{route}: wrong application id {params['app_id']}")
             return json_response({"message": "Unknown Application", "code": 10002}, 404)
         if not token_auth:  # interaction answers and webhooks are outside the global limit
-            limited = self._global_refusal(route, record)
+            limited = self._global_refusal(record)
             if limited is not None:
                 return limited
         fault = fake.injected_fault(request.method, route, params)
@@ -237,7 +237,7 @@ class Rest:
             return json_response(fault.body, fault.status, fault.headers)
         return self._channel_refusal(route, record)
 
-    def _global_refusal(self, route: str, record: RecordedRequest) -> web.Response | None:
+    def _global_refusal(self, record: RecordedRequest) -> web.Response | None:
         """Past the token's global limit: a global 429."""
         wait = self.fake.over_global_limit(asyncio.get_running_loop().time())
         record.counted = True
