@@ -8,6 +8,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Mapping
+from typing import Any
 
 import aiohttp
 import discord
@@ -818,7 +819,8 @@ async def test_the_bot_computes_the_same_permissions(
     mod_log = guild.get_channel(world.mod_log.id)
     assert isinstance(mod_log, discord.TextChannel)
     for user in (world.alice, world.mod, world.helper):
-        data = fake.member_payload(world.guild, user)
+        # the JSON payload, which discord.py's annotations want as its TypedDict
+        data: Any = fake.member_payload(world.guild, user)
         member = discord.Member(data=data, guild=guild, state=guild._state)  # as an option resolves
         expected = bool(world.guild.permissions_in(world.mod_log, user.id) & Perm.VIEW_CHANNEL)
         assert mod_log.permissions_for(member).read_messages is expected, user
