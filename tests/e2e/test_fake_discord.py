@@ -852,14 +852,14 @@ async def test_a_sixth_message_within_5_s_in_one_channel_answers_429(
     for n, (_, _, headers) in enumerate(answers[:5]):  # what discord.py paces itself by
         assert headers["X-RateLimit-Limit"] == "5"
         assert headers["X-RateLimit-Remaining"] == str(4 - n)
-        assert 4.9 < float(headers["X-RateLimit-Reset-After"]) <= 5.0
+        assert 4.0 < float(headers["X-RateLimit-Reset-After"]) <= 5.0  # the window empties
         assert headers["X-RateLimit-Bucket"] == bucket
     _, body, headers = answers[5]
     assert body["message"] == "You are being rate limited." and body["global"] is False
-    assert 4.5 < body["retry_after"] <= 5.0  # when the first of the five leaves the window
+    assert 3.0 < body["retry_after"] <= 5.0  # when the first of the five leaves the window
     assert headers["X-RateLimit-Scope"] == "user" and "X-RateLimit-Global" not in headers
     assert (headers["X-RateLimit-Limit"], headers["X-RateLimit-Remaining"]) == ("5", "0")
-    assert float(headers["X-RateLimit-Reset"]) > time.time() + 4
+    assert float(headers["X-RateLimit-Reset"]) > time.time() + 2
     assert headers["X-RateLimit-Bucket"] == bucket and headers["Via"]
     assert fake.channel_limited == {world.channel.id: 1}
     assert "429s of the per-channel message limit: {'<Channel #floral>': 1}" in fake.summary()
@@ -871,16 +871,16 @@ async def test_a_sixth_message_within_5_s_in_one_channel_answers_429(
 async def test_discord_py_waits_for_a_channels_window_and_not_for_other_channels(
     fake: FakeDiscord, world: World, bot: TinyBot
 ) -> None:
-    fake.channel_posts = (5, 1.0)  # Discord's count in a shorter window: a faster test
+    fake.channel_posts = (5, 2.0)  # Discord's count in a shorter window: a faster test
     busy = bot.get_partial_messageable(world.channel.id)
     sends = [asyncio.create_task(busy.send(f"post {n}")) for n in range(7)]
     await fake.wait_until(lambda: len(fake.messages_in(world.channel)) == 5, what="five posts")
     elsewhere = await asyncio.wait_for(
-        bot.get_partial_messageable(world.mod_log.id).send("elsewhere"), 0.5
+        bot.get_partial_messageable(world.mod_log.id).send("elsewhere"), 1.0
     )
     assert len(fake.messages_in(world.channel)) == 5  # the other two wait for the window
     await asyncio.wait_for(asyncio.gather(*sends), 5)
     posts = fake.requests_matching(CREATE, channel_id=world.channel)
     assert [r.status for r in posts] == [200] * 7 and fake.channel_limited == {}
-    assert posts[5].time - posts[0].time >= 1.0
+    assert posts[5].time - posts[0].time >= 2.0
     assert elsewhere.content == "elsewhere"
