@@ -62,7 +62,7 @@ def too_many(retry_after: float, *, is_global: bool, bucket: Headers) -> tuple[J
 
 class ChannelPosts:
     """Each channel's message creations in the last ``seconds``: a sliding window, at most
-    ``limit`` in it. Refused requests take no place in it, as on Discord."""
+    ``limit`` in it. A refused request takes no place in it (it posted nothing)."""
 
     def __init__(self) -> None:
         self._windows: collections.defaultdict[int, collections.deque[float]] = (
