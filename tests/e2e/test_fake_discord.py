@@ -6,7 +6,9 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
 
 import aiohttp
 import discord
@@ -16,6 +18,7 @@ from discord.ext import commands
 
 from .fake_discord import (
     JSON,
+    Channel,
     FakeDiscord,
     FakeDiscordError,
     Intent,
@@ -667,11 +670,18 @@ class Raw:
         self.fake, self.session = fake, session
 
     async def call(self, method: str, path: str, body: JSON) -> tuple[int, JSON]:
+        status, data, _ = await self.answer(method, path, body)
+        return status, data
+
+    async def answer(
+        self, method: str, path: str, body: JSON
+    ) -> tuple[int, JSON, Mapping[str, str]]:
+        """The status, body and headers of the answer."""
         headers = {"Authorization": f"Bot {self.fake.token}"}
         url = f"{self.fake.api_base}{path}"
         async with self.session.request(method, url, json=body, headers=headers) as resp:
             data = await resp.json(content_type=None) if resp.status != 204 else {}
-            return resp.status, data
+            return resp.status, data, resp.headers
 
     async def ignored_interaction(self, world: World) -> tuple[str, str]:
         """An interaction the bot leaves unanswered (a button it does not know): its path."""
@@ -691,12 +701,16 @@ async def test_every_message_route_refuses_what_discord_refuses(
         raw = Raw(fake, session)
         callback, webhook = await raw.ignored_interaction(world)
 
-        async def send(body: JSON) -> tuple[int, JSON]:
+        def channel_of() -> Channel:
+            """Each case posts to its own channel: its two posts stay within Discord's limit
+            of 5 messages in 5 s in one channel, as a bot's would."""
             if route == "channel":
-                return await raw.call("POST", f"/channels/{world.channel.id}/messages", body)
-            if route == "dm":
-                dm = fake.dm_channel(world.alice)
-                return await raw.call("POST", f"/channels/{dm.id}/messages", body)
+                return fake.add_channel(world.guild, f"limits-{len(fake.channels)}")
+            return fake.dm_channel(fake.add_user(f"limits-{len(fake.users)}"))
+
+        async def send(body: JSON, channel: Channel | None = None) -> tuple[int, JSON]:
+            if channel is not None:
+                return await raw.call("POST", f"/channels/{channel.id}/messages", body)
             if route == "callback":
                 return await raw.call("POST", callback, {"type": 4, "data": body})
             if route == "followup":
@@ -707,13 +721,14 @@ async def test_every_message_route_refuses_what_discord_refuses(
             answered, _ = await raw.call("POST", callback, {"type": 4, "data": {"content": "ok"}})
             assert answered == 200
         for what, over, path, at_limit in LIMITS:
-            status, answer = await send(over)
+            channel = channel_of() if route in ("channel", "dm") else None
+            status, answer = await send(over, channel)
             assert status == 400 and answer["code"] == 50035, (what, status, answer)
             assert answer["message"] == "Invalid Form Body", what
             assert _error_at(answer["errors"], path), (what, answer["errors"])
             assert len(fake.take_failures()) == 1, what
             if route != "callback":  # one accepted callback would answer the interaction
-                status, answer = await send(at_limit)
+                status, answer = await send(at_limit, channel)
                 assert status == 200, (what, answer)
         if route == "callback":
             status, _ = await send(LIMITS[0][3])
@@ -804,7 +819,68 @@ async def test_the_bot_computes_the_same_permissions(
     mod_log = guild.get_channel(world.mod_log.id)
     assert isinstance(mod_log, discord.TextChannel)
     for user in (world.alice, world.mod, world.helper):
-        data = fake.member_payload(world.guild, user)
+        # the JSON payload, which discord.py's annotations want as its TypedDict
+        data: Any = fake.member_payload(world.guild, user)
         member = discord.Member(data=data, guild=guild, state=guild._state)  # as an option resolves
         expected = bool(world.guild.permissions_in(world.mod_log, user.id) & Perm.VIEW_CHANNEL)
         assert mod_log.permissions_for(member).read_messages is expected, user
+
+
+# --- Discord's limit on messages per channel: 5 in any 5 s -----------------------------------
+
+CREATE = "POST /channels/{channel_id}/messages"
+
+
+async def test_a_sixth_message_within_5_s_in_one_channel_answers_429(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    async with aiohttp.ClientSession() as session:
+        raw = Raw(fake, session)
+        answers = [
+            await raw.answer("POST", f"/channels/{world.channel.id}/messages", {"content": "x"})
+            for _ in range(6)
+        ]
+        other, _ = await raw.call(
+            "POST", f"/channels/{world.mod_log.id}/messages", {"content": "y"}
+        )
+        callback, webhook = await raw.ignored_interaction(world)  # not this route: not limited
+        answered, _ = await raw.call("POST", callback, {"type": 4, "data": {"content": "ok"}})
+        followed, _ = await raw.call("POST", f"{webhook}?wait=true", {"content": "more"})
+    assert [status for status, _, _ in answers] == [200] * 5 + [429]
+    assert (other, answered, followed) == (200, 200, 200)
+    bucket = answers[0][2]["X-RateLimit-Bucket"]
+    for n, (_, _, headers) in enumerate(answers[:5]):  # what discord.py paces itself by
+        assert headers["X-RateLimit-Limit"] == "5"
+        assert headers["X-RateLimit-Remaining"] == str(4 - n)
+        assert 4.0 < float(headers["X-RateLimit-Reset-After"]) <= 5.0  # the window empties
+        assert headers["X-RateLimit-Bucket"] == bucket
+    _, body, headers = answers[5]
+    assert body["message"] == "You are being rate limited." and body["global"] is False
+    assert 3.0 < body["retry_after"] <= 5.0  # when the first of the five leaves the window
+    assert headers["X-RateLimit-Scope"] == "user" and "X-RateLimit-Global" not in headers
+    assert (headers["X-RateLimit-Limit"], headers["X-RateLimit-Remaining"]) == ("5", "0")
+    assert float(headers["X-RateLimit-Reset"]) > time.time() + 2
+    assert headers["X-RateLimit-Bucket"] == bucket and headers["Via"]
+    assert fake.channel_limited == {world.channel.id: 1}
+    assert "429s of the per-channel message limit: {'<Channel #floral>': 1}" in fake.summary()
+    statuses = [r.status for r in fake.requests_matching(CREATE, channel_id=world.channel)]
+    assert statuses == [200] * 5 + [429]
+    assert len(fake.messages_in(world.channel)) == 5 + 2  # with the answer and its follow-up
+
+
+async def test_discord_py_waits_for_a_channels_window_and_not_for_other_channels(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    fake.channel_posts = (5, 2.0)  # Discord's count in a shorter window: a faster test
+    busy = bot.get_partial_messageable(world.channel.id)
+    sends = [asyncio.create_task(busy.send(f"post {n}")) for n in range(7)]
+    await fake.wait_until(lambda: len(fake.messages_in(world.channel)) == 5, what="five posts")
+    elsewhere = await asyncio.wait_for(
+        bot.get_partial_messageable(world.mod_log.id).send("elsewhere"), 1.0
+    )
+    assert len(fake.messages_in(world.channel)) == 5  # the other two wait for the window
+    await asyncio.wait_for(asyncio.gather(*sends), 5)
+    posts = fake.requests_matching(CREATE, channel_id=world.channel)
+    assert [r.status for r in posts] == [200] * 7 and fake.channel_limited == {}
+    assert posts[5].time - posts[0].time >= 2.0
+    assert elsewhere.content == "elsewhere"

@@ -52,7 +52,7 @@ Observing (all :class:`Message` records are live: edits update them, ``history``
     ``fake.messages_in(channel)`` bot posts there (no ephemerals, no deleted);
     ``fake.dms_to(user)``; ``fake.ephemerals_to(user)``; ``fake.public_texts()`` every public
     text ever shown incl. edit history; ``fake.messages`` everything;
-    ``await fake.wait_for_message(pred, to=user | channel=ch, after=mark, timeout=5)``;
+    ``await fake.wait_for_message(pred, to=user | channel=ch, after=mark, timeout=10)``;
     ``fake.mark()`` a checkpoint for ``after``; ``await fake.wait_until(check, what=...)``;
     ``fake.requests`` / ``fake.requests_matching("POST /channels/{channel_id}/messages")``;
     ``fake.command("floral setup")`` the synced command/subcommand schema; ``fake.command_id``;
@@ -66,7 +66,14 @@ interactions go to shard 0 alone. ``fake.build_world(shard=(1, 2))`` / ``fake.ad
 shard=(0, 2))`` put a guild on a shard. ``fake.global_limit = 50`` enforces Discord's global
 limit per token, every session's requests together (interaction answers not counted): past it,
 a global 429; ``fake.global_limited`` counts them, ``fake.max_requests_per_second()`` is the
-busiest second seen (counted whether or not the limit is enforced).
+busiest second seen (counted whether or not the limit is enforced). Discord's limit on creating
+messages in one channel (guild channel, thread or DM) is enforced by default:
+``fake.channel_posts = (5, 5.0)``, at most 5 ``POST /channels/{channel_id}/messages`` in any
+5 s (a sliding window; a test may change it, None turns it off); past it a 429 of the route's
+bucket (``X-RateLimit-Scope: user``, ``retry_after`` when a place frees), and every answer of
+the route carries the bucket's headers (Limit, Remaining, Reset, Reset-After, Bucket), by which
+discord.py waits instead of being refused. ``fake.channel_limited[channel.id]`` counts a
+channel's 429s. Interaction answers and webhook follow-ups are not that route: not limited.
 
 Faults:
     ``fake.rate_limit("POST /channels/{channel_id}/messages", times=1, retry_after=0.05)``,
@@ -105,7 +112,8 @@ Modules: ``facade`` (:class:`FakeDiscord`: world building, lifecycle, waiting, o
 (websocket sessions, dispatch, RESUME), ``rest`` (HTTP plumbing, recording, read-only routes),
 ``commands`` (command sync routes and lookups), ``messages`` (message routes), ``interactions``
 (callbacks, followups, webhook edits, the first-answer deadline), ``actions`` (acting as users),
-``faults`` (injected errors, closed DMs, gateway drops), ``limits`` (Discord's limits and the
+``faults`` (injected errors, closed DMs, gateway drops), ``buckets`` (rate-limit headers, the
+429, the per-channel message limit), ``limits`` (Discord's limits and the
 50035 error shape), ``base`` (JSON, flags, errors).
 """
 

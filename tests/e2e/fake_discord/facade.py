@@ -19,6 +19,7 @@ from aiohttp import web
 
 from .actions import UserActions
 from .base import DISCORD_EPOCH_MS, JSON, FakeDiscordError, Intent, Perm, T
+from .buckets import ChannelPosts
 from .commands import AppCommands
 from .entities import Attachment, Channel, Guild, Message, Role, User, World
 from .faults import Fault, FaultInjection, Latency, params_of
@@ -30,6 +31,12 @@ from .threads import ThreadRoutes
 from .uploads import upload
 
 log = logging.getLogger(__name__)
+
+# How long ``wait_for_message`` waits by default: 5 s for the bot, and as long again for a
+# message held back by Discord's limit of 5 in 5 s in its channel (``channel_posts``): told by
+# the bucket's headers that a channel's window is full, discord.py waits a whole window before
+# it sends there again, and test players answer far faster than people do.
+MESSAGE_WAIT_S = 10.0
 
 
 class FakeDiscord(UserActions, FaultInjection):
@@ -80,6 +87,14 @@ class FakeDiscord(UserActions, FaultInjection):
         self.global_limit: int | None = None
         self.global_limited = 0  # the global 429s answered
         self._counted: collections.deque[float] = collections.deque()
+        # Discord's limit on creating messages in one channel (guild channel, thread or DM
+        # alike): at most 5 in any 5 seconds, (count, seconds); past it a 429 of the route's
+        # bucket (not global), and every answer of the route carries the bucket's headers, by
+        # which discord.py waits before it would be refused. A test may change it; None: off.
+        # Interaction answers and webhook follow-ups are other routes, outside it.
+        self.channel_posts: tuple[int, float] | None = (5, 5.0)
+        self.posts = ChannelPosts()
+        self.channel_limited = self.posts.refused  # channel id -> the 429s it answered
         self.resumes = 0
         self.syncs = 0
         self.world: World | None = None
@@ -364,6 +379,9 @@ class FakeDiscord(UserActions, FaultInjection):
         lines += [f"  {r.method} {r.path} -> {r.status}" for r in self.requests[-last:]]
         if self.dropped_events:
             lines.append(f"events not delivered (intents): {self.dropped_events[-last:]}")
+        if self.channel_limited:
+            limited = {repr(self.channels.get(c, c)): n for c, n in self.channel_limited.items()}
+            lines.append(f"429s of the per-channel message limit: {limited}")
         if self.failures:
             lines.append(f"failures: {self.failures}")
         return "\n".join(lines)
@@ -379,7 +397,7 @@ class FakeDiscord(UserActions, FaultInjection):
         to: User | None = None,
         channel: Channel | None = None,
         after: int | Message | None = None,
-        timeout: float = 5.0,
+        timeout: float = MESSAGE_WAIT_S,
         include_ephemeral: bool = False,
     ) -> Message:
         """The first bot message (in ``channel`` / DMs ``to`` a user, after a mark) matching."""

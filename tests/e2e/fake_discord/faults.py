@@ -4,13 +4,13 @@ invalidates the session."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from .base import JSON
+from .buckets import bucket_headers, too_many
 from .entities import Channel, User
 
 if TYPE_CHECKING:
@@ -149,25 +149,8 @@ class FaultInjection:
         where: Mapping[str, object] | None = None,
     ) -> Fault:
         """The next ``times`` requests to ``route`` answer 429 with ``retry_after`` seconds."""
-        bucket = re.sub(r"\W", "", route)[:32]
-        headers = {
-            "Via": "1.1 google",
-            "Retry-After": str(max(1, round(retry_after))),
-            "X-RateLimit-Limit": "5",
-            "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
-            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
-            "X-RateLimit-Bucket": bucket,
-            "X-RateLimit-Scope": "global" if is_global else "user",
-        }
-        if is_global:
-            headers["X-RateLimit-Global"] = "true"
-        body = {
-            "message": "You are being rate limited.",
-            "retry_after": retry_after,
-            "global": is_global,
-            "code": 0,
-        }
+        bucket = bucket_headers(route, 5, 0, retry_after)
+        body, headers = too_many(retry_after, is_global=is_global, bucket=bucket)
         return self.fail(
             route, status=429, times=times, channel=channel, where=where, headers=headers, body=body
         )

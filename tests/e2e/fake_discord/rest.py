@@ -17,6 +17,7 @@ from aiohttp.hdrs import CONTENT_DISPOSITION
 from aiohttp.multipart import content_disposition_filename, parse_content_disposition
 
 from .base import JSON, ApiError, UploadedFile
+from .buckets import CREATE_MESSAGE, bucket_headers, too_many
 from .entities import Channel, Guild, Message
 from .limits import form_errors
 
@@ -217,7 +218,7 @@ class Rest:
     def _refusal(
         self, request: web.Request, path: str, route: str, record: RecordedRequest
     ) -> web.Response | None:
-        """A wrong token or application id (a bot bug), or an injected fault."""
+        """A wrong token or application id (a bot bug), a rate limit, or an injected fault."""
         fake, params = self.fake, record.params
         token_auth = "/interactions/" in route or "/webhooks/" in route  # the token is the auth
         if not token_auth and request.headers.get("Authorization") != f"Bot {fake.token}":
@@ -226,24 +227,50 @@ class Rest:
         if "app_id" in params and params["app_id"] != str(fake.app_id):
             fake.failures.append(f"{route}: wrong application id {params['app_id']}")
             return json_response({"message": "Unknown Application", "code": 10002}, 404)
-        if not token_auth:
-            wait = fake.over_global_limit(asyncio.get_running_loop().time())
-            record.counted = True
-            if wait is not None:
-                log.info("fake Discord: global rate limit, %s %s", request.method, path)
-                body = {"message": "You are being rate limited.", "retry_after": wait}
-                headers = {
-                    "Via": "1.1 google",  # discord.py takes a 429 without it for a ban
-                    "Retry-After": str(max(1, round(wait))),
-                    "X-RateLimit-Global": "true",
-                    "X-RateLimit-Scope": "global",
-                }
-                return json_response({**body, "global": True, "code": 0}, 429, headers)
+        if not token_auth:  # interaction answers and webhooks are outside the global limit
+            limited = self._global_refusal(record)
+            if limited is not None:
+                return limited
         fault = fake.injected_fault(request.method, route, params)
         if fault is not None:
             log.info("fake Discord: injected %s for %s %s", fault.status, request.method, path)
             return json_response(fault.body, fault.status, fault.headers)
-        return None
+        return self._channel_refusal(route, record)
+
+    def _global_refusal(self, record: RecordedRequest) -> web.Response | None:
+        """Past the token's global limit: a global 429."""
+        wait = self.fake.over_global_limit(asyncio.get_running_loop().time())
+        record.counted = True
+        if wait is None:
+            return None
+        log.info("fake Discord: global rate limit, %s", record.path)
+        body, headers = too_many(wait, is_global=True, bucket={})
+        return json_response(body, 429, headers)
+
+    def _channel_refusal(self, route: str, record: RecordedRequest) -> web.Response | None:
+        """A message created past its channel's limit: a 429 of the route's bucket."""
+        if route != CREATE_MESSAGE or self.fake.channel_posts is None:
+            return None
+        limit, seconds = self.fake.channel_posts
+        now = asyncio.get_running_loop().time()
+        channel_id = int(record.params["channel_id"])
+        wait = self.fake.posts.take(channel_id, now, limit, seconds)
+        if wait is None:
+            return None
+        log.info("fake Discord: channel %s past %d messages in %s s", channel_id, limit, seconds)
+        bucket = bucket_headers(route, limit, 0, wait)
+        body, headers = too_many(wait, is_global=False, bucket=bucket)
+        return json_response(body, 429, headers)
+
+    def _bucket_headers(self, route: str, record: RecordedRequest) -> dict[str, str]:
+        """The channel's bucket as Discord states it on each answer of the route it limits."""
+        if route != CREATE_MESSAGE or self.fake.channel_posts is None:
+            return {}
+        limit, seconds = self.fake.channel_posts
+        now = asyncio.get_running_loop().time()
+        channel_id = int(record.params["channel_id"])
+        remaining, reset_after = self.fake.posts.state(channel_id, now, limit, seconds)
+        return bucket_headers(route, limit, remaining, reset_after)
 
     async def _handle(
         self, request: web.Request, path: str, body: Any, files: Files, record: RecordedRequest
@@ -261,8 +288,16 @@ class Rest:
         refusal = self._refusal(request, path, route, record)
         if refusal is not None:
             return refusal
+        q = RestRequest(request, record.params, body, files, record)
+        response = await self._answer(q, handler, path)
+        response.headers.update(self._bucket_headers(route, record))
+        return response
+
+    async def _answer(self, q: RestRequest, handler: Handler, path: str) -> web.Response:
+        """The route's answer, or the error answer of what it raised."""
+        request = q.request
         try:
-            result = handler(RestRequest(request, record.params, body, files, record))
+            result = handler(q)
             if asyncio.iscoroutine(result):
                 result = await result
         except ApiError as err:
