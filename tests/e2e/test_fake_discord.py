@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .fake_discord import (
+    CHANNEL_POSTS,
     JSON,
     Channel,
     FakeDiscord,
@@ -834,6 +835,7 @@ CREATE = "POST /channels/{channel_id}/messages"
 async def test_a_sixth_message_within_5_s_in_one_channel_answers_429(
     fake: FakeDiscord, world: World, bot: TinyBot
 ) -> None:
+    fake.channel_posts = CHANNEL_POSTS
     async with aiohttp.ClientSession() as session:
         raw = Raw(fake, session)
         answers = [

@@ -67,9 +67,10 @@ shard=(0, 2))`` put a guild on a shard. ``fake.global_limit = 50`` enforces Disc
 limit per token, every session's requests together (interaction answers not counted): past it,
 a global 429; ``fake.global_limited`` counts them, ``fake.max_requests_per_second()`` is the
 busiest second seen (counted whether or not the limit is enforced). Discord's limit on creating
-messages in one channel (guild channel, thread or DM) is enforced by default:
-``fake.channel_posts = (5, 5.0)``, at most 5 ``POST /channels/{channel_id}/messages`` in any
-5 s (a sliding window; a test may change it, None turns it off); past it a 429 of the route's
+messages in one channel (guild channel, thread or DM) is enforced where a test turns it on
+(the suite's players answer faster than people can): ``fake.channel_posts = CHANNEL_POSTS``
+(5, 5.0), at most 5 ``POST /channels/{channel_id}/messages`` in any 5 s (a sliding window;
+None, the default, turns it off); past it a 429 of the route's
 bucket (``X-RateLimit-Scope: user``, ``retry_after`` when a place frees), and every answer of
 the route carries the bucket's headers (Limit, Remaining, Reset, Reset-After, Bucket), by which
 discord.py waits instead of being refused. ``fake.channel_limited[channel.id]`` counts a
@@ -118,6 +119,7 @@ Modules: ``facade`` (:class:`FakeDiscord`: world building, lifecycle, waiting, o
 """
 
 from .base import DISCORD_EPOCH_MS, JSON, ApiError, FakeDiscordError, Intent, MsgFlag, Perm
+from .buckets import CHANNEL_POSTS
 from .entities import Attachment, Channel, Guild, Message, Role, User, World
 from .facade import FakeDiscord, point_discord_py_at
 from .faults import Fault
@@ -128,6 +130,7 @@ from .limits import component_errors as _component_errors
 from .rest import RecordedRequest
 
 __all__ = [
+    "CHANNEL_POSTS",
     "DISCORD_EPOCH_MS",
     "EMBED_LIMITS",
     "JSON",

@@ -13,6 +13,7 @@ import time
 from .base import JSON
 
 CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
+CHANNEL_POSTS = (5, 5.0)  # Discord's limit on creating messages in one channel: 5 in any 5 s
 
 Headers = dict[str, str]
 

@@ -88,11 +88,13 @@ class FakeDiscord(UserActions, FaultInjection):
         self.global_limited = 0  # the global 429s answered
         self._counted: collections.deque[float] = collections.deque()
         # Discord's limit on creating messages in one channel (guild channel, thread or DM
-        # alike): at most 5 in any 5 seconds, (count, seconds); past it a 429 of the route's
-        # bucket (not global), and every answer of the route carries the bucket's headers, by
-        # which discord.py waits before it would be refused. A test may change it; None: off.
-        # Interaction answers and webhook follow-ups are other routes, outside it.
-        self.channel_posts: tuple[int, float] | None = (5, 5.0)
+        # alike), (count, seconds): ``CHANNEL_POSTS``, 5 in any 5 seconds; past it a 429 of the
+        # route's bucket (not global), and every answer of the route carries the bucket's
+        # headers, by which discord.py waits before it would be refused. Interaction answers
+        # and webhook follow-ups are other routes, outside it. Off (None) unless a test turns
+        # it on: the suite's players answer at machine speed, faster than any person, and five
+        # of its whole matches would take 5 to 100 s more each (their DMs waiting on it).
+        self.channel_posts: tuple[int, float] | None = None
         self.posts = ChannelPosts()
         self.channel_limited = self.posts.refused  # channel id -> the 429s it answered
         self.resumes = 0
