@@ -152,7 +152,6 @@ class FloralBot(commands.Bot):
             reminder_s=self.settings.reminder_s,
             delivery_batch=DELIVERY_BATCH,
             shards=self.shard_range,
-            shared_channel=transport.shared_channel,
         )
         self.practice.host = self._host
         for extension in extensions():

@@ -408,13 +408,11 @@ class DiscordTransport:
             log.warning("cannot tell the moderators of match %d: %s", match_id, error)
 
     def shared_channel(self, delivery: Delivery) -> int | None:
-        """The channel the delivery posts to if other matches post there too (Discord takes
-        5 posts per 5 s in one channel: ``bot.outbox.ChannelPace``): the moderators' log
-        channel, or the match's channel without threads; None for a DM or a thread."""
+        """The channel the delivery posts to if every match of its server posts there too
+        (Discord takes 5 posts per 5 s in one channel: ``bot.outbox.ChannelPace``): the
+        moderators' log channel; None for the others (a match's channel or thread, a DM)."""
         if delivery.audience.kind == "moderators":
             return self._log_channel(delivery)
-        if delivery.audience.kind == "public" and not self._threads:
-            return delivery.channel_id
         return None
 
     async def _to_moderators(self, delivery: Delivery) -> None:

@@ -12,7 +12,7 @@ post someone decides on goes at once, and the log entry still waits (``MID_TURN`
 messages may go in the reply to its answer instead (``reserve``, ``claim``, ``Handover``):
 the worker holds them back for that reply a moment, and sends them if it does not take them.
 
-A channel other matches post to as well (a log channel, a match channel without threads) gets at
+A channel other matches post to as well (the moderators' log channel) gets at
 most 4 posts per 5.5 s (``ChannelPace``: Discord takes 5 per 5 s); the log entries of several
 matches due meanwhile go in one post.
 """

@@ -207,7 +207,7 @@ async def test_whole_match_by_buttons_and_typing(
     assert any("Your secret rune map, P1" in text for text in dms)
     assert not any("rune map, P2" in text for text in dms)
     mod_log = [m.content for m in fake.messages_in(world.mod_log)]
-    assert any(text.startswith("Maps: P1") for text in mod_log), mod_log
+    assert any(text.startswith(f"**m{match}** · Maps: P1") for text in mod_log), mod_log
     assert_no_map_leak(fake, world)
 
 

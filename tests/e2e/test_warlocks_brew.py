@@ -216,7 +216,7 @@ async def test_whole_three_player_match(
         assert hands_shown == expected
     assert_reveals_come_last(fake, world, answered)
     await fake.wait_for_message(  # the moderators' log gets the hidden state
-        lambda m: m.content.startswith("Deck (top first): Eye of Newt, Eye of Newt"),
+        lambda m: m.content.startswith("**m1** · Deck (top first): Eye of Newt, Eye of Newt"),
         channel=world.mod_log,
     )
     status = await moderator(fake, world, "match status", match="m1")

@@ -64,7 +64,7 @@ async def set_up(fake: FakeDiscord, world: World) -> tuple[int, list[Move], int]
         match = int(re.findall(r"Match \*\*(\d+)\*\*", reply.content)[0])
         assert "started" in await moderator(fake, world, "brew start", match=f"m{match}")
         log = await fake.wait_for_message(
-            lambda m: m.content.startswith("Deck (top first): "), channel=world.mod_log, after=mark
+            lambda m: "** · Deck (top first): " in m.content, channel=world.mod_log, after=mark
         )
         deck = log.content.splitlines()[0].removeprefix("Deck (top first): ").removesuffix(".")
         moves = plan(deck.split(", "), OPTIONS)
