@@ -407,14 +407,6 @@ class DiscordTransport:
         except discord.HTTPException as error:
             log.warning("cannot tell the moderators of match %d: %s", match_id, error)
 
-    def shared_channel(self, delivery: Delivery) -> int | None:
-        """The channel the delivery posts to if every match of its server posts there too
-        (Discord takes 5 posts per 5 s in one channel: ``bot.outbox.ChannelPace``): the
-        moderators' log channel; None for the others (a match's channel or thread, a DM)."""
-        if delivery.audience.kind == "moderators":
-            return self._log_channel(delivery)
-        return None
-
     async def _to_moderators(self, delivery: Delivery) -> None:
         channel_id = self._log_channel(delivery)
         if channel_id is not None:

@@ -366,8 +366,8 @@ class DeliveryWorker:
         shared_channel: SharedChannel | None = None,
         pace: ChannelPace | None = None,
     ) -> None:
-        """``shared_channel``: the transport's (``DiscordTransport.shared_channel``); with it,
-        each shared channel gets at most ``pace``'s posts."""
+        """``shared_channel``: the channel a delivery goes to when other matches post there too
+        (a server's log channel); with it, each such channel gets at most ``pace``'s posts."""
         self._store = store
         self._transport = transport
         self._on_permanent = on_permanent
