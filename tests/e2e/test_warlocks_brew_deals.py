@@ -66,7 +66,9 @@ async def set_up(fake: FakeDiscord, world: World) -> tuple[int, list[Move], int]
         log = await fake.wait_for_message(
             lambda m: "** · Deck (top first): " in m.content, channel=world.mod_log, after=mark
         )
-        deck = log.content.splitlines()[0].removeprefix("Deck (top first): ").removesuffix(".")
+        first = log.content.splitlines()[0]  # "**m3** · Deck (top first): a, b, …."
+        assert first.startswith(f"**m{match}** · Deck (top first): "), first
+        deck = first.partition("Deck (top first): ")[2].removesuffix(".")
         moves = plan(deck.split(", "), OPTIONS)
         if moves is not None:
             return match, moves, mark
