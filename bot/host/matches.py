@@ -187,6 +187,8 @@ class Matches:
         """A match over: no longer hosted; its waiters wake."""
         self._on_over(live)
         self.live.pop(live.id, None)
+        for key in [key for key in self.undelivered if key[0] == live.id]:
+            del self.undelivered[key]  # (its prompts still on their way matter no more)
         self._over.pop(live.id, asyncio.Event()).set()
 
     async def resync(self, live: Live) -> Live | None:
@@ -206,7 +208,21 @@ class Matches:
         """Count the window prompts among these messages, committed and not delivered yet, of
         the active matches: a deadline does not close on a seat whose prompt has not reached it
         (fair clocks)."""
-        self.undelivered.update(key for key in prompted_seats(outbox) if key[0] in self.live)
+        for key in prompted_seats(outbox):
+            if key[0] in self.live:
+                self._count_prompt(key, 1)
+
+    def settle_prompt(self, match_id: int, seat: int) -> None:
+        """A window prompt of the seat was delivered (or failed for good). Its report may come
+        before the commit that owed it has returned (the worker reads the outbox meanwhile): the
+        count goes below zero until then."""
+        if match_id in self.live:
+            self._count_prompt((match_id, seat), -1)
+
+    def _count_prompt(self, key: tuple[int, int], change: int) -> None:
+        self.undelivered[key] += change
+        if not self.undelivered[key]:
+            del self.undelivered[key]
 
     async def wait_over(self, match_id: int) -> None:
         if match_id in self.live:  # one event per match: a finish wakes only its waiters

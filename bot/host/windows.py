@@ -356,9 +356,7 @@ class Windows:
         seat = request.get("seat")
         if not isinstance(seat, int):
             return
-        self._matches.undelivered[match_id, seat] -= 1
-        if self._matches.undelivered[match_id, seat] <= 0:
-            del self._matches.undelivered[match_id, seat]
+        self._matches.settle_prompt(match_id, seat)
         if late is None:  # on time (or failed): no task, nothing to give back
             self._close_if_held(match_id)
             return
@@ -394,8 +392,8 @@ class Windows:
         backlog, a rate limit, retries): its deadline then waits for the delivery."""
         live = self._matches.live.get(match_id)
         window = live.window if live is not None else None
-        undelivered = self._matches.undelivered
-        return window is not None and any((match_id, s) in undelivered for s in window.missing())
+        owed = self._matches.undelivered
+        return window is not None and any(owed[match_id, s] > 0 for s in window.missing())
 
     async def _give_back(
         self, match_id: int, step: int, seat: int, prompted: float, late: Late

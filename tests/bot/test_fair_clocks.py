@@ -10,6 +10,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -320,6 +321,36 @@ async def test_a_prompt_that_can_never_be_delivered_does_not_hold_the_window(
     record = await env.new_match(start=False, window_s=BURST_WINDOW_S)
     await env.host.wait_idle()
     env.transport.failures["seat0"] = [PermanentError("DMs closed")]
+    await env.host.start_match(record.id)
+    await env.host.wait_idle()
+    await env.timers.advance(BURST_WINDOW_S)
+    await env.host.wait_idle()
+    assert await steps_resolved(env, record.id) == 1
+
+
+async def test_a_prompt_delivered_before_its_commit_returned_does_not_hold_the_window(
+    manual_env: HostEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delivery worker, busy with another message, reads a prompt the moment its commit
+    lands, before the store's answer to that commit reaches the host (a pass already under
+    way, another connection): the prompt's report comes before the host counts the prompt
+    owed, and the deadline still closes the window."""
+    env = manual_env
+    assert env.timers is not None
+    record = await env.new_match(start=False, window_s=BURST_WINDOW_S)
+    await env.host.wait_idle()
+    store, apply = env.host.store, env.host.store.apply
+
+    async def apply_then_deliver(change: Any) -> bool:
+        applied = await apply(change)
+        prompts = len([d for d in env.transport.sent if "request" in d.payload])
+        env.host.worker.wake()
+        await eventually(
+            lambda: len([d for d in env.transport.sent if "request" in d.payload]) > prompts
+        )
+        return applied
+
+    monkeypatch.setattr(store, "apply", apply_then_deliver)
     await env.host.start_match(record.id)
     await env.host.wait_idle()
     await env.timers.advance(BURST_WINDOW_S)
