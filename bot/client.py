@@ -152,6 +152,7 @@ class FloralBot(commands.Bot):
             reminder_s=self.settings.reminder_s,
             delivery_batch=DELIVERY_BATCH,
             shards=self.shard_range,
+            shared_channel=self.shared_channel_of,
         )
         self.practice.host = self._host
         for extension in extensions():
@@ -270,6 +271,11 @@ class FloralBot(commands.Bot):
 
     def log_channel_of(self, delivery: Delivery) -> int | None:
         return self.log_channel_in(delivery.guild_id)
+
+    def shared_channel_of(self, delivery: Delivery) -> int | None:
+        """The channel every match of the server posts this delivery to, paced by the host's
+        delivery worker: its log channel, for the moderators' log entries."""
+        return self.log_channel_of(delivery) if delivery.audience.kind == "moderators" else None
 
     def log_channel_in(self, guild_id: int) -> int | None:
         """The moderator log channel in a guild: by id, or by name from the cache."""

@@ -12,9 +12,10 @@ post someone decides on goes at once, and the log entry still waits (``MID_TURN`
 messages may go in the reply to its answer instead (``reserve``, ``claim``, ``Handover``):
 the worker holds them back for that reply a moment, and sends them if it does not take them.
 
-A channel other matches post to as well (the moderators' log channel) gets at
-most 4 posts per 5.5 s (``ChannelPace``: Discord takes 5 per 5 s); the log entries of several
-matches due meanwhile go in one post.
+A send held up inside the transport (discord.py waiting out a channel's rate limit) holds up
+only its own queue (``PASS_WAIT_S``). A channel other matches post to as well (the moderators'
+log channel) gets at most 4 posts per 5.5 s (``ChannelPace``: Discord takes 5 per 5 s); the
+log entries due meanwhile, of several matches and all of one match's, go in one post.
 """
 
 from __future__ import annotations
@@ -275,6 +276,7 @@ SharedChannel = Callable[[Delivery], Hashable | None]
 # of them until the window has passed (and the whole pass with it): 4, and half a second more
 # for the time a post takes to reach Discord
 CHANNEL_POSTS, CHANNEL_PER_S = 4, 5.5
+QUEUED_ENTRIES_MAX = 16  # a match's log entries one post takes at most
 
 
 class ChannelPace:
@@ -344,6 +346,23 @@ class _PassResult:
     retries: list[Retry] = field(default_factory=list)
     failed: list[tuple[OutboxRow, str]] = field(default_factory=list)
 
+    def __bool__(self) -> bool:
+        return bool(self.sent or self.retries or self.failed)
+
+    def ids(self) -> set[int]:
+        return {*self.sent, *(r.message_id for r in self.retries), *(r.id for r, _ in self.failed)}
+
+    def absorb(self, other: _PassResult) -> None:
+        self.sent += other.sent
+        self.retries += other.retries
+        self.failed += other.failed
+
+
+# when none of a pass's sends has ended for this long, those left no longer hold up the pass:
+# the others' next messages go on (discord.py waits inside a send for a channel's rate limit,
+# up to 5 s for one DM channel)
+PASS_WAIT_S = 1.0
+
 
 class DeliveryWorker:
     """Sends the outbox through a transport, in order per (match, audience)."""
@@ -385,26 +404,28 @@ class DeliveryWorker:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._unsettled: _PassResult | None = None  # sent, but not recorded yet
+        self._sends: set[asyncio.Task[None]] = set()  # sends under way (past their pass too)
+        self._unsettled = _PassResult()  # sent, but not recorded yet
+        self._settling = _PassResult()  # being recorded
         self.sent = 0
         # replies (``reserve``, ``claim``): a seat's queue held for the reply to its answer,
-        # until then; the messages handed to a reply; those the current pass is sending
+        # until then; the messages handed to a reply; those being sent (or read to be)
         self._reserved: dict[tuple[int, str], float] = {}
         self._claimed: set[int] = set()
         self._sending: set[int] = set()
         # messages a reply delivered -> the pass under way then (whose read may predate it)
         self._replied: dict[int, int] = {}
         self._passes = 0
-        self._passing: _PassResult | None = None  # the pass under way
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="outbox-delivery")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        tasks = [*([self._task] if self._task is not None else []), *self._sends]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._task = None
 
     def wake(self) -> None:
         """New messages were committed."""
@@ -428,8 +449,8 @@ class DeliveryWorker:
                 delay = self._retry_base_s
             if delay == 0:
                 continue
-            if delay is None and not self._wake.is_set():  # (a wake during the pass: again)
-                self._idle.set()
+            if delay is None and not self._wake.is_set() and not self._sends:
+                self._idle.set()  # (a wake during the pass: again; a send's end wakes it)
             # asyncio.timeout, not wait_for: in 3.11 wait_for can swallow the cancellation of
             # stop() when a wake() lands at the same moment, and stop() then waits forever
             with contextlib.suppress(TimeoutError):
@@ -438,34 +459,62 @@ class DeliveryWorker:
 
     async def _pass(self) -> float | None:
         """Send the head message of every due queue; 0 to go again at once, else seconds to
-        the next retry, or None when nothing is pending.
+        the next retry, or None when nothing is pending (but sends still under way).
 
-        One message per (match, audience) queue and pass keeps each queue in order, and a
-        queue waiting to retry (a log channel answering 5xx) never holds up the others."""
-        await self._settle()  # a pass whose record failed: record it before sending again
+        One message per (match, audience) queue at a time keeps each queue in order, and a
+        queue waiting to retry (a log channel answering 5xx) or inside a long send (a channel's
+        rate limit) never holds up the others: the pass waits for its sends while they keep
+        ending; those still under way when none has ended for ``PASS_WAIT_S`` go on without
+        it, recorded by a later pass."""
+        await self._settle()  # sends recorded before the queues are read again
+        room = self._batch - len(self._sends)
+        if room <= 0:
+            return None  # (a send's end wakes the worker)
         self._passes += 1
         now = self._clock()
         rows, next_try = await self._store.due_outbox(now, self._batch, self._shards)
+        busy = self._sending | self._unrecorded()  # (sent or under way, not recorded yet)
+        rows = [row for row in rows if row.id not in busy][:room]
         rows, held_until = self._not_for_replies(rows, self._clock(), self._passes)
-        self._sending = {row.id for row in rows}  # a reply may no longer take them
+        reading = {row.id for row in rows}
+        self._sending |= reading  # a reply may no longer take them
         try:
             if rows:  # what the messages tell is on disk before anyone reads it
                 await self._store.sync()
-            posts, paced_until = self._paced(rows, self._clock())
-            for until in (held_until, paced_until):
-                if until is not None:
-                    next_try = until if next_try is None else min(next_try, until)
-            if not posts:
-                return None if next_try is None else max(0.001, next_try - now)
-            self._sending = {row.id for post in posts for row in post.rows}
-            result = self._passing = _PassResult()
-            await asyncio.gather(*(self._send(post, result) for post in posts))
+            posts, paced_until = await self._paced(rows, self._clock())
         finally:
-            self._sending, self._passing = set(), None
-        self.sent += len(result.sent)
-        self._unsettled = result
+            self._sending -= reading
+        for until in (held_until, paced_until):
+            if until is not None:
+                next_try = until if next_try is None else min(next_try, until)
+        if not posts:
+            return None if next_try is None else max(0.001, next_try - now)
+        under_way = {self._start_send(post) for post in posts}
+        while under_way:  # (sends paced to the bot's budget end one after another: all)
+            ended, under_way = await asyncio.wait(under_way, timeout=PASS_WAIT_S)
+            if not ended:
+                break  # held up inside the transport: each holds up only its own queue
         await self._settle()
         return 0
+
+    def _start_send(self, post: _Post) -> asyncio.Task[None]:
+        """The post's send, under way until it ends (then recorded by the next pass)."""
+        ids = {row.id for row in post.rows}
+        self._sending |= ids
+        task = asyncio.create_task(self._send_recorded(post, ids))
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+        return task
+
+    async def _send_recorded(self, post: _Post, ids: set[int]) -> None:
+        result = _PassResult()
+        try:
+            await self._send(post, result)
+        finally:
+            self._unsettled.absorb(result)
+            self.sent += len(result.sent)
+            self._sending -= ids
+            self.wake()
 
     # --- replies: a seat's next messages in the reply to its answer -------------------------
 
@@ -482,7 +531,7 @@ class DeliveryWorker:
         """The queue's pending messages, taken from delivery for the caller to send in its
         reply (``Handover.done``); None when there are none, or one is being sent."""
         rows = await self._store.pending_messages(match_id, audience, limit)
-        rows = [row for row in rows if row.id not in self._sent_unrecorded()]
+        rows = [row for row in rows if row.id not in self._unrecorded()]
         taken = {row.id for row in rows}
         if not rows or taken & (self._sending | self._claimed):
             self.release(match_id, audience)
@@ -509,10 +558,9 @@ class DeliveryWorker:
         for row, shown in zip(rows, handover.shown, strict=True):
             self._report_prompt(row, shown)
 
-    def _sent_unrecorded(self) -> set[int]:
-        """The messages sent by the pass under way (or the last one) and not recorded yet."""
-        passes = (self._passing, self._unsettled)
-        return {id_ for result in passes if result is not None for id_ in result.sent}
+    def _unrecorded(self) -> set[int]:
+        """The messages whose send ended (sent, or to be tried again) and is not recorded."""
+        return self._unsettled.ids() | self._settling.ids()
 
     def _not_for_replies(
         self, rows: list[OutboxRow], now: float, this_pass: int
@@ -539,10 +587,10 @@ class DeliveryWorker:
         ]
         return kept, min(held, default=None)
 
-    def _paced(self, rows: list[OutboxRow], now: float) -> tuple[list[_Post], float | None]:
+    async def _paced(self, rows: list[OutboxRow], now: float) -> tuple[list[_Post], float | None]:
         """The posts to send now: a shared channel's (``shared_channel``) as many as it takes
-        (the others wait: the earliest time one may go), the log entries of several matches
-        due together in one post where they fit."""
+        (the others wait: the earliest time one may go), the log entries due meanwhile (of
+        several matches, and all of a match's) together in one post where they fit."""
         if self._shared_channel is None:
             return [_Post(row) for row in rows], None
         self._pace.forget_idle(now)
@@ -557,45 +605,67 @@ class DeliveryWorker:
         waits = []
         for channel, queued in shared.items():
             free = self._pace.free(channel, now)
-            merged = self._merged(queued, channel, now)
-            posts += merged[:free]  # each counted in its channel's window when it is sent
             if not free:  # (with some sent, the next pass comes at once and sees the rest)
                 waits.append(self._pace.next_free(channel))
+                continue
+            groups = [[row, *await self._queued_after(row)] for row in queued]
+            posts += self._merged(groups, channel, now)[:free]  # each counted when it is sent
         return posts, min(waits, default=None)
 
-    def _merged(self, rows: list[OutboxRow], channel: Hashable, now: float) -> list[_Post]:
-        """The rows as posts: the moderators' log entries together while their text fits
-        one Discord message (``log_text``: the entries' lines joined); any other row a post of
-        its own."""
+    async def _queued_after(self, head: OutboxRow) -> list[OutboxRow]:
+        """The log entries waiting behind a log queue's head (and the run folded into it)."""
+        if head.message.audience != "moderators":
+            return []
+        pending = await self._store.pending_messages(
+            head.message.match_id, head.message.audience, QUEUED_ENTRIES_MAX
+        )
+        last = max(row.id for row in (head, *head.folded))
+        return held_runs([row for row in pending if row.id > last])
+
+    def _merged(self, groups: list[list[OutboxRow]], channel: Hashable, now: float) -> list[_Post]:
+        """The groups as posts: the moderators' log entries together while their text fits
+        one Discord message (``log_text``: the entries' lines joined), a queue's entries in
+        one post (those that do not fit wait: two posts of a pass may arrive in either
+        order); any other row a post of its own."""
         posts: list[_Post] = []
         entries: list[OutboxRow] = []
         length = 0
-        for row in rows:
-            if row.message.audience != "moderators":
-                posts.append(_Post(row, channel=channel))
+        for head, *behind in groups:
+            if head.message.audience != "moderators":
+                posts.append(_Post(head, channel=channel))
                 continue
-            size = len(log_text(self._delivery(row, now)[0]))
-            if entries and length + 1 + size > POST_LIMIT:
-                posts.append(_Post(entries[0], tuple(entries[1:]), channel))
-                entries, length = [], 0
-            length += size + bool(entries)
-            entries.append(row)
+            for row in (head, *behind):
+                size = len(log_text(self._delivery(row, now)[0]))
+                if entries and length + 1 + size > POST_LIMIT:
+                    posts.append(_Post(entries[0], tuple(entries[1:]), channel))
+                    entries, length = [], 0
+                    if row is not head:
+                        break  # its queue's head went in the post before: the rest wait
+                length += size + bool(entries)
+                entries.append(row)
         if entries:
             posts.append(_Post(entries[0], tuple(entries[1:]), channel))
         return posts
 
     async def _settle(self) -> None:
-        """Record the last pass's outcome (WriteFailed keeps it for the next try)."""
-        result = self._unsettled
-        if result is None:
+        """Record the sends that ended (WriteFailed keeps them for the next try)."""
+        if not self._unsettled:
             return
-        await self._store.settle_outbox(
-            result.sent,
-            result.retries,
-            [Retry(row.id, 0.0, error) for row, error in result.failed],
-            self._clock(),
-        )
-        self._unsettled = None
+        result = self._settling = self._unsettled
+        self._unsettled = _PassResult()  # (sends ending meanwhile: the next time)
+        try:
+            await self._store.settle_outbox(
+                result.sent,
+                result.retries,
+                [Retry(row.id, 0.0, error) for row, error in result.failed],
+                self._clock(),
+            )
+        except BaseException:
+            result.absorb(self._unsettled)
+            self._unsettled = result
+            raise
+        finally:
+            self._settling = _PassResult()
         for row, error in result.failed:
             await self._on_permanent(row, error)
 
@@ -673,6 +743,27 @@ def is_held(row: OutboxRow) -> bool:
     """A message that was held for its match's next turn post (and is now released)."""
     payload = row.message.payload
     return isinstance(payload, dict) and payload.get(HOLD) is True
+
+
+def held_runs(rows: Sequence[OutboxRow]) -> list[OutboxRow]:
+    """A queue's pending rows as the worker sends them: a released held row heads the run
+    after it, up to and including the first row not held (``OutboxRow.folded``: one entry, a
+    digest); a run the rows end before it ends is left for later."""
+    heads: list[OutboxRow] = []
+    rest = iter(rows)
+    for row in rest:
+        if not is_held(row):
+            heads.append(row)
+            continue
+        run = []
+        for folded in rest:
+            run.append(folded)
+            if not is_held(folded):
+                break
+        else:
+            return heads  # (the run goes on past the rows read)
+        heads.append(dataclasses.replace(row, folded=tuple(run)))
+    return heads
 
 
 def folded_delivery(head: OutboxRow) -> Delivery:

@@ -7,6 +7,7 @@ import itertools
 
 import pytest
 
+from bot import outbox
 from bot.outbox import ChannelPace, late_delivery, prompt_text
 from bot.transport import (
     POST_LIMIT,
@@ -110,6 +111,33 @@ async def test_a_failing_log_channel_never_holds_up_the_prompts(env: HostEnv) ->
     assert len(mod_rows) == 2 * matches
     assert {row.status for row in mod_rows} == {"pending"}  # still retried, never given up
     assert not [d for d in env.transport.sent if str(d.audience) == "moderators"]
+
+
+async def test_a_send_held_up_inside_the_transport_holds_up_only_its_own_queue(
+    env: HostEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py waits inside a send for a channel's rate limit (5 s for a DM channel's
+    fifth message in 5 s): the other queues go on meanwhile, the held one keeps its order,
+    and the held message is sent and recorded once when it goes."""
+    monkeypatch.setattr(outbox, "PASS_WAIT_S", 0.05)
+    release = env.transport.stalls["seat0"] = asyncio.Event()
+    held = await env.new_match(window_s=3600)
+    other = await env.new_match(window_s=3600, seed=1)
+    for user in PLAYERS:  # the other match's next step, while the send is still held
+        assert (await env.host.submit(other.id, user, "1")).accepted
+
+    def step_two_prompted() -> bool:
+        return any(d.payload.get("kind") == "turn" for d in env.transport.to("seat0", other.id))
+
+    await eventually(step_two_prompted)
+    assert env.transport.to("seat1", held.id)  # its other seat's queue too
+    assert not env.transport.to("seat0", held.id)  # held, and its next message behind it
+    release.set()
+    await env.host.wait_idle()
+    seat0 = env.transport.to("seat0", held.id)
+    assert [d.payload["kind"] for d in seat0] == ["setup", "start"]
+    rows = await env.host.store.outbox(held.id)
+    assert {(row.status, row.tries) for row in rows} == {("sent", 1)}
 
 
 async def test_direct_messages_go_out_before_channel_posts(env: HostEnv) -> None:
@@ -241,6 +269,43 @@ async def test_a_shared_log_channel_gets_its_posts_a_window_the_matches_entries_
     first_log = min(times)
     dms = [at for d, at in zip(transport.sent, transport.times, strict=True) if d.user_id]
     assert len(dms) == 4 * len(records) and max(dms) <= first_log + 0.5  # not held up
+
+
+async def test_a_matchs_log_entries_due_while_its_channel_is_paced_go_in_one_post(
+    database: str,
+) -> None:
+    """A match played faster than its log channel takes posts: the entries that queue up
+    meanwhile go together, in order, each once, and the channel keeps its pace."""
+    clock = OffsetClock()
+    transport = TimedTransport(clock)
+    pace = ChannelPace(posts=1, per_s=0.5)
+    host = await start_host(
+        database, transport, clock, retry_base_s=0.01, shared_channel=log_channel, pace=pace
+    )
+    env = HostEnv(database, clock, transport, host, {})
+    rounds = 8
+    try:
+        record = await env.new_match(window_s=3600, config={"rounds": rounds})
+        for step in range(1, rounds + 1):
+            for user in PLAYERS:
+                assert (await host.submit(record.id, user, "1")).accepted
+            await eventually(
+                lambda step=step: all(p.step > step for p in host.prompts_for(PLAYERS[0]))
+            )
+        await host.wait_idle()
+        rows = await host.store.outbox(record.id)
+    finally:
+        await host.close()
+    logs = [
+        (d, at) for d, at in zip(transport.sent, transport.times, strict=True) if log_channel(d)
+    ]
+    entries = [entry for d, _ in logs for entry in (d, *d.also)]
+    assert [e.payload["step"] for e in entries] == list(range(rounds + 1))  # in order, once
+    assert len(logs) <= 3, [len(d.also) for d, _ in logs]
+    times = [at for _, at in logs]
+    assert all(later - earlier >= 0.5 - 0.02 for earlier, later in itertools.pairwise(times))
+    assert all(len(log_text(d)) <= POST_LIMIT for d, _ in logs)
+    assert {(row.status, row.tries) for row in rows} == {("sent", 1)}
 
 
 async def test_a_shared_channel_holds_its_posts_without_holding_up_the_others(
