@@ -104,7 +104,9 @@ class Potioncraft:
         acts, timeouts = window_acts(new, moves)
         events: list[Event] = []
         rules.resolve_window(new, acts, timeouts, events)
-        hand_notices(state, new, events)
+        told = own_discards(state, acts)
+        hand_notices(state, new, events, told)
+        keep_news(state, new, told, timeouts)
         table_event(new, events)
         events.append(rules.moderator_state(new))
         return new, events
@@ -163,17 +165,50 @@ HAND_PROMPTS = (
 )  # prompts that show the hand
 
 
-def hand_notices(old: State, new: State, events: list[Event]) -> None:
+def hand_notices(
+    old: State, new: State, events: list[Event], told: Mapping[int, Sequence[str]] | None = None
+) -> None:
     """§14 (a player's own hand, always current): a seat whose hand changed in this step, and
     whose next prompt will not show it, is told its hand (a Venom Brew, a Request given, a Foul
-    Elixir, a Hand reset, its own end-of-turn discard)."""
+    Elixir, a Hand reset). Not when the change is exactly the cards of its own discard in this
+    window (``told``: its answer, or the default its prompt named; its next prompt shows the
+    hand), nor once the match is over."""
+    told = told or {}
     for seat in range(new.seats):
         hand = new.hands[seat]
-        if new.out[seat] or hand == old.hands[seat]:
+        if new.over or new.out[seat] or hand == old.hands[seat] or shows_hand(new, seat):
             continue
-        if shows_hand(new, seat):
+        if seat in told and hand == rules.without(old.hands[seat], told[seat]):
             continue
         rules.private(events, seat, "hand", render.hand_text(hand), hand=list(hand))
+
+
+def own_discards(state: State, acts: Mapping[int, Act]) -> dict[int, tuple[str, ...]]:
+    """The cards each seat's own answer to this window takes from its hand: an end-step
+    discard (§4 step 5) or the pair a Thief's Gamble found (§8.9). The seat knows them: it
+    chose them, or its prompt named them as the default."""
+    pending = state.pending
+    assert pending is not None
+    if pending["window"] == "discard":
+        return {seat: act.cards for seat, act in acts.items()}
+    if pending["window"] == "pair":
+        return {seat: (str(act.card),) * 2 for seat, act in acts.items()}
+    return {}
+
+
+def keep_news(
+    old: State, new: State, told: Mapping[int, Sequence[str]], timeouts: Sequence[int]
+) -> None:
+    """The line a seat's next prompt tells first: what the default of its own discard or pair
+    took, when that window timed out (no hand message follows it, and the seat was away). A
+    seat prompted in this window has read its line."""
+    pending = old.pending
+    assert pending is not None
+    for seat in pending["seats"]:
+        new.news[seat] = ""
+    for seat in timeouts:
+        if seat in told and not new.over:
+            new.news[seat] = render.timeout_news(old, seat, told[seat])
 
 
 def shows_hand(state: State, seat: int) -> bool:
@@ -250,6 +285,7 @@ def start_match(
         wards=[0] * seats,
         cauldron=[False] * seats,
         out=[False] * seats,
+        news=[""] * seats,
         outcomes=outcomes,
     )
     if preset:

@@ -35,6 +35,7 @@ from .rules import (
     order_from,
     ready,
     table_count,
+    without,
 )
 from .state import State
 
@@ -411,7 +412,26 @@ def prompt(state: State, seat: int) -> str:
     parts = [p for p in PROMPTS[window](state, seat) if p]
     if window == "main" and len("\n".join(parts)) > PROMPT_CHARS:  # the perks' gists go first
         parts[2] = offer_text(state, seat, gist=False)
-    return shorten(parts, 3 if window == "main" else len(parts))
+    news = state.news[seat]  # what a timed-out discard of its took (engine.keep_news)
+    if news:  # after the prompt's first line, before the hand it explains
+        parts.insert(1, news)
+    return shorten(parts, (3 if window == "main" else len(parts)) + bool(news))
+
+
+def timeout_news(state: State, seat: int, cards: Sequence[str]) -> str:
+    """What the default of ``seat``'s own discard or pair window took from its hand when the
+    window timed out, for its next prompt (``state``: before the window resolved)."""
+    pending = state.pending
+    assert pending is not None
+    if pending["window"] == "pair":
+        thief = name(state, pending["thief"])
+        return (
+            f"Your answer to {thief}'s Thief's Gamble timed out: you discarded your pair of"
+            f" {cards[0]}."
+        )
+    return (
+        f"Your discard at the end of turn {state.turn} timed out: you discarded {', '.join(cards)}."
+    )
 
 
 def shorten(parts: list[str], keep: int) -> str:
@@ -651,14 +671,26 @@ def summary(state: State, seat: int, act: Act) -> str:
     if act.kind == "order":
         return f"Put the top {len(act.cards)} back as {', '.join(act.cards)} (top first)"
     if act.kind == "discard":
-        return f"Discard {names_text(act.cards)}"
+        return f"Discard {names_text(act.cards)}{keeping(state.hands[seat], act.cards)}"
     if act.kind == "block":
         return f"Block with {act.card}"
     if act.kind == "pair":
-        return f"Discard your pair of {act.card}"
+        assert act.card is not None
+        return f"Discard your pair of {act.card}{keeping(state.hands[seat], [act.card] * 2)}"
     if act.kind == "pass":
         return _pass_summary(state)
     return "End your turn"
+
+
+def keeping(hand: Sequence[str], cards: Sequence[str]) -> str:
+    """The hand a discard leaves, for its acknowledgement (§14: the hand, always current; no
+    message of its own follows the discard)."""
+    kept = without(hand, cards)
+    return (
+        f"; you keep {_plural(len(kept), 'card')}: {cards_text(kept)}"
+        if kept
+        else "; you keep no card"
+    )
 
 
 def _play_summary(state: State, seat: int, act: Act) -> str:

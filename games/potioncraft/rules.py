@@ -95,10 +95,16 @@ def to_pile(state: State, seat: int, cards: Sequence[str]) -> None:
     state.piles[seat].extend(cards)
 
 
-def take_from_hand(state: State, seat: int, cards: Sequence[str]) -> None:
-    hand = state.hands[seat]
+def without(hand: Sequence[str], cards: Sequence[str]) -> list[str]:
+    """A hand once ``cards`` (each in it) have left it, in its order."""
+    rest = list(hand)
     for card in cards:
-        hand.remove(card)
+        rest.remove(card)
+    return rest
+
+
+def take_from_hand(state: State, seat: int, cards: Sequence[str]) -> None:
+    state.hands[seat][:] = without(state.hands[seat], cards)
 
 
 def eligible_blocks(state: State, seat: int, potion: str) -> list[str]:

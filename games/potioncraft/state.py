@@ -57,6 +57,7 @@ class State:
     cauldron: list[bool] = field(default_factory=list)
     mimic_log: list[str] = field(default_factory=list)
     out: list[bool] = field(default_factory=list)  # seats that left
+    news: list[str] = field(default_factory=list)  # per seat: a line for its next prompt, or ""
     pending: dict[str, Any] | None = None
     over: bool = False
     winners: list[int] = field(default_factory=list)
@@ -95,6 +96,7 @@ class State:
             cauldron=list(self.cauldron),
             mimic_log=list(self.mimic_log),
             out=list(self.out),
+            news=list(self.news),
             pending=copy_json(self.pending),
             over=self.over,
             winners=list(self.winners),
@@ -126,6 +128,7 @@ class State:
             "cauldron": list(self.cauldron),
             "mimic_log": list(self.mimic_log),
             "out": list(self.out),
+            "news": list(self.news),
             "pending": copy_json(self.pending),
             "over": self.over,
             "winners": list(self.winners),
@@ -160,6 +163,7 @@ class State:
             cauldron=list(fields["cauldron"]),
             mimic_log=list(fields["mimic_log"]),
             out=list(fields["out"]),
+            news=list(fields.get("news") or [""] * len(fields["names"])),  # older dumps: none
             pending=copy_json(fields["pending"]),
             over=bool(fields["over"]),
             winners=list(fields["winners"]),

@@ -8,8 +8,9 @@ import pytest
 
 from games.potioncraft import AGENTS, GAME, export_script, replay_script
 from games.potioncraft.choices import WAYS_PER_POTION, crafts
-from games.potioncraft.render import hand_text, table_text
-from games.protocol import PUBLIC, ConfigError, Setup, derive_rng
+from games.potioncraft.render import cards_text, hand_text, table_text
+from games.potioncraft.state import State
+from games.protocol import PUBLIC, Accepted, ConfigError, Request, Setup, derive_rng
 
 from .helpers import DRAW, accepted, script, state_after, step
 
@@ -206,16 +207,86 @@ def test_s14_a_hand_changed_by_another_player_is_sent_to_its_owner_only() -> Non
     assert all(e.audience.kind == "seat" for e in notices)
 
 
-def test_s14_the_next_prompt_showing_the_hand_replaces_the_notice() -> None:
-    hand = ["Coffin Nails", "Coffin Nails", "Eye of Newt", "Amethyst", "Bat Wing", "Starflower",
-            "Nightshade", "Spider Silk", "White Sage"]  # fmt: skip
-    state = state_after(hands={"P1": hand}, steps=[DRAW, step("main", P1=["end"])])
+END_STEP_HAND = ["Coffin Nails", "Coffin Nails", "Eye of Newt", "Amethyst", "Bat Wing",
+                 "Starflower", "Nightshade", "Spider Silk", "White Sage"]  # fmt: skip
+
+
+def next_request(state: State, seat: int) -> tuple[State, Request]:
+    """The state once every window before ``seat``'s next prompt has timed out, and that
+    prompt."""
+    while True:
+        requests = GAME.requests(state)
+        mine = [r for r in requests if r.seat == seat and not r.silent]
+        if mine:
+            return state, mine[0]
+        state, _ = GAME.resolve(state, {r.seat: None for r in requests})
+
+
+def test_s14_s4_an_answered_end_step_discard_sends_no_hand_of_its_own() -> None:
+    """The discard's acknowledgement tells the hand it leaves, and the seat's next prompt
+    shows it: no message comes between them (issue 20: a DM a prompt)."""
+    state = state_after(hands={"P1": END_STEP_HAND}, steps=[DRAW, step("main", P1=["end"])])
     (request,) = GAME.requests(state)
     assert request.kind == "discard" and hand_text(state.hands[0]) in request.prompt
-    after, events = GAME.resolve(state, {0: accepted(state, 0, "discard Amethyst")})
-    assert after.active == 1  # the turn passed: P1 hears of its hand, P2's draw prompt shows its
-    mine = [e for e in events if e.kind == "hand"]
-    assert [(e.audience.seat, e.text) for e in mine] == [(0, hand_text(after.hands[0]))]
+    verdict = GAME.submit(state, 0, "discard Amethyst")
+    assert isinstance(verdict, Accepted)
+    after, events = GAME.resolve(state, {0: verdict.move})
+    assert after.active == 1 and not [e for e in events if e.kind == "hand"]
+    assert verdict.summary.endswith(f"; you keep 9 cards: {cards_text(after.hands[0])}")
+    later, draw = next_request(after, 0)
+    assert draw.kind == "draw" and later.hands[0] == after.hands[0]
+    assert hand_text(after.hands[0]) in draw.prompt and "timed out" not in draw.prompt
+
+
+def test_s14_s13_1_a_timed_out_end_step_discard_is_told_in_the_next_prompt() -> None:
+    state = state_after(hands={"P1": END_STEP_HAND}, steps=[DRAW, step("main", P1=["end"])])
+    after, events = GAME.resolve(state, {0: None})
+    (discard,) = [e for e in events if e.kind == "discard"]
+    assert discard.data["cards"] == ["Bat Wing"]  # the hand's last card in catalog order
+    assert not [e for e in events if e.kind == "hand"]
+    later, draw = next_request(after, 0)
+    lines = draw.prompt.splitlines()
+    assert lines[1:3] == [
+        "Your discard at the end of turn 1 timed out: you discarded Bat Wing.",
+        hand_text(later.hands[0]),
+    ]
+    assert later.hands[0] == after.hands[0]
+    moved, _ = GAME.resolve(later, {0: None})
+    (main,) = GAME.requests(moved)
+    assert main.kind == "main" and "timed out" not in main.prompt  # told once
+
+
+def test_s14_s8_9_a_timed_out_pair_is_told_in_the_next_prompt() -> None:
+    thief, wager = "Thief's Gamble (Fortuna)", ["Coffin Nails", "Eye of Newt", "Spider Silk"]
+    gamble = f"play {thief} on P2 steal Wispwine wager " + ", ".join([*wager, "Nightshade"])
+    state = state_after(
+        hands={"P1": [thief, *wager, "Nightshade"], "P2": ["Amethyst", "Amethyst", "Bat Wing",
+                                                           "Bat Wing", "White Sage"]},
+        preset={"potions": {"P2": ["Wispwine (spent)"]}},
+        steps=[DRAW, step("main", P1=[gamble])],
+    )  # fmt: skip
+    (pair,) = GAME.requests(state)
+    assert pair.kind == "pair" and pair.seat == 1
+    after, events = GAME.resolve(state, {1: None})
+    assert after.hands[1] == ["White Sage", "Bat Wing", "Bat Wing"]
+    assert not [e for e in events if e.kind == "hand"]
+    later, draw = next_request(after, 1)
+    assert draw.prompt.splitlines()[1:3] == [
+        "Your answer to P1's Thief's Gamble timed out: you discarded your pair of Amethyst.",
+        hand_text(later.hands[1]),
+    ]
+
+
+def test_s14_no_hand_notice_once_the_match_is_over() -> None:
+    state = state_after(
+        hands={"P1": ["Mermaid Scale", "Clear Quartz", "Bat Wing"], "P2": ["Amethyst"]},
+        preset={"potions": {"P1": ["Witch's Chain", "Wispwine"]}},
+        steps=[DRAW],
+    )
+    craft = "craft Oracle's Dew with Mermaid Scale, Clear Quartz, Bat Wing"
+    after, events = GAME.resolve(state, {0: accepted(state, 0, craft)})
+    assert after.over and after.winners == [0] and after.hands[0] != state.hands[0]
+    assert not [e for e in events if e.kind == "hand"]
 
 
 def test_s14_a_pair_window_timeout_is_marked_in_public() -> None:

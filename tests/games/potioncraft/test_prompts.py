@@ -10,7 +10,7 @@ from bot.outbox import prompt_text
 from games.play import play_match
 from games.potioncraft import AGENTS, GAME, GAME_INFO
 from games.potioncraft.cards import POTIONS, SPELL_TYPES, STANDARD_POTIONS, potion_label
-from games.potioncraft.render import PROMPT_CHARS, hand_text, or_text
+from games.potioncraft.render import PROMPT_CHARS, hand_text, keeping, or_text
 from games.potioncraft.rules import hand_reset_text
 from games.potioncraft.state import Owned, State
 from games.protocol import HELP_CHARS, PUBLIC, TOPIC_CHARS, Accepted, Request, Setup, derive_rng
@@ -370,7 +370,15 @@ def test_acknowledgements_name_what_was_accepted_distinctly() -> None:
     ]
     discard = request_state(["Coffin Nails"] * 2 + ["Eye of Newt", "Amethyst", "Bat Wing",
                             "Starflower", "Nightshade", "Spider Silk", "White Sage"])  # fmt: skip
-    assert summary(0, "Amethyst", discard) == "Discard Amethyst"
+    assert summary(0, "Amethyst", discard) == (  # §14: no hand notice follows the discard
+        "Discard Amethyst; you keep 9 cards: Coffin Nails ×2, Eye of Newt, Spider Silk, Nightshade,"
+        " White Sage, Starflower, Pumpkin Guts, Bat Wing"
+    )
+
+
+def test_s14_a_discard_acknowledgement_counts_the_cards_kept() -> None:
+    assert keeping(["Amethyst", "Bat Wing"], ["Amethyst"]) == "; you keep 1 card: Bat Wing"
+    assert keeping(["Bat Wing", "Bat Wing"], ["Bat Wing", "Bat Wing"]) == "; you keep no card"
 
 
 # --- templates with names, proof-read with 1 to 6 names ------------------------------------------

@@ -192,3 +192,13 @@ def test_the_hard_ai_beats_the_normal_ai_head_to_head() -> None:
         assert outcome is not None
         wins += 1 / len(outcome.winners) if hard in outcome.winners else 0
     assert wins / 60 > 0.5
+
+
+def test_s14_a_state_stored_before_prompt_news_loads_without_news() -> None:
+    """A match stored by an older version (no ``news``) goes on: nothing to tell."""
+    state = state_after(hands={"P1": ["Amethyst"]}, steps=[DRAW])
+    data = GAME.dump(state)
+    assert isinstance(data, dict) and data.pop("news") == ["", "", ""]
+    loaded = GAME.load(data)
+    assert loaded.news == ["", "", ""]
+    assert [r.prompt for r in GAME.requests(loaded)] == [r.prompt for r in GAME.requests(state)]
