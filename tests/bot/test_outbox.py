@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from typing import cast
 
 import pytest
 
@@ -226,6 +227,17 @@ def log_channel(delivery: Delivery) -> int | None:
 LOG = 77
 
 
+async def paced_log_env(database: str) -> HostEnv:
+    """A host whose log channel is shared and takes a post each 0.5 s (the tests' pace)."""
+    clock = OffsetClock()
+    transport = TimedTransport(clock)
+    pace = ChannelPace(posts=1, per_s=0.5)
+    host = await start_host(
+        database, transport, clock, retry_base_s=0.01, shared_channel=log_channel, pace=pace
+    )
+    return HostEnv(database, clock, transport, host, {})
+
+
 async def test_a_shared_log_channel_gets_its_posts_a_window_the_matches_entries_together(
     database: str,
 ) -> None:
@@ -233,13 +245,8 @@ async def test_a_shared_log_channel_gets_its_posts_a_window_the_matches_entries_
     posts of several matches' entries, as many as fit a message, each headed by its match's
     id, and the channel never gets more than its post each 0.5 s (the test's pace), while
     every seat's DM goes out at once."""
-    clock = OffsetClock()
-    transport = TimedTransport(clock)
-    pace = ChannelPace(posts=1, per_s=0.5)
-    host = await start_host(
-        database, transport, clock, retry_base_s=0.01, shared_channel=log_channel, pace=pace
-    )
-    env = HostEnv(database, clock, transport, host, {})
+    env = await paced_log_env(database)
+    host, transport = env.host, cast(TimedTransport, env.transport)
     try:
         await host.worker.stop()  # a backlog: every match's messages wait at once
         records = [await env.new_match(window_s=3600, seed=n) for n in range(100)]
@@ -276,13 +283,8 @@ async def test_a_matchs_log_entries_due_while_its_channel_is_paced_go_in_one_pos
 ) -> None:
     """A match played faster than its log channel takes posts: the entries that queue up
     meanwhile go together, in order, each once, and the channel keeps its pace."""
-    clock = OffsetClock()
-    transport = TimedTransport(clock)
-    pace = ChannelPace(posts=1, per_s=0.5)
-    host = await start_host(
-        database, transport, clock, retry_base_s=0.01, shared_channel=log_channel, pace=pace
-    )
-    env = HostEnv(database, clock, transport, host, {})
+    env = await paced_log_env(database)
+    host, transport = env.host, cast(TimedTransport, env.transport)
     rounds = 8
     try:
         record = await env.new_match(window_s=3600, config={"rounds": rounds})
