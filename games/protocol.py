@@ -61,13 +61,26 @@ class Event:
     console or a DM can show as it is. An engine may build both lazily (``Event.lazy``): a hot
     loop that never looks at an event then never pays for rendering it. Engines never mutate a
     state after returning it, so a lazy event renders what was true when it happened.
+
+    ``aside``: news no seat's next decision turns on (Flaky Flasks's "makes no offer"). A host
+    may then tell it with the turn's next post instead of a post of its own; it is a hint on
+    how to tell the event, not part of what happened, so equality leaves it out.
     """
 
-    __slots__ = ("_args", "_data", "_render", "_text", "audience", "kind")
+    __slots__ = ("_args", "_data", "_render", "_text", "aside", "audience", "kind")
 
-    def __init__(self, audience: Audience, kind: str, data: Mapping[str, JSON], text: str) -> None:
+    def __init__(
+        self,
+        audience: Audience,
+        kind: str,
+        data: Mapping[str, JSON],
+        text: str,
+        *,
+        aside: bool = False,
+    ) -> None:
         self.audience = audience
         self.kind = kind
+        self.aside = aside
         self._data: Mapping[str, JSON] | None = data
         self._text: str | None = text
         self._render: Callable[..., tuple[Mapping[str, JSON], str]] | None = None
@@ -83,7 +96,7 @@ class Event:
     ) -> Event:
         """An event whose (data, text) = ``render(*args)`` are built on first access."""
         event = cls.__new__(cls)
-        event.audience, event.kind = audience, kind
+        event.audience, event.kind, event.aside = audience, kind, False
         event._data = event._text = None
         event._render, event._args = render, args
         return event

@@ -251,7 +251,7 @@ class Lifecycle:
             header,
             over=finished,
             card=card,
-            hold=_held(live, kind, card, window, moves, now),
+            hold=_held(live, kind, card, window, moves, now, events),
             mid_turn=_mid_turn(live, kind, card, window),
         )
         closing = live.window.step if live.window is not None else None
@@ -487,16 +487,21 @@ def _held(
     window: Window | None,
     moves: dict[int, Move] | None,
     now: float,
+    events: Sequence[Event],
 ) -> bool:
     """Whether a step's post and log entry wait for the turn's next post (one post a turn):
     a window resolved in the middle of a turn (its post shows no seats' card) when nobody
-    decides on what it tells meanwhile: the window it opens ends within ``HOLD_MAX_S``, or asks
-    only a seat that just moved (that player's turn goes on). So Warlock's Brew's deal window
-    after an auction, which asks everyone, follows the auction's post. A leave or an end is
-    told at once; a practice's posts share its player's DMs, in order, and never wait."""
+    decides on what it tells meanwhile: the window it opens ends within ``HOLD_MAX_S``, the
+    game marks every public event ``aside``, or the window asks only a seat that just moved
+    (that player's turn goes on). So Warlock's Brew's deal window after an auction, which asks
+    everyone, follows the auction's post. A leave or an end is told at once; a practice's posts
+    share its player's DMs, in order, and never wait."""
     if window is None or not _mid_turn(live, kind, card, window):
         return False
     if window.deadline - now <= HOLD_MAX_S:
+        return True
+    told = [event for event in events if event.audience == PUBLIC]
+    if told and all(event.aside for event in told):
         return True
     asked = window.prompted_seats()
     return len(asked) == 1 and asked[0] in (moves or {})

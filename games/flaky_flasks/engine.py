@@ -275,9 +275,9 @@ class FlakyFlasks:
             text = "\n".join(flow.lines)
             if len(text) > 1700:
                 text = text[:1699] + "…"
-            events.append(
-                Event(PUBLIC, "report", {"lines": list(flow.lines), "round": g["round"]}, text)
-            )
+            data: dict[str, JSON] = {"lines": list(flow.lines), "round": g["round"]}
+            aside = flow.asides == len(flow.lines)  # e.g. only "makes no offer": nothing to act on
+            events.append(Event(PUBLIC, "report", data, text, aside=aside))
         now = phase_of(g)
         if now != phase and not g["over"]:  # a new phase: the table, once, in public
             summary = table_summary(content, g, state["config"]["rounds"])

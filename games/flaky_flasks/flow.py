@@ -126,12 +126,14 @@ class Flow:
     def __init__(self, content: Content, config: Config, g: G) -> None:
         self.c, self.cfg, self.g = content, config, g
         self.lines: list[str] = []  # public report lines of this resolution
+        self.asides = 0  # how many of them no seat's next decision turns on (``Event.aside``)
 
     def name(self, seat: int) -> str:
         return str(self.g["names"][seat])
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, aside: bool = False) -> None:
         self.lines.append(text)
+        self.asides += aside
 
     # --- windows --------------------------------------------------------------------------------
 
@@ -218,7 +220,7 @@ class Flow:
                 self.g["bargain"]["offer"] = {"from": seat, "text": move}
                 self.say(f"{self.name(seat)} offers {offer_text(self.c, self.g, move)}")
             else:
-                self.say(f"{self.name(seat)} makes no offer")
+                self.say(f"{self.name(seat)} makes no offer", aside=True)  # nothing to answer
             self.finish(seat)
         elif kind == "reply":
             self.reply(seat, words[0] if words else "refuse")

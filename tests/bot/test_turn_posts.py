@@ -115,6 +115,32 @@ async def test_a_mid_turn_post_someone_decides_on_goes_at_once_and_the_log_still
     assert {r.status for r in rows} == {"sent"}
 
 
+class AsideToy(ToyGame):
+    """The toy game whose mid-turn actions are news nobody's next decision turns on."""
+
+    def resolve(self, state: State, moves: Mapping[int, Move | None]) -> tuple[State, list[Event]]:
+        state, events = super().resolve(state, moves)
+        return state, [
+            Event(e.audience, e.kind, e.data, e.text, aside=e.kind == "action") for e in events
+        ]
+
+
+async def test_a_long_window_after_news_nobody_decides_on_waits_for_the_turns_post(
+    env: HostEnv,
+) -> None:
+    """Flaky Flasks's "makes no offer" before the next seat's offer window (issue 20): the game
+    marks it ``aside``, so it goes with the turn's next post, in order, not in one of its own."""
+    options = {"guild_id": 1, "channel_id": 2, "players": PLAYERS, "seed": 7}
+    record = await env.host.create_match(AsideToy(), **options, config=TURN_OF_TWO, window_s=60.0)
+    await env.host.start_match(record.id)
+    await env.host.wait_idle()
+    await play(env, record.id)
+    assert len(texts(env, "public")) == 1  # the start only: the aside waits
+    await play(env, record.id)
+    post = texts(env, "public")[-1]
+    assert post.index("Round 1: action 1 of 2 done.") < post.index("Round 1: target")
+
+
 async def test_a_practice_never_holds_its_posts(env: HostEnv) -> None:
     record = await env.new_match(window_s=SHORT, config=TURN_OF_TWO, practice=True)
     await play(env, record.id)

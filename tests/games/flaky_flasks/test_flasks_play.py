@@ -229,3 +229,26 @@ def test_s6_3_the_work_deadline_ends_every_seats_part() -> None:
     g = after["g"]
     assert g["win"]["label"] == "R1.T2.work"
     assert sum(slot is not None for slot in g["players"][0]["slots"]) == 1
+
+
+def _to_the_first_offer_window() -> Any:
+    state, _ = GAME.new_match(Setup(GAME.parse_config({}, 2), 2, 1))
+    while {r.kind for r in GAME.requests(state)} != {"offer"}:
+        state, _ = GAME.resolve(state, {r.seat: None for r in GAME.requests(state)})
+    return state
+
+
+def test_s9_2_no_offer_is_news_nobody_decides_on_and_an_offer_is_not() -> None:
+    """The host may tell a pass with the phase's next post (``Event.aside``, issue 20); an
+    offer is what its target answers, so it is told at once."""
+    state = _to_the_first_offer_window()
+    (request,) = GAME.requests(state)
+    _, events = GAME.resolve(state, {request.seat: None})
+    (report,) = [e for e in events if e.kind == "report"]
+    assert report.text.endswith("makes no offer") and report.aside
+    other = state["g"]["names"][1 - request.seat]
+    verdict = GAME.submit(state, request.seat, f"offer {other} give card:copper get")
+    assert isinstance(verdict, Accepted)
+    _, events = GAME.resolve(state, {request.seat: verdict.move})
+    (report,) = [e for e in events if e.kind == "report"]
+    assert " offers " in report.text and not report.aside
