@@ -557,6 +557,7 @@ class DeliveryWorker:
         self.sent += len(rows)
         for row, shown in zip(rows, handover.shown, strict=True):
             self._report_prompt(row, shown)
+        self.wake()  # a pass meanwhile skipped the queue its head was with the reply
 
     def _unrecorded(self) -> set[int]:
         """The messages whose send ended (sent, or to be tried again) and is not recorded."""

@@ -5,6 +5,8 @@ is lost when the reply is not sent: the DM goes, as it would have."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.host import REPLY_SEND_S, REPLY_WAIT_S
 from tests.bot.conftest import PLAYERS, HostEnv
 
@@ -76,3 +78,22 @@ async def test_the_last_answer_of_a_round_carries_the_next_round_others_get_dms(
     await handover.done(True)
     await env.host.wait_idle()
     assert prompts_to(env, "seat0") == [1, 2] and prompts_to(env, "seat1") == [1]
+
+
+async def test_a_reply_sent_late_does_not_hold_back_its_seats_next_message(
+    env: HostEnv,
+) -> None:
+    """A reply still on its way holds its seat's queue head; a message committed for the seat
+    meanwhile goes once the reply is delivered (nothing else may wake the outbox: a freeze)."""
+    record = await env.new_match(config=EACH, window_s=3600)
+    await env.host.wait_idle()
+    result = await env.host.submit(record.id, PLAYERS[0], "3", reply=True)
+    handover = await env.host.reply_messages(result)
+    assert handover is not None  # the reply is slow: its prompt (action 1 done) is out
+    assert (await env.host.submit(record.id, PLAYERS[0], "5")).accepted
+    await env.host._windows.settled(record.id, 2, 5.0)  # the next prompt is committed
+    await env.host.wait_idle()  # the outbox read the queue: its head was with the reply
+    assert len(prompts_to(env, "seat0")) == 1
+    await handover.done(True)
+    await asyncio.wait_for(env.host.wait_idle(), 5.0)
+    assert len(prompts_to(env, "seat0")) == 2  # action 2's prompt: a DM
