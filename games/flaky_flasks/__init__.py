@@ -5,7 +5,7 @@ Rules as the bot plays them: ``docs/flaky-flasks.md``.
 
 from __future__ import annotations
 
-from games.protocol import JSON, Game
+from games.protocol import Game
 from games.registry import GameInfo
 
 from .agents import AGENTS, DEFAULT_AGENT
@@ -14,7 +14,7 @@ from .engine import FlakyFlasks
 from .options import parse_options
 from .reference import reference
 from .script import SCRIPT_FORMATS, export_script, replay_script, run_script
-from .state import State
+from .state import PublicView, State
 
 GAME: Game[State] = FlakyFlasks()  # the annotation makes mypy check the protocol
 # "turn": every window but counter; each request carries its own length from the config
@@ -25,7 +25,7 @@ TIMERS = {
 }
 
 
-def public_lines(view: JSON) -> list[str]:
+def public_lines(view: PublicView) -> list[str]:
     """Each seat's line on a match card: fame, coins and hand size."""
     return [
         f"fame {p['fame']} · {p['coins']} coins · hand {p['hand_size']}"

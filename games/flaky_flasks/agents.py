@@ -13,6 +13,11 @@
   for Turn 2 (over sampled Turn 2 hands); it values coins less as the match nears its end,
   buys by the fame an item should bring in the rounds left, trashes weak starters and lays
   its tiles out so the strongest ones meet its best cards.
+
+Each reads its seat's view as the engine builds it, a ``SeatView`` (``state.py``): the
+protocol's ``act`` takes ``JSON``, which is ``Any``, so ``act`` declares the view's real shape
+and mypy checks every lookup from there. A helper that takes a ``PublicView`` reads nothing only
+the seat knows (its hand, its deck).
 """
 
 from __future__ import annotations
@@ -22,35 +27,33 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Any
 
 from games import protocol
-from games.protocol import JSON, Agent, Event, Request
+from games.protocol import Agent, Event, Request
 
 from . import config as options
 from .content import MAX_CAULDRON, Content, Panel, make_symbol, sym_parts
 from .rules import best_panel, run_channel, sellable_at
+from .state import PublicPlayer, PublicView, SeatView
 
 
 class RandomAgent(protocol.RandomAgent):
     """Uniformly one of the offered answers."""
 
 
-def _content(view: Mapping[str, Any]) -> Content:
+def _content(view: PublicView) -> Content:
     return options.content_for(view["config"], view["content_key"])
 
 
-def _dominance(view: Mapping[str, Any]) -> str:
+def _dominance(view: PublicView) -> str:
     light, dark = view["fumes"]["light"], view["fumes"]["dark"]
     return "light" if light > dark else "dark" if dark > light else "balanced"
 
 
 def _sellable(
-    content: Content, table: Mapping[str, Any], symbols: Sequence[str]
+    content: Content, view: PublicView, symbols: Sequence[str]
 ) -> list[tuple[str, int, int]]:
-    light, dark = table["fumes"]
-    dom = "light" if light > dark else "dark" if dark > light else "balanced"
-    return sellable_at(content, table["panels"], dom, symbols)
+    return sellable_at(content, view["panels"], _dominance(view), symbols)
 
 
 # --- easy -----------------------------------------------------------------------------------
@@ -65,7 +68,7 @@ class EasyAgent:
     def observe(self, event: Event) -> None:
         pass
 
-    def act(self, request: Request, view: JSON) -> str:
+    def act(self, request: Request, view: SeatView) -> str:
         values = [c.value for c in request.choices]
         if request.kind == "work":
             return self._work(values, view)
@@ -79,7 +82,7 @@ class EasyAgent:
             return "refuse"
         return self.rng.choice(values)
 
-    def _work(self, values: list[str], view: Any) -> str:
+    def _work(self, values: list[str], view: PublicView) -> str:
         me = view["players"][self.seat]
         connected = [
             v for v in values if v.startswith("play ") and me["channels"][int(v.split()[-1]) - 1]
@@ -97,10 +100,10 @@ class EasyAgent:
 # --- normal: the brewer ---------------------------------------------------------------------
 
 
-def _worth(content: Content, table: dict[str, Any], symbols: Sequence[str], round_: int) -> float:
+def _worth(content: Content, view: PublicView, symbols: Sequence[str], round_: int) -> float:
     """What a cauldron would sell for at its best panel now: fame plus a coin weight that
     falls with the round (0 if nothing buys it)."""
-    best = best_panel(_sellable(content, table, symbols[:MAX_CAULDRON]))  # the rest is void
+    best = best_panel(_sellable(content, view, symbols[:MAX_CAULDRON]))  # the rest is void
     if best is None:
         return 0.0
     return best[2] + best[1] * max(0.2, 1.0 - round_ / 10)
@@ -118,14 +121,14 @@ class BrewerAgent:
     def observe(self, event: Event) -> None:
         pass
 
-    def act(self, request: Request, view: JSON) -> str:
+    def act(self, request: Request, view: SeatView) -> str:
         values = [c.value for c in request.choices]
-        handler: Callable[[Request, Any, list[str]], str] = getattr(self, f"_{request.kind}")
+        handler: Callable[[Request, SeatView, list[str]], str] = getattr(self, f"_{request.kind}")
         return handler(request, view, values)
 
     # --- windows ------------------------------------------------------------------------------
 
-    def _setup(self, request: Request, view: Any, values: list[str]) -> str:
+    def _setup(self, request: Request, view: PublicView, values: list[str]) -> str:
         content = _content(view)
         me = view["players"][self.seat]
         slots, length = view["config"]["slots"], view["config"]["channel_length"]
@@ -149,7 +152,7 @@ class BrewerAgent:
                 parts.append(f"{k + 1}={','.join(specs)}")
         return "layout " + " ".join(parts)
 
-    def _hex(self, request: Request, view: Any, values: list[str]) -> str:
+    def _hex(self, request: Request, view: PublicView, values: list[str]) -> str:
         hexes = [v for v in values if v.startswith("hex ")]
         if not hexes:
             return "pass"
@@ -160,7 +163,7 @@ class BrewerAgent:
                 return value
         return hexes[0]
 
-    def _counter(self, request: Request, view: Any, values: list[str]) -> str:
+    def _counter(self, request: Request, view: PublicView, values: list[str]) -> str:
         counters = [v for v in values if v.startswith("counter ")]
         chain = view["chain"]
         if not counters or not chain:
@@ -172,11 +175,10 @@ class BrewerAgent:
             return counters[0]  # keep my own Hex alive
         return "pass"
 
-    def _work(self, request: Request, view: Any, values: list[str]) -> str:
+    def _work(self, request: Request, view: SeatView, values: list[str]) -> str:
         content = _content(view)
         me = view["players"][self.seat]
         hand = view["me"]["hand"]
-        table = {"panels": view["panels"], "fumes": [view["fumes"]["light"], view["fumes"]["dark"]]}
         round_, turn = view["round"], view["phase_turn"]
         if me["stage"] == "play":
             for value in values:
@@ -187,7 +189,7 @@ class BrewerAgent:
             ingredients = [c for c in dict.fromkeys(hand) if content.cards[c].coin is None]
             if connected and ingredients:
                 gains = {
-                    (c, k): self._gain(content, table, me, c, k, round_)
+                    (c, k): self._gain(content, view, me, c, k, round_)
                     for c in ingredients
                     for k in connected
                 }
@@ -208,11 +210,11 @@ class BrewerAgent:
         now = list(me["cauldron"])
         outs = {k: self._out(content, me, k) for k in ready}
         best_set: tuple[int, ...] = ()
-        best_value = _worth(content, table, now, round_) if len(now) >= 2 else 0.0
+        best_value = _worth(content, view, now, round_) if len(now) >= 2 else 0.0
         for size in range(1, len(ready) + 1):
             for subset in combinations(ready, size):
                 pot = now + [s for k in subset for s in outs[k]]
-                worth = _worth(content, table, pot, round_)
+                worth = _worth(content, view, pot, round_)
                 if worth > best_value:
                     best_set, best_value = subset, worth
         if best_set:
@@ -225,25 +227,25 @@ class BrewerAgent:
             return "brew"
         return "done"
 
-    def _out(self, content: Content, me: Any, k: int) -> list[str]:
+    def _out(self, content: Content, me: PublicPlayer, k: int) -> list[str]:
         slot = me["slots"][k]
+        assert slot is not None  # a ready slot holds a card
         out, _ = run_channel(content, me["channels"][k], slot["left"], me["jammed"])
         return out
 
     def _gain(
-        self, content: Content, table: dict[str, Any], me: Any, card: str, k: int, round_: int
+        self, content: Content, view: PublicView, me: PublicPlayer, card: str, k: int, round_: int
     ) -> float:
         symbols = content.cards[card].symbols
         out, _ = run_channel(content, me["channels"][k], symbols, me["jammed"])
         pot = list(me["cauldron"]) + out
-        return _worth(content, table, pot, round_) + 0.01 * sum(sym_parts(s)[1] for s in out)
+        return _worth(content, view, pot, round_) + 0.01 * sum(sym_parts(s)[1] for s in out)
 
-    def _market(self, request: Request, view: Any, values: list[str]) -> str:
+    def _market(self, request: Request, view: PublicView, values: list[str]) -> str:
         content = _content(view)
         me = view["players"][self.seat]
-        table = {"panels": view["panels"], "fumes": [view["fumes"]["light"], view["fumes"]["dark"]]}
         for potion in me["potions"]:
-            best = best_panel(_sellable(content, table, potion["symbols"]))
+            best = best_panel(_sellable(content, view, potion["symbols"]))
             if best is not None:
                 return f"sell {potion['n']} {best[0]}"
         buys = [v for v in values if v.startswith("buy ") and " trash " not in v]
@@ -275,10 +277,10 @@ class BrewerAgent:
             return f"buy {pick} trash {weak[0]}"
         return f"buy {pick}"
 
-    def _offer(self, request: Request, view: Any, values: list[str]) -> str:
+    def _offer(self, request: Request, view: PublicView, values: list[str]) -> str:
         return "pass"
 
-    def _reply(self, request: Request, view: Any, values: list[str]) -> str:
+    def _reply(self, request: Request, view: PublicView, values: list[str]) -> str:
         return "refuse"
 
 
@@ -286,7 +288,7 @@ OP_ORDER = {"none": 0, "charge": 1, "colour": 2, "shape": 2, "add": 3, "split": 
 OP_ORDER |= {"mul": 6}
 
 
-def _leader(view: Any, seat: int) -> Any:
+def _leader(view: PublicView, seat: int) -> PublicPlayer | None:
     """The other player with the most fame (None when alone)."""
     return max(
         (p for i, p in enumerate(view["players"]) if i != seat and not p["out"]),
@@ -374,7 +376,7 @@ class PlannerAgent:
     def observe(self, event: Event) -> None:
         pass
 
-    def act(self, request: Request, view: JSON) -> str:
+    def act(self, request: Request, view: SeatView) -> str:
         values = [c.value for c in request.choices]
         self.outs = {}
         if request.kind == "work":
@@ -391,7 +393,7 @@ class PlannerAgent:
 
     # --- work ---------------------------------------------------------------------------------
 
-    def _work(self, view: Any, values: list[str]) -> str:
+    def _work(self, view: SeatView, values: list[str]) -> str:
         """The turn's planned plays and propagations, one a prompt (planned again when the
         hand is not what the plan expects: a card drawn by an effect), then boost and brew."""
         content = _content(view)
@@ -421,9 +423,9 @@ class PlannerAgent:
 
     def _steps(  # sets self.choice (Turn 1's brew-or-keep) through _plan
         self,
-        view: Any,
+        view: SeatView,
         content: Content,
-        me: Any,
+        me: PublicPlayer,
         hand: list[str],
         values: list[str],
         value: Valuer,
@@ -443,23 +445,33 @@ class PlannerAgent:
         steps = [f"play {card} {k + 1}" for card, k in plays] + coins
         return steps + [f"prop {k + 1}" for k in props]
 
-    def _valuer(self, view: Any) -> Valuer:
+    def _valuer(self, view: PublicView) -> Valuer:
         coin = coin_weight(view["round"], view["rounds"])
         return Valuer(_content(view), view["panels"], _dominance(view), coin)
 
-    def _charm_first(self, content: Content, me: Any, hand: list[str], card_id: str) -> bool:
+    def _charm_first(
+        self, content: Content, me: PublicPlayer, hand: list[str], card_id: str
+    ) -> bool:
         """A draw Charm when the hand cannot fill the connected slots anyway; a Charge Charm
         when the card would not be propagated."""
         connected = [k for k, s in enumerate(me["slots"]) if s is None and me["channels"][k]]
         others = [c for c in hand if c != card_id and content.cards[c].coin is None]
         return len(others) < len(connected) + 1
 
-    def _outputs(self, content: Content, view: Any, me: Any, card: str, k: int) -> list[str]:
+    def _outputs(
+        self, content: Content, view: PublicView, me: PublicPlayer, card: str, k: int
+    ) -> list[str]:
         """What ``card`` (all its symbols) adds to the cauldron through slot ``k``."""
         return self._through(content, view, me, card, k, content.cards[card].symbols)
 
     def _through(
-        self, content: Content, view: Any, me: Any, card: str, k: int, symbols: Sequence[str]
+        self,
+        content: Content,
+        view: PublicView,
+        me: PublicPlayer,
+        card: str,
+        k: int,
+        symbols: Sequence[str],
     ) -> list[str]:
         key = (card, k, tuple(symbols))
         found = self.outs.get(key)
@@ -472,7 +484,7 @@ class PlannerAgent:
         return found
 
     def _plan(
-        self, view: Any, content: Content, me: Any, hand: list[str], value: Valuer
+        self, view: SeatView, content: Content, me: PublicPlayer, hand: list[str], value: Valuer
     ) -> tuple[tuple[tuple[str, int], ...], tuple[int, ...]]:
         """The best cards to play (card, slot) and slots to propagate this turn."""
         turn = view["phase_turn"]
@@ -523,9 +535,9 @@ class PlannerAgent:
 
     def _turn_one(
         self,
-        view: Any,
+        view: SeatView,
         content: Content,
-        me: Any,
+        me: PublicPlayer,
         found: dict[tuple[str, ...], tuple[float, Plan]],
         value: Valuer,
     ) -> Plan:
@@ -541,7 +553,7 @@ class PlannerAgent:
         return plan
 
     def _turn_two(
-        self, view: Any, content: Content, me: Any, cauldron: list[str], value: Valuer
+        self, view: SeatView, content: Content, me: PublicPlayer, cauldron: list[str], value: Valuer
     ) -> float:
         """The expected best Turn 2 potion from ``cauldron``, over sampled hands."""
         deck = list(view["me"]["deck"])
@@ -558,9 +570,9 @@ class PlannerAgent:
 
     def _greedy(
         self,
-        view: Any,
+        view: PublicView,
         content: Content,
-        me: Any,
+        me: PublicPlayer,
         cards: list[str],
         free: list[int],
         cauldron: list[str],
@@ -585,7 +597,7 @@ class PlannerAgent:
         return best
 
     def _coin_plays(
-        self, view: Any, content: Content, me: Any, hand: list[str], used: set[int]
+        self, view: PublicView, content: Content, me: PublicPlayer, hand: list[str], used: set[int]
     ) -> list[str]:
         """Coins into broken slots, and in Turn 2 into any slot the plan leaves free."""
         coins = sorted(
@@ -598,7 +610,7 @@ class PlannerAgent:
             spots += [k for k in empty if me["channels"][k]]
         return [f"play {coin} {k + 1}" for coin, k in zip(coins, spots, strict=False)]
 
-    def _boost(self, me: Any, value: Valuer) -> str | None:
+    def _boost(self, me: PublicPlayer, value: Valuer) -> str | None:
         if me["charge"] < 1 or not me["cauldron"]:
             return None
         pot = list(me["cauldron"])
@@ -615,7 +627,7 @@ class PlannerAgent:
                 best = (gain, symbol)
         return f"boost {best[1]}" if best is not None and best[0] >= 0 else None
 
-    def _brew_now(self, view: Any, content: Content, me: Any, value: Valuer) -> bool:
+    def _brew_now(self, view: SeatView, content: Content, me: PublicPlayer, value: Valuer) -> bool:
         now = value(me["cauldron"])
         turn: int = view["phase_turn"]
         if now <= 0 or turn == 2:
@@ -629,7 +641,7 @@ class PlannerAgent:
 
     # --- the Market ---------------------------------------------------------------------------
 
-    def _market(self, view: Any, values: list[str]) -> str:
+    def _market(self, view: PublicView, values: list[str]) -> str:
         value = self._valuer(view)
         me = view["players"][self.seat]
         for potion in me["potions"]:
@@ -643,7 +655,7 @@ class PlannerAgent:
         best = max(scored, default=None)
         return best[1] if best is not None and best[0] > 0 else "pass"
 
-    def _buy_score(self, view: Any, value: str) -> float:
+    def _buy_score(self, view: PublicView, value: str) -> float:
         """The fame an item should bring in the rounds left, less what its coins are worth."""
         content = _content(view)
         words = value.split()
@@ -660,7 +672,7 @@ class PlannerAgent:
             gain += self._trash_gain(view, content, me, words[3])
         return gain * left - cost
 
-    def _collection(self, me: Any) -> list[str]:
+    def _collection(self, me: PublicPlayer) -> list[str]:
         owned = [c for c, n in me["collection"] for _ in range(n)]
         return owned + [s["id"] for s in me["slots"] if s is not None]
 
@@ -687,7 +699,7 @@ class PlannerAgent:
             total -= 0.5
         return total
 
-    def _card_gain(self, view: Any, content: Content, me: Any, card: str) -> float:
+    def _card_gain(self, view: PublicView, content: Content, me: PublicPlayer, card: str) -> float:
         """Per round: the card's worth above the collection's average, times how often it is
         drawn (two hands a round from the whole collection)."""
         owned = self._collection(me)
@@ -696,14 +708,16 @@ class PlannerAgent:
         drawn = min(1.0, 2 * hand_size / (len(owned) + 1))
         return max(0.0, self._card_total(content, card) - average) * drawn
 
-    def _trash_gain(self, view: Any, content: Content, me: Any, card: str) -> float:
+    def _trash_gain(self, view: PublicView, content: Content, me: PublicPlayer, card: str) -> float:
         owned = self._collection(me)
         average = sum(self._card_total(content, c) for c in owned) / max(1, len(owned))
         hand_size: int = view["config"]["hand_size"]
         drawn = min(1.0, 2 * hand_size / max(1, len(owned)))
         return max(0.0, average - self._card_total(content, card)) * drawn * 0.7
 
-    def _tile_gain(self, view: Any, content: Content, me: Any, tile_id: str) -> float:
+    def _tile_gain(
+        self, view: PublicView, content: Content, me: PublicPlayer, tile_id: str
+    ) -> float:
         """Per round: a new connected slot sends one more card a turn; a tile chained into a
         channel changes the card sent through it each turn."""
         owned = self._collection(me)
@@ -739,7 +753,7 @@ class PlannerAgent:
 
     # --- setup, Hexes, Counters ----------------------------------------------------------------
 
-    def _setup(self, view: Any, values: list[str]) -> str:
+    def _setup(self, view: PublicView, values: list[str]) -> str:
         content = _content(view)
         me = view["players"][self.seat]
         slots, length = view["config"]["slots"], view["config"]["channel_length"]
@@ -767,13 +781,13 @@ class PlannerAgent:
         answer = "layout " + " ".join(parts)
         return answer
 
-    def _majority(self, content: Content, me: Any) -> tuple[str, str]:
+    def _majority(self, content: Content, me: PublicPlayer) -> tuple[str, str]:
         symbols = [s for c in self._collection(me) for s in content.cards[c].symbols]
         colour = Counter(s[-1] for s in symbols).most_common(1)
         shape = Counter(s[0] for s in symbols).most_common(1)
         return (colour[0][0] if colour else "R"), (shape[0][0] if shape else "T")
 
-    def _hex(self, view: Any, values: list[str]) -> str:
+    def _hex(self, view: PublicView, values: list[str]) -> str:
         hexes = [v for v in values if v.startswith("hex ")]
         leader = _leader(view, self.seat)
         for value in hexes:
@@ -786,7 +800,7 @@ class PlannerAgent:
                 return value
         return "pass"
 
-    def _counter(self, view: Any, values: list[str]) -> str:
+    def _counter(self, view: PublicView, values: list[str]) -> str:
         counters = [v for v in values if v.startswith("counter ")]
         chain = view["chain"]
         if not counters or not chain:

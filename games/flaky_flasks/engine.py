@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from games.plain import copy_json
 from games.protocol import (
@@ -50,10 +50,13 @@ from .state import (
     Decks,
     G,
     Market,
+    Me,
     Player,
     Potion,
+    PublicView,
     Ritual,
     Rows,
+    SeatView,
     Slot,
     State,
     Window,
@@ -344,33 +347,13 @@ class FlakyFlasks:
 
     # --- what people see ------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> JSON:
-        g, content = state["g"], content_of(state)
-        win = g["win"]
-        view: dict[str, Any] = {
-            "turn": turn_of(g),
-            "steps": g["steps"],
-            "round": g["round"],
-            "rounds": state["config"]["rounds"],
-            "phase_turn": g["turn"],
-            "first_player": g["names"][g["first"]],
-            "window": None if win is None else {"kind": win["kind"], "label": win["label"]},
-            "fumes": {"light": g["fumes"][0], "dark": g["fumes"][1]},
-            "panels": list(g["panels"]),
-            "river": g["rows"]["river"],
-            "tableau": g["rows"]["tableau"],
-            "players": [public_player(content, g, s) for s in range(len(g["players"]))],
-            "chain": g["ritual"]["chain"],
-            "over": g["over"],
-            "winners": [g["names"][s] for s in g["winners"]],
-            "config": state["config"],
-            "content_key": state["ckey"],
-        }
-        if seat is not None:
-            p = g["players"][seat]
-            view["seat"] = seat
-            view["me"] = {"hand": list(p["hand"]), "deck": content.cat(list(p["deck"]))}
-        return view
+    def view(self, state: State, seat: int | None) -> PublicView | SeatView:
+        public = public_view(state)
+        if seat is None:
+            return public
+        p = state["g"]["players"][seat]
+        me: Me = {"hand": list(p["hand"]), "deck": content_of(state).cat(list(p["deck"]))}
+        return {**public, "seat": seat, "me": me}
 
     def describe(self, state: State, seat: int | None) -> str:
         return look(content_of(state), state["g"], seat)
@@ -388,6 +371,31 @@ class FlakyFlasks:
     def load(self, data: JSON) -> State:
         loaded: State = copy.deepcopy(data)
         return loaded
+
+
+def public_view(state: State) -> PublicView:
+    """The view of the public (``FlakyFlasks.view`` with no seat)."""
+    g, content = state["g"], content_of(state)
+    win = g["win"]
+    return {
+        "turn": turn_of(g),
+        "steps": g["steps"],
+        "round": g["round"],
+        "rounds": state["config"]["rounds"],
+        "phase_turn": g["turn"],
+        "first_player": g["names"][g["first"]],
+        "window": None if win is None else {"kind": win["kind"], "label": win["label"]},
+        "fumes": {"light": g["fumes"][0], "dark": g["fumes"][1]},
+        "panels": list(g["panels"]),
+        "river": g["rows"]["river"],
+        "tableau": g["rows"]["tableau"],
+        "players": [public_player(content, g, s) for s in range(len(g["players"]))],
+        "chain": g["ritual"]["chain"],
+        "over": g["over"],
+        "winners": [g["names"][s] for s in g["winners"]],
+        "config": state["config"],
+        "content_key": state["ckey"],
+    }
 
 
 def hand_shown(g: G) -> set[int]:

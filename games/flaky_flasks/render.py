@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from games.text import names_text
 
 from .content import Action, Card, Content, Panel, Tile, canonical
 from .rules import P, best_panel, dominance, offer_parts, propagate_preview, sellable
-from .state import MARKET_KINDS, G
+from .state import MARKET_KINDS, G, PublicPlayer
 
 SHAPE = {"T": "▲", "S": "■", "P": "⬟"}
 COLOUR = {"R": "🔴", "G": "🟢", "B": "🔵"}
@@ -443,7 +442,7 @@ def table(content: Content, g: G) -> str:
     return "\n".join(lines)
 
 
-def public_player(content: Content, g: G, seat: int) -> dict[str, Any]:
+def public_player(content: Content, g: G, seat: int) -> PublicPlayer:
     p = g["players"][seat]
     return {
         "name": g["names"][seat],

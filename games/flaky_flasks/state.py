@@ -2,7 +2,9 @@
 of every ``g["key"]`` lookup. Nothing here runs: these are the types of the dicts the rules
 (``rules.py``, ``flow.py``) build, store and read back.
 
-A state is ``{"config": Config, "ckey": str, "g": G}``; ``g`` holds the game data.
+A state is ``{"config": Config, "ckey": str, "g": G}``; ``g`` holds the game data. At the end,
+the view's shape (``engine.FlakyFlasks.view``): ``PublicView``, and a seat's ``SeatView``, which
+the AI players read.
 """
 
 from __future__ import annotations
@@ -179,3 +181,75 @@ class State(TypedDict):
     config: Config
     ckey: str  # the content set's cache key (``config.content_key``)
     g: G
+
+
+# --- the view (``engine.FlakyFlasks.view``): what a seat, or the public, may know -------------
+
+
+class WindowView(TypedDict):
+    kind: WindowKind
+    label: str
+
+
+class Fumes(TypedDict):
+    light: int
+    dark: int
+
+
+class PublicPlayer(TypedDict):
+    """A board as every seat sees it (``render.public_player``): never the hand or the deck
+    order, only their sizes, and the collection's counts."""
+
+    name: str
+    fame: int
+    coins: int
+    temp_coins: int
+    charge: int
+    hand_size: int
+    deck_size: int
+    discard: list[str]  # catalogue order
+    slots: list[Slot | None]
+    channels: list[list[str]]
+    spare: list[str]
+    cauldron: list[str]  # canonical order
+    potions: list[Potion]
+    sales: list[Sale]
+    jammed: bool
+    market_passed: bool
+    stage: Stage
+    collection: list[tuple[str, int]]  # (card id, copies) over deck, hand and discard, sorted
+    out: bool
+
+
+class Me(TypedDict):
+    """What only the seat itself knows."""
+
+    hand: list[str]  # draw order
+    deck: list[str]  # catalogue order: the cards, never their order
+
+
+class PublicView(TypedDict):
+    turn: int  # the phases of §4 played so far (``engine.turn_of``)
+    steps: int
+    round: int
+    rounds: int
+    phase_turn: int  # G's ``turn``: 1 or 2 during the turns, else 0
+    first_player: str
+    window: WindowView | None
+    fumes: Fumes
+    panels: list[str]
+    river: dict[str, list[str | None]]  # Rows' river
+    tableau: dict[str, list[str | None]]  # Rows' tableau
+    players: list[PublicPlayer]
+    chain: list[ChainEntry]
+    over: bool
+    winners: list[str]
+    config: Config
+    content_key: str
+
+
+class SeatView(PublicView):
+    """A seat's view: the public one, the seat and its secrets (what the AI players read)."""
+
+    seat: int
+    me: Me
