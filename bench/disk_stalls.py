@@ -15,14 +15,17 @@ Reading the result: ``files.a``/``files.b`` hold each file's ``syncs`` and sync 
 stalls, ``rode_through`` counts those during which the other file completed a fast sync (one
 within ``--stall-ms``, started and done inside the stall: the stall was that file's alone),
 ``together`` those the other file was stalled through too (no fast sync done inside, a stall
-overlapping), ``unclear`` the rest. ``stalls_together``/``stalls_rode_through`` sum them over
-both files (a stall both share counts once in each). Stalls ``together`` are device-wide: they
-held every file of the disk (the device, or the filesystem's journal on it, which both files
-share), not one process or file; ``verdict`` says ``device-wide`` when every stall was shared
-and none ridden through (``per-file``: the reverse; ``mixed``; ``no stalls``). ``stalls`` lists
-the first 50 (seconds from the start, file, ms, which of the three).
-Other processes may be running (``load_before/after``: the 1-minute load average): their own
-writes to the disk share its queue.
+overlapping), ``starved`` those over half of which a third thread's 1 ms sleep overran (the
+process had no CPU: the machine's other work, not the disk; ``sleep_late_ms_p99/max``),
+``unclear`` the rest. ``stalls_together``/``stalls_rode_through``/``stalls_starved`` sum them
+over both files (a stall both share counts once in each). Stalls ``together`` are device-wide:
+they held every file of the disk (the device, or the filesystem's journal on it, which both
+files share) while the process could run, not one process or file; ``verdict`` says
+``device-wide`` when every stall not ``starved`` was shared and none ridden through
+(``per-file``: the reverse; ``mixed``; ``no stalls``). ``stalls`` lists the first 50 (seconds
+from the start, file, ms, which of the four).
+Other processes may be running (``load_before/after``: the 1-minute load average): their
+writes share the disk's queue, their work the CPUs.
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ MAX_LISTED = 50  # stalls listed one by one
 
 @dataclass
 class Syncs:
-    """One file's syncs, in order: when each started and was done (``time.perf_counter``)."""
+    """One file's syncs (or the clock's sleeps), in order: when each started and was done
+    (``time.perf_counter``)."""
 
     name: str
     starts: array[float] = field(default_factory=lambda: array("d"))
@@ -66,37 +70,54 @@ def append_and_sync(path: Path, record: bytes, until: float, syncs: Syncs) -> No
         os.close(fd)
 
 
+def tick(until: float, sleeps: Syncs) -> None:
+    """Sleep 1 ms, again and again until ``until``: a sleep much longer is the process left
+    without a CPU (the machine's other work), not the disk."""
+    while time.perf_counter() < until:
+        started = time.perf_counter()
+        time.sleep(0.001)
+        sleeps.ends.append(time.perf_counter())
+        sleeps.starts.append(started)
+
+
+def overlapping(stall: tuple[float, float], other: Syncs) -> list[tuple[float, float]]:
+    """The other's intervals that overlap the stall: one may start before it, none after."""
+    start, end = stall
+    first = max(0, bisect_left(other.starts, start) - 1)
+    last = bisect_left(other.starts, end)
+    pairs = zip(other.starts[first:last], other.ends[first:last], strict=True)
+    return [(s, e) for s, e in pairs if e > start]
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def verdict(stall: tuple[float, float], other: Syncs, stall_s: float) -> str:
-    """``rode_through``, ``together`` or ``unclear``: what the other file did meanwhile."""
+def verdict(stall: tuple[float, float], other: Syncs, clock: Syncs, stall_s: float) -> str:
+    """``rode_through``, ``starved``, ``together`` or ``unclear``: what the other file (and
+    the clock) did meanwhile."""
     start, end = stall
-    # the other's syncs that overlap the stall: one may start before it, none after its end
-    first = max(0, bisect_left(other.starts, start) - 1)
-    last = bisect_left(other.starts, end)
-    overlapping = [
-        (s, e)
-        for s, e in zip(other.starts[first:last], other.ends[first:last], strict=True)
-        if e > start
-    ]
-    if any(s >= start and e <= end and e - s <= stall_s for s, e in overlapping):
+    syncs = overlapping(stall, other)
+    if any(s >= start and e <= end and e - s <= stall_s for s, e in syncs):
         return "rode_through"
-    if any(e - s > stall_s for s, e in overlapping):
+    sleeps = overlapping(stall, clock)
+    if any(min(e, end) - max(s, start) > (end - start) / 2 for s, e in sleeps):
+        return "starved"
+    if any(e - s > stall_s for s, e in syncs):
         return "together"
     return "unclear"
 
 
 def measure(folder: Path, seconds: float, stall_ms: float, size: int) -> dict[str, Any]:
-    files = (Syncs("a"), Syncs("b"))
+    files, clock = (Syncs("a"), Syncs("b")), Syncs("clock")
     record = b"x" * (size - 1) + b"\n"
     until = time.perf_counter() + seconds
     threads = [
         threading.Thread(target=append_and_sync, args=(folder / s.name, record, until, s))
         for s in files
     ]
+    threads.append(threading.Thread(target=tick, args=(until, clock)))
     began = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -107,10 +128,10 @@ def measure(folder: Path, seconds: float, stall_ms: float, size: int) -> dict[st
     listed: list[dict[str, Any]] = []
     for syncs, other in ((files[0], files[1]), (files[1], files[0])):
         ms = [(e - s) * 1000 for s, e in zip(syncs.starts, syncs.ends, strict=True)]
-        counts = {"rode_through": 0, "together": 0, "unclear": 0}
+        counts = {"rode_through": 0, "together": 0, "starved": 0, "unclear": 0}
         for s, e in zip(syncs.starts, syncs.ends, strict=True):
             if e - s > stall_s:
-                said = verdict((s, e), other, stall_s)
+                said = verdict((s, e), other, clock, stall_s)
                 counts[said] += 1
                 at_s, stall = round(s - began, 3), round((e - s) * 1000, 1)
                 listed.append({"at_s": at_s, "file": syncs.name, "ms": stall, "other": said})
@@ -126,8 +147,12 @@ def measure(folder: Path, seconds: float, stall_ms: float, size: int) -> dict[st
     together = sum(f["together"] for f in figures.values())
     alone = sum(f["rode_through"] for f in figures.values())
     verdicts = {(True, False): "device-wide", (False, True): "per-file"}
+    late = [(e - s) * 1000 - 1 for s, e in zip(clock.starts, clock.ends, strict=True)]
     return {
         "files": figures,
+        "sleep_late_ms_p99": round(percentile(late, 0.99), 3),
+        "sleep_late_ms_max": round(max(late, default=0.0), 3),
+        "stalls_starved": sum(f["starved"] for f in figures.values()),
         "stalls_together": together,
         "stalls_rode_through": alone,
         "verdict": verdicts.get((together > 0, alone > 0), "mixed") if listed else "no stalls",
