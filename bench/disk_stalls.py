@@ -10,20 +10,19 @@ Usage: python bench/disk_stalls.py [--seconds 60] [--dir DIR] [--stall-ms 30] [-
 
 ``--dir``: the system's temp folder by default; give the database's folder to measure its disk.
 
-Reading the result: ``files.a``/``files.b`` hold each file's ``syncs`` and sync times
-(``sync_ms_p50/p99/max``) and its ``stalls``, syncs slower than ``--stall-ms``. Of a file's
-stalls, ``rode_through`` counts those during which the other file completed a fast sync (one
-within ``--stall-ms``, started and done inside the stall: the stall was that file's alone),
-``together`` those the other file was stalled through too (no fast sync done inside, a stall
-overlapping), ``starved`` those over half of which a third thread's 1 ms sleep overran (the
-process had no CPU: the machine's other work, not the disk; ``sleep_late_ms_p99/max``),
-``unclear`` the rest. ``stalls_together``/``stalls_rode_through``/``stalls_starved`` sum them
-over both files (a stall both share counts once in each). Stalls ``together`` are device-wide:
-they held every file of the disk (the device, or the filesystem's journal on it, which both
-files share) while the process could run, not one process or file; ``verdict`` says
-``device-wide`` when every stall not ``starved`` was shared and none ridden through
-(``per-file``: the reverse; ``mixed``; ``no stalls``). ``stalls`` lists the first 50 (seconds
-from the start, file, ms, which of the four).
+Reading the result: ``files.a``/``files.b`` hold each file's ``syncs``, sync times
+(``sync_ms_p50/p99/max``) and ``stalls``, its syncs slower than ``--stall-ms``. A stall is
+``starved`` when its thread spent over half of it waiting for a CPU (Linux's
+``/proc/thread-self/schedstat``: the machine's other work, not the disk; ``cpu_wait_ms_max``);
+else ``rode_through`` when the other file completed a fast sync (within ``--stall-ms``) inside
+it (the stall was that file's alone), ``together`` when the other file was stalled through it
+too, ``unclear`` otherwise. ``stalls_together``, ``stalls_rode_through`` and ``stalls_starved``
+sum them over both files (a stall both share counts once in each). Stalls ``together`` are
+device-wide: they held every file of the disk (the device, or the filesystem's journal on it,
+which both files share), not one process or file. ``verdict``: ``device-wide`` when some stalls
+were shared and none ridden through, ``per-file`` the reverse, else ``mixed`` or ``no stalls``
+(``starved`` ones aside). ``stalls`` lists the first 50: seconds from the start, file, ms, the
+verdict (``other``) and the thread's CPU wait meanwhile.
 Other processes may be running (``load_before/after``: the 1-minute load average): their
 writes share the disk's queue, their work the CPUs.
 """
@@ -48,36 +47,41 @@ MAX_LISTED = 50  # stalls listed one by one
 
 @dataclass
 class Syncs:
-    """One file's syncs (or the clock's sleeps), in order: when each started and was done
-    (``time.perf_counter``)."""
+    """One file's syncs, in order: when each started and was done (``time.perf_counter``), and
+    how long of it its thread waited for a CPU (s)."""
 
     name: str
     starts: array[float] = field(default_factory=lambda: array("d"))
     ends: array[float] = field(default_factory=lambda: array("d"))
+    cpu_waits: array[float] = field(default_factory=lambda: array("d"))
 
 
 def append_and_sync(path: Path, record: bytes, until: float, syncs: Syncs) -> None:
     """Append ``record`` to ``path`` and fdatasync it, again and again until ``until``."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
     try:
+        # this thread's time spent runnable without a CPU (Linux; none elsewhere)
+        stat = os.open("/proc/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        stat = None
+    try:
         while time.perf_counter() < until:
             os.write(fd, record)
+            waited = cpu_wait_s(stat)
             started = time.perf_counter()
             os.fdatasync(fd)
             syncs.ends.append(time.perf_counter())
+            syncs.cpu_waits.append(cpu_wait_s(stat) - waited)
             syncs.starts.append(started)
     finally:
         os.close(fd)
+        if stat is not None:
+            os.close(stat)
 
 
-def tick(until: float, sleeps: Syncs) -> None:
-    """Sleep 1 ms, again and again until ``until``: a sleep much longer is the process left
-    without a CPU (the machine's other work), not the disk."""
-    while time.perf_counter() < until:
-        started = time.perf_counter()
-        time.sleep(0.001)
-        sleeps.ends.append(time.perf_counter())
-        sleeps.starts.append(started)
+def cpu_wait_s(stat: int | None) -> float:
+    """The thread's time on a run queue so far, in seconds (its schedstat's second field)."""
+    return int(os.pread(stat, 100, 0).split()[1]) / 1e9 if stat is not None else 0.0
 
 
 def overlapping(stall: tuple[float, float], other: Syncs) -> list[tuple[float, float]]:
@@ -94,30 +98,28 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def verdict(stall: tuple[float, float], other: Syncs, clock: Syncs, stall_s: float) -> str:
-    """``rode_through``, ``starved``, ``together`` or ``unclear``: what the other file (and
-    the clock) did meanwhile."""
+def verdict(stall: tuple[float, float], cpu_wait: float, other: Syncs, stall_s: float) -> str:
+    """``starved``, ``rode_through``, ``together`` or ``unclear``: the stall's own thread
+    waiting for a CPU, or what the other file did meanwhile."""
     start, end = stall
+    if cpu_wait > (end - start) / 2:
+        return "starved"
     syncs = overlapping(stall, other)
     if any(s >= start and e <= end and e - s <= stall_s for s, e in syncs):
         return "rode_through"
-    sleeps = overlapping(stall, clock)
-    if any(min(e, end) - max(s, start) > (end - start) / 2 for s, e in sleeps):
-        return "starved"
     if any(e - s > stall_s for s, e in syncs):
         return "together"
     return "unclear"
 
 
 def measure(folder: Path, seconds: float, stall_ms: float, size: int) -> dict[str, Any]:
-    files, clock = (Syncs("a"), Syncs("b")), Syncs("clock")
+    files = (Syncs("a"), Syncs("b"))
     record = b"x" * (size - 1) + b"\n"
     until = time.perf_counter() + seconds
     threads = [
         threading.Thread(target=append_and_sync, args=(folder / s.name, record, until, s))
         for s in files
     ]
-    threads.append(threading.Thread(target=tick, args=(until, clock)))
     began = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -129,17 +131,27 @@ def measure(folder: Path, seconds: float, stall_ms: float, size: int) -> dict[st
     for syncs, other in ((files[0], files[1]), (files[1], files[0])):
         ms = [(e - s) * 1000 for s, e in zip(syncs.starts, syncs.ends, strict=True)]
         counts = {"rode_through": 0, "together": 0, "starved": 0, "unclear": 0}
-        for s, e in zip(syncs.starts, syncs.ends, strict=True):
+        for s, e, waited in zip(syncs.starts, syncs.ends, syncs.cpu_waits, strict=True):
             if e - s > stall_s:
-                said = verdict((s, e), other, clock, stall_s)
+                said = verdict((s, e), waited, other, stall_s)
                 counts[said] += 1
                 at_s, stall = round(s - began, 3), round((e - s) * 1000, 1)
-                listed.append({"at_s": at_s, "file": syncs.name, "ms": stall, "other": said})
+                cpu_wait = round(waited * 1000, 1)
+                listed.append(
+                    {
+                        "at_s": at_s,
+                        "file": syncs.name,
+                        "ms": stall,
+                        "other": said,
+                        "cpu_wait_ms": cpu_wait,
+                    }
+                )
         figures[syncs.name] = {
             "syncs": len(ms),
             "sync_ms_p50": round(statistics.median(ms), 3) if ms else 0,
             "sync_ms_p99": round(percentile(ms, 0.99), 3),
             "sync_ms_max": round(max(ms, default=0.0), 3),
+            "cpu_wait_ms_max": round(max(syncs.cpu_waits, default=0.0) * 1000, 3),
             "stalls": sum(counts.values()),
             **counts,
         }
@@ -147,11 +159,8 @@ def measure(folder: Path, seconds: float, stall_ms: float, size: int) -> dict[st
     together = sum(f["together"] for f in figures.values())
     alone = sum(f["rode_through"] for f in figures.values())
     verdicts = {(True, False): "device-wide", (False, True): "per-file"}
-    late = [(e - s) * 1000 - 1 for s, e in zip(clock.starts, clock.ends, strict=True)]
     return {
         "files": figures,
-        "sleep_late_ms_p99": round(percentile(late, 0.99), 3),
-        "sleep_late_ms_max": round(max(late, default=0.0), 3),
         "stalls_starved": sum(f["starved"] for f in figures.values()),
         "stalls_together": together,
         "stalls_rode_through": alone,
