@@ -15,14 +15,15 @@ Reading the result: ``files.a``/``files.b`` hold each file's ``syncs``, sync tim
 ``starved`` when its thread spent over half of it waiting for a CPU (Linux's
 ``/proc/thread-self/schedstat``: the machine's other work, not the disk; ``cpu_wait_ms_max``);
 else ``rode_through`` when the other file completed a fast sync (within ``--stall-ms``) inside
-it (the stall was that file's alone), ``together`` when the other file was stalled through it
-too, ``unclear`` otherwise. ``stalls_together``, ``stalls_rode_through`` and ``stalls_starved``
-sum them over both files (a stall both share counts once in each). Stalls ``together`` are
-device-wide: they held every file of the disk (the device, or the filesystem's journal on it,
-which both files share), not one process or file. ``verdict``: ``device-wide`` when some stalls
-were shared and none ridden through, ``per-file`` the reverse, else ``mixed`` or ``no stalls``
-(``starved`` ones aside). ``stalls`` lists the first 50: seconds from the start, file, ms, the
-verdict (``other``) and the thread's CPU wait meanwhile.
+it (the stall was that file's alone), ``together`` when the other file had a stall (not
+starved) overlapping it, ``unclear`` otherwise (the other file's thread starved meanwhile).
+``stalls_together``, ``stalls_rode_through`` and ``stalls_starved`` sum them over both files
+(a stall both share counts once in each). Stalls ``together`` are device-wide: they held every
+file of the disk (the device, or the filesystem's journal on it, which both files share), not
+one process or file. ``verdict``: ``device-wide`` when some stalls were shared and none ridden
+through, ``per-file`` the reverse, else ``mixed`` or ``no stalls`` (``starved`` ones aside).
+``stalls`` lists the first 50: seconds from the start, file, ms, the verdict (``other``) and
+the thread's CPU wait meanwhile.
 Other processes may be running (``load_before/after``: the 1-minute load average): their
 writes share the disk's queue, their work the CPUs.
 """
@@ -84,13 +85,16 @@ def cpu_wait_s(stat: int | None) -> float:
     return int(os.pread(stat, 100, 0).split()[1]) / 1e9 if stat is not None else 0.0
 
 
-def overlapping(stall: tuple[float, float], other: Syncs) -> list[tuple[float, float]]:
-    """The other's intervals that overlap the stall: one may start before it, none after."""
+def overlapping(stall: tuple[float, float], other: Syncs) -> list[tuple[float, float, float]]:
+    """The other's syncs that overlap the stall (one may start before it, none after): when
+    each started and was done, and its thread's CPU wait."""
     start, end = stall
     first = max(0, bisect_left(other.starts, start) - 1)
     last = bisect_left(other.starts, end)
-    pairs = zip(other.starts[first:last], other.ends[first:last], strict=True)
-    return [(s, e) for s, e in pairs if e > start]
+    syncs = zip(
+        other.starts[first:last], other.ends[first:last], other.cpu_waits[first:last], strict=True
+    )
+    return [(s, e, waited) for s, e, waited in syncs if e > start]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -105,10 +109,10 @@ def verdict(stall: tuple[float, float], cpu_wait: float, other: Syncs, stall_s: 
     if cpu_wait > (end - start) / 2:
         return "starved"
     syncs = overlapping(stall, other)
-    if any(s >= start and e <= end and e - s <= stall_s for s, e in syncs):
+    if any(s >= start and e <= end and e - s <= stall_s for s, e, _ in syncs):
         return "rode_through"
-    if any(e - s > stall_s for s, e in syncs):
-        return "together"
+    if any(e - s > stall_s and waited <= (e - s) / 2 for s, e, waited in syncs):
+        return "together"  # the other file's stall was the disk's too, not its thread's
     return "unclear"
 
 

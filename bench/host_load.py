@@ -40,16 +40,18 @@ what any answer or deadline waits for the loop); each also has its ``_max``, the
 run. ``journal_syncs_over_30_ms`` counts the journal's syncs slower than 30 ms.
 
 Disk stalls: an acknowledgement waits for its journal line's fdatasync (an acknowledged move is
-never lost), so while the disk stalls every ack waits with it. The 2-core VM these figures come
-from has a disk that now and then takes 75-124 ms (once 921 ms) over an fdatasync of a few
-hundred bytes that takes 0.2-0.3 ms otherwise; a run with such a stall has ack p99 past 10 ms
-whatever the host does. Tell one by ``journal_sync_ms_max`` (tens of ms or more, while
-``journal_sync_ms_p50`` stays under 1 ms), then check it is the device's, not the host's:
-``bench/disk_stalls.py --dir`` the database's folder syncs two files from two threads with no
-host at all, and stalls the two files share are device-wide. An ack p99 well above twice
-``journal_sync_ms_max`` (an ack waits at most for the sync under way and the next) is not the
-disk's: the rest of ``ack_store_ms`` is the sync thread's wait for a CPU and for the loop
-(``loop_lag_ms_max``), which other processes on the machine lengthen.
+never lost), so while a sync stalls every ack due meanwhile waits with it. On the 2-core VM
+these figures come from, journal syncs that take 0.2-0.3 ms have now and then taken 75-124 ms
+(once 921 ms), and a run with one has ack p99 past 10 ms. Tell one by ``journal_sync_ms_max``
+(tens of ms or more, while ``journal_sync_ms_p50`` stays under 1 ms). ``journal_sync_ms``
+counts from the call to the syncing thread running again, so it holds that thread's wait for a
+CPU as well as the disk's: ``bench/disk_stalls.py --dir`` the database's folder syncs two files
+from two threads with no host, and tells a stall the device's when both files stall together
+(device-wide) from one its thread spent waiting for a CPU (``starved``: other work on the
+machine). An ack p99 well above twice ``journal_sync_ms_max`` (an ack waits at most for the
+sync under way and the next) is not the disk's: the rest of ``ack_store_ms`` is the sync
+thread's wait for a CPU and for the loop (``loop_lag_ms_max``), which other processes on the
+machine lengthen.
 
 ``--sweep 300,600,900,1200`` runs each count in turn (a fresh database each) and names the
 knee: the first count where ack p99 passes 10 ms or lateness p99 50 ms. ``--against DIR`` runs
