@@ -14,9 +14,9 @@ Reading the result: ``files.a``/``files.b`` hold each file's ``syncs``, sync tim
 (``sync_ms_p50/p99/max``) and ``stalls``, its syncs slower than ``--stall-ms``. A stall is
 ``starved`` when its thread spent over half of it waiting for a CPU (Linux's
 ``/proc/thread-self/schedstat``: the machine's other work, not the disk; ``cpu_wait_ms_max``);
-else ``rode_through`` when the other file completed a fast sync (within ``--stall-ms``) inside
-it (the stall was that file's alone), ``together`` when the other file had a stall (not
-starved) overlapping it, ``unclear`` otherwise (the other file's thread starved meanwhile).
+else ``together`` when the other file was stalled too (not starved) over half of it, else
+``rode_through`` when the other file completed a fast sync (within ``--stall-ms``) inside it
+(the stall was that file's alone), ``unclear`` otherwise (the other file's thread starved).
 ``stalls_together``, ``stalls_rode_through`` and ``stalls_starved`` sum them over both files
 (a stall both share counts once in each). Stalls ``together`` are device-wide: they held every
 file of the disk (the device, or the filesystem's journal on it, which both files share), not
@@ -103,16 +103,22 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def verdict(stall: tuple[float, float], cpu_wait: float, other: Syncs, stall_s: float) -> str:
-    """``starved``, ``rode_through``, ``together`` or ``unclear``: the stall's own thread
+    """``starved``, ``together``, ``rode_through`` or ``unclear``: the stall's own thread
     waiting for a CPU, or what the other file did meanwhile."""
     start, end = stall
     if cpu_wait > (end - start) / 2:
         return "starved"
     syncs = overlapping(stall, other)
+    # the other file's own stalls (not its thread's wait for a CPU) over this one
+    shared = sum(
+        min(e, end) - max(s, start)
+        for s, e, waited in syncs
+        if e - s > stall_s and waited <= (e - s) / 2
+    )
+    if shared > (end - start) / 2:
+        return "together"
     if any(s >= start and e <= end and e - s <= stall_s for s, e, _ in syncs):
         return "rode_through"
-    if any(e - s > stall_s and waited <= (e - s) / 2 for s, e, waited in syncs):
-        return "together"  # the other file's stall was the disk's too, not its thread's
     return "unclear"
 
 
