@@ -56,7 +56,9 @@ machine lengthen.
 ``--sweep 300,600,900,1200`` runs each count in turn (a fresh database each) and names the
 knee: the first count where ack p99 passes 10 ms or lateness p99 50 ms. ``--against DIR`` runs
 the same in a subprocess on the code in DIR (a checkout of another commit) and prints both side
-by side, ``this`` and ``against``.
+by side, ``this`` and ``against`` (the subprocess runs this Python: a checkout from before the
+host's own timers, 3697df6 the code before issue 20 among them, needs APScheduler 3 installed
+in it, ``pip install 'apscheduler<4'``).
 
 ``bench/shard_load.py`` is the two-process variant: two sharded hosts on one PostgreSQL, DM
 answers handed over, one request budget.
