@@ -1,17 +1,23 @@
-"""Helpers of the storage tests: whole matches into a database file, what they take on disk,
-every value a database holds, and the database as an older floral-host wrote it."""
+"""Helpers of the storage tests: whole matches into a database file (built once a test run),
+what they take on disk, every value a database holds, and the database as an older
+floral-host wrote it."""
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot import history
 from bot.games import load_game_info
@@ -45,6 +51,25 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=300,
         check=False,
     )
+
+
+def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """The file ``name`` that ``build`` writes, built once a test run. A module fixture is built
+    again by every xdist worker that runs one of its tests (a database of simulated matches:
+    4-14 s of CPU each time); here the first worker to ask builds it under a lock, and the
+    others wait for it. Tests only read it: one that changes it copies it first."""
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # this run's, shared by its workers
+    folder, building = root / f"once-{name}", root / f"once-{name}.building"
+    with (root / f"once-{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not folder.exists():
+            shutil.rmtree(building, ignore_errors=True)  # a build that failed
+            building.mkdir()
+            build(building / name)
+            building.rename(folder)  # whole or not at all
+    return folder / name
 
 
 async def simulated(db: Path, game: str, seats: int, seed: int = 1, matches: int = 1) -> None:

@@ -17,7 +17,7 @@ from bot.store.sql import fetchvalue
 from bot.store.sqlite import SqliteStore
 from tests import postgres
 from tests.bot.conftest import MODERATOR, PLAYERS, HostEnv
-from tests.bot.storage_helpers import cli, connect, every_value, simulated
+from tests.bot.storage_helpers import built_once, cli, connect, every_value, simulated
 
 USER, OTHER = FIRST_USER_ID, FIRST_USER_ID + 1
 # Potioncraft's moves name other players ("pile Ada"); Floral Extract's do not; Flaky Flasks
@@ -31,11 +31,13 @@ FORGET_TABLES = ("steps", "attempts", "match_log", "ratings", "outbox", "outbox_
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Four finished matches between the same two users, and their ratings folded."""
-    db = tmp_path_factory.mktemp("forget") / "played.db"
-    for game, seats, matches in GAMES:
-        asyncio.run(simulated(db, game, seats, seed=3, matches=matches))
-    assert cli("ratings", "--rebuild", "--db", str(db)).returncode == 0
-    return db
+
+    def build(db: Path) -> None:
+        for game, seats, matches in GAMES:
+            asyncio.run(simulated(db, game, seats, seed=3, matches=matches))
+        assert cli("ratings", "--rebuild", "--db", str(db)).returncode == 0
+
+    return built_once(tmp_path_factory, "played.db", build)
 
 
 @pytest.fixture

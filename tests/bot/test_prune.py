@@ -15,7 +15,7 @@ from bot.store import Rating
 from bot.store.owner import own
 from bot.store.sqlite import SqliteStore
 from tests import postgres
-from tests.bot.storage_helpers import cli, connect, simulated
+from tests.bot.storage_helpers import built_once, cli, connect, simulated
 
 OLD = 1_600_000_000.0  # 2020-09-13: matches 1 and 2 ended then
 MATCH_TABLES = ("steps", "windows", "attempts", "match_log", "outbox_archive")
@@ -24,12 +24,14 @@ MATCH_TABLES = ("steps", "windows", "attempts", "match_log", "outbox_archive")
 @pytest.fixture(scope="module")
 def three_matches(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three finished Floral Extract matches; the first two ended in 2020."""
-    db = tmp_path_factory.mktemp("prune") / "three.db"
-    asyncio.run(simulated(db, "floral-extract", 2, matches=3))
-    with connect(db) as connection:
-        connection.execute("UPDATE matches SET ended_at = ? WHERE id IN (1, 2)", (OLD,))
-        connection.commit()
-    return db
+
+    def build(db: Path) -> None:
+        asyncio.run(simulated(db, "floral-extract", 2, matches=3))
+        with connect(db) as connection:
+            connection.execute("UPDATE matches SET ended_at = ? WHERE id IN (1, 2)", (OLD,))
+            connection.commit()
+
+    return built_once(tmp_path_factory, "three.db", build)
 
 
 @pytest.fixture

@@ -22,16 +22,15 @@ from bot.store.sql import fetch
 from games import registry
 from tests import postgres
 from tests.bot.conftest import CHANNEL, GUILD, OffsetClock, RecordingTransport, start_host
-from tests.bot.storage_helpers import cli, simulated
+from tests.bot.storage_helpers import built_once, cli, simulated
 from tests.bot.test_store_upgrade import PLAYERS, play
 
 
 @pytest.fixture(scope="module")
 def community(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished match of every game, one running (step 12), ratings, and tables."""
-    db = tmp_path_factory.mktemp("copy") / "community.db"
 
-    async def write() -> None:
+    async def write(db: Path) -> None:
         for name in registry.names():
             await simulated(db, name, registry.get(name).game.min_seats, seed=5)
         host = await start_host(db, RecordingTransport(), OffsetClock())
@@ -61,10 +60,12 @@ def community(tmp_path_factory: pytest.TempPathFactory) -> Path:
         await store.set_dm_channel(PLAYERS[0], 778)
         await host.close()
 
-    asyncio.run(write())
-    done = cli("ratings", "--rebuild", "--db", str(db))
-    assert done.returncode == 0, done.stderr
-    return db
+    def build(db: Path) -> None:
+        asyncio.run(write(db))
+        done = cli("ratings", "--rebuild", "--db", str(db))
+        assert done.returncode == 0, done.stderr
+
+    return built_once(tmp_path_factory, "community.db", build)
 
 
 def every_row(database: str) -> dict[str, list[tuple[Any, ...]]]:
@@ -153,11 +154,11 @@ def test_a_target_holding_anything_is_refused_and_left_as_it_was(
     assert len(every_row(str(other))["matches"]) == 1
 
 
-async def test_a_failed_copy_leaves_the_target_empty(community: Path) -> None:
+async def test_a_failed_copy_leaves_the_target_empty(community: Path, tmp_path: Path) -> None:
     """A row the target refuses (SQLite kept a word where a number belongs) rolls the whole
     copy back, and says which table in one line."""
     url = postgres.new_database()
-    broken = community.with_name("broken.db")
+    broken = tmp_path / "broken.db"
     try:
         broken.write_bytes(community.read_bytes())
         with contextlib.closing(sqlite3.connect(broken)) as db:

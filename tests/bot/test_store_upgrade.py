@@ -20,7 +20,13 @@ from bot.store.schema import LATEST_VERSION
 from bot.store.sqlite import SqliteStore
 from games import registry
 from tests.bot.conftest import CHANNEL, GUILD, OffsetClock, RecordingTransport, start_host
-from tests.bot.storage_helpers import as_older_schema, connect, simulated, vacuumed_size
+from tests.bot.storage_helpers import (
+    as_older_schema,
+    built_once,
+    connect,
+    simulated,
+    vacuumed_size,
+)
 
 PLAYERS = (201, 202)
 
@@ -43,9 +49,8 @@ async def play(host: Host, match_id: int, windows: int | None = None) -> None:
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two finished matches (Floral Extract, Potioncraft) and one that runs (step 40)."""
-    db = tmp_path_factory.mktemp("upgrade") / "now.db"
 
-    async def write() -> None:
+    async def write(db: Path) -> None:
         await simulated(db, "floral-extract", 2)
         await simulated(db, "potioncraft", 2)
         host = await start_host(db, RecordingTransport(), OffsetClock())
@@ -56,8 +61,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
         await play(host, record.id, windows=40)
         await host.close()
 
-    asyncio.run(write())
-    return db
+    return built_once(tmp_path_factory, "now.db", lambda db: asyncio.run(write(db)))
 
 
 def full_steps(db: Path) -> dict[int, list[tuple[int, str, Any, Any]]]:
