@@ -24,8 +24,8 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -282,33 +282,59 @@ QUEUED_ENTRIES_MAX = 16  # a match's log entries one post takes at most
 class ChannelPace:
     """The posts made in each shared channel lately, so that no pass sends more than Discord
     takes there: past its limit discord.py waits inside the send for the window to pass, and
-    the whole pass with it (every match's prompts)."""
+    the whole pass with it (every match's prompts).
+
+    A post counts from when its send began (``take``) until it ended (``landed``), and from its
+    end after that: a send may wait inside the transport (the request budget serves prompts
+    first) and reach Discord at any moment in between, so only its end is sure to be no earlier
+    than its arrival. Counted from its start, posts held up and then one sent at once could
+    arrive closer together than the pace."""
 
     def __init__(self, posts: int = CHANNEL_POSTS, per_s: float = CHANNEL_PER_S) -> None:
         self.posts, self.per_s = posts, per_s
-        self._times: dict[Hashable, deque[float]] = {}
+        self._posts: dict[Hashable, list[_Counted]] = {}
 
     def free(self, channel: Hashable, now: float) -> int:
         """How many posts the channel takes now."""
-        times = self._times.get(channel)
-        if times is None:
+        counted = self._posts.get(channel)
+        if counted is None:
             return self.posts
-        while times and times[0] <= now - self.per_s:
-            times.popleft()
-        if not times:
-            del self._times[channel]  # (bounded: only channels posted to lately are kept)
-        return self.posts - len(times)
+        counted[:] = [post for post in counted if not post.left_by(now - self.per_s)]
+        if not counted:
+            del self._posts[channel]  # (bounded: only channels posted to lately are kept)
+        return self.posts - len(counted)
 
-    def take(self, channel: Hashable, now: float) -> None:
-        self._times.setdefault(channel, deque()).append(now)
+    def take(self, channel: Hashable, now: float) -> _Counted:
+        """A post begins: counted until ``landed`` is called on what this returns, and after."""
+        post = _Counted(now)
+        self._posts.setdefault(channel, []).append(post)
+        return post
 
-    def next_free(self, channel: Hashable) -> float:
-        """When the channel takes a post again (it takes none now)."""
-        return self._times[channel][-self.posts] + self.per_s
+    def next_free(self, channel: Hashable) -> float | None:
+        """When the channel takes a post again (it takes none now); None while that waits for
+        a post still being sent (its send's end wakes the worker)."""
+        ends = sorted(math.inf if post.sending else post.at for post in self._posts[channel])
+        end = ends[len(ends) - self.posts]
+        return None if end == math.inf else end + self.per_s
 
     def forget_idle(self, now: float) -> None:
-        for channel in list(self._times):
+        for channel in list(self._posts):
             self.free(channel, now)
+
+
+@dataclass(slots=True)
+class _Counted:
+    """A post of a paced channel: when it began, then when it ended (``landed``)."""
+
+    at: float
+    sending: bool = True
+
+    def landed(self, now: float) -> None:
+        self.at, self.sending = now, False
+
+    def left_by(self, since: float) -> bool:
+        """Out of the window that starts at ``since``."""
+        return not self.sending and self.at <= since
 
 
 @dataclass(frozen=True, slots=True)
@@ -607,7 +633,8 @@ class DeliveryWorker:
         for channel, queued in shared.items():
             free = self._pace.free(channel, now)
             if not free:  # (with some sent, the next pass comes at once and sees the rest)
-                waits.append(self._pace.next_free(channel))
+                if (free_at := self._pace.next_free(channel)) is not None:
+                    waits.append(free_at)
                 continue
             groups = [[row, *await self._queued_after(row)] for row in queued]
             posts += self._merged(groups, channel, now)[:free]  # each counted when it is sent
@@ -701,8 +728,7 @@ class DeliveryWorker:
         if post.also:
             also = tuple(self._delivery(other, now)[0] for other in post.also)
             delivery = dataclasses.replace(delivery, also=also)
-        if post.channel is not None:
-            self._pace.take(post.channel, self._clock())
+        counted = None if post.channel is None else self._pace.take(post.channel, self._clock())
         try:
             posted_at = await self._transport.send(delivery)
         except PermanentError as error:
@@ -718,6 +744,9 @@ class DeliveryWorker:
         else:
             result.sent += [sent.id for each in post.rows for sent in (each, *each.folded)]
             self._report_prompt(row, shown, posted_at)
+        finally:  # (a failed send may have posted some of its parts)
+            if counted is not None:
+                counted.landed(self._clock())
 
     def _retry(self, row: OutboxRow, error: Exception, result: _PassResult) -> None:
         if row.tries + 1 >= self._max_tries:

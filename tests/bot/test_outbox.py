@@ -350,9 +350,66 @@ def test_a_channel_pace_counts_the_posts_of_its_window_and_forgets_idle_channels
     pace = ChannelPace(posts=5, per_s=5.0)
     assert pace.free("log", 100.0) == 5
     for at in (100.0, 100.0, 101.0, 101.0, 101.0):
-        pace.take("log", at)
+        pace.take("log", at).landed(at)
     assert pace.free("log", 104.9) == 0 and pace.free("other", 104.9) == 5
     assert pace.next_free("log") == 105.0
     assert pace.free("log", 105.0) == 2  # the first two left the window
     pace.forget_idle(106.0)
-    assert pace._times == {}
+    assert pace._posts == {}
+
+
+def test_a_post_counts_while_it_is_sent_and_from_its_end() -> None:
+    """A send may wait inside the transport (the request budget serves prompts first) and
+    reach Discord as late as its end: the pace counts it from then, and meanwhile has no time
+    to give (the send's end wakes the worker)."""
+    pace = ChannelPace(posts=1, per_s=5.0)
+    post = pace.take("log", 100.0)
+    assert pace.free("log", 200.0) == 0 and pace.next_free("log") is None
+    post.landed(103.0)
+    assert pace.free("log", 107.9) == 0 and pace.next_free("log") == 108.0
+    assert pace.free("log", 108.0) == 1
+
+
+class HeldFirstTransport(TimedTransport):
+    """The first log post waits 0.3 s inside the send, as behind the request budget's prompts;
+    records when each send ended (``landed``), the latest a post reaches Discord."""
+
+    def __init__(self, clock: OffsetClock) -> None:
+        super().__init__(clock)
+        self.landed: list[tuple[Delivery, float]] = []
+
+    async def send(self, delivery: Delivery) -> float | None:
+        if log_channel(delivery) and not any(log_channel(d) for d, _ in self.landed):
+            await asyncio.sleep(0.3)
+        posted = await super().send(delivery)
+        self.landed.append((delivery, self.clock()))
+        return posted
+
+
+async def test_a_log_post_held_up_in_the_send_does_not_bring_the_next_closer(
+    database: str,
+) -> None:
+    """The first of a shared log channel's posts waits inside its send: the next goes a whole
+    pace after it ended, not after it began, so no two reach the channel closer than the pace
+    (counted from their start, the second came 0.2 s after the first: Discord's 429)."""
+    clock = OffsetClock()
+    transport = HeldFirstTransport(clock)
+    pace = ChannelPace(posts=1, per_s=0.5)
+    host = await start_host(
+        database, transport, clock, retry_base_s=0.01, shared_channel=log_channel, pace=pace
+    )
+    env = HostEnv(database, clock, transport, host, {})
+    try:
+        await host.worker.stop()  # a backlog: every match's messages wait at once
+        for n in range(100):
+            await env.new_match(window_s=3600, seed=n)
+        host.worker.start()
+        host.worker.wake()
+        await host.wait_idle()
+    finally:
+        await host.close()
+    logs = [at for d, at in transport.landed if log_channel(d)]
+    assert len(logs) >= 2
+    assert all(later - earlier >= 0.5 - 0.02 for earlier, later in itertools.pairwise(logs)), [
+        round(b - a, 3) for a, b in itertools.pairwise(logs)
+    ]
