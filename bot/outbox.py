@@ -284,8 +284,8 @@ class ChannelPace:
     takes there: past its limit discord.py waits inside the send for the window to pass, and
     the whole pass with it (every match's prompts).
 
-    A post counts from when its send began (``take``) until it ended (``landed``), and from its
-    end after that: a send may wait inside the transport (the request budget serves prompts
+    A post counts from when its send began (``take``), and its window from when the send ended
+    (``landed``): a send may wait inside the transport (the request budget serves prompts
     first) and reach Discord at any moment in between, so only its end is sure to be no earlier
     than its arrival. Counted from its start, posts held up and then one sent at once could
     arrive closer together than the pace."""
@@ -299,21 +299,21 @@ class ChannelPace:
         counted = self._posts.get(channel)
         if counted is None:
             return self.posts
-        counted[:] = [post for post in counted if not post.left_by(now - self.per_s)]
+        counted[:] = [post for post in counted if post.ended > now - self.per_s]
         if not counted:
             del self._posts[channel]  # (bounded: only channels posted to lately are kept)
         return self.posts - len(counted)
 
-    def take(self, channel: Hashable, now: float) -> _Counted:
+    def take(self, channel: Hashable) -> _Counted:
         """A post begins: counted until ``landed`` is called on what this returns, and after."""
-        post = _Counted(now)
+        post = _Counted()
         self._posts.setdefault(channel, []).append(post)
         return post
 
     def next_free(self, channel: Hashable) -> float | None:
         """When the channel takes a post again (it takes none now); None while that waits for
         a post still being sent (its send's end wakes the worker)."""
-        ends = sorted(math.inf if post.sending else post.at for post in self._posts[channel])
+        ends = sorted(post.ended for post in self._posts[channel])
         end = ends[len(ends) - self.posts]
         return None if end == math.inf else end + self.per_s
 
@@ -324,17 +324,12 @@ class ChannelPace:
 
 @dataclass(slots=True)
 class _Counted:
-    """A post of a paced channel: when it began, then when it ended (``landed``)."""
+    """A post of a paced channel: when its send ended (``landed``); never, while it is sent."""
 
-    at: float
-    sending: bool = True
+    ended: float = math.inf
 
     def landed(self, now: float) -> None:
-        self.at, self.sending = now, False
-
-    def left_by(self, since: float) -> bool:
-        """Out of the window that starts at ``since``."""
-        return not self.sending and self.at <= since
+        self.ended = now
 
 
 @dataclass(frozen=True, slots=True)
@@ -728,7 +723,7 @@ class DeliveryWorker:
         if post.also:
             also = tuple(self._delivery(other, now)[0] for other in post.also)
             delivery = dataclasses.replace(delivery, also=also)
-        counted = None if post.channel is None else self._pace.take(post.channel, self._clock())
+        counted = None if post.channel is None else self._pace.take(post.channel)
         try:
             posted_at = await self._transport.send(delivery)
         except PermanentError as error:

@@ -350,7 +350,7 @@ def test_a_channel_pace_counts_the_posts_of_its_window_and_forgets_idle_channels
     pace = ChannelPace(posts=5, per_s=5.0)
     assert pace.free("log", 100.0) == 5
     for at in (100.0, 100.0, 101.0, 101.0, 101.0):
-        pace.take("log", at).landed(at)
+        pace.take("log").landed(at)
     assert pace.free("log", 104.9) == 0 and pace.free("other", 104.9) == 5
     assert pace.next_free("log") == 105.0
     assert pace.free("log", 105.0) == 2  # the first two left the window
@@ -363,7 +363,7 @@ def test_a_post_counts_while_it_is_sent_and_from_its_end() -> None:
     reach Discord as late as its end: the pace counts it from then, and meanwhile has no time
     to give (the send's end wakes the worker)."""
     pace = ChannelPace(posts=1, per_s=5.0)
-    post = pace.take("log", 100.0)
+    post = pace.take("log")
     assert pace.free("log", 200.0) == 0 and pace.next_free("log") is None
     post.landed(103.0)
     assert pace.free("log", 107.9) == 0 and pace.next_free("log") == 108.0
