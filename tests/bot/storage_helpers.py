@@ -54,10 +54,11 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
-    """The file ``name`` that ``build`` writes, built once a test run. A module fixture is built
-    again by every xdist worker that runs one of its tests (a database of simulated matches:
-    4-14 s of CPU each time); here the first worker to ask builds it under a lock, and the
-    others wait for it. Tests only read it: one that changes it copies it first."""
+    """The file ``name`` that ``build`` writes, built once a test run, and a copy of it of the
+    caller's own. A module fixture is built again by every xdist worker that runs one of its
+    tests (a database of simulated matches: 4-14 s of CPU each time); here the first worker to
+    ask builds it under a lock, and the others wait for it and copy it (a command on a database
+    holds it as its one process, so workers must not share one)."""
     root = factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         root = root.parent  # this run's, shared by its workers
@@ -69,7 +70,9 @@ def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path
             building.mkdir()
             build(building / name)
             building.rename(folder)  # whole or not at all
-    return folder / name
+    own = factory.mktemp(name)
+    shutil.copytree(folder, own, dirs_exist_ok=True)
+    return own / name
 
 
 async def simulated(db: Path, game: str, seats: int, seed: int = 1, matches: int = 1) -> None:
