@@ -227,10 +227,12 @@ def log_channel(delivery: Delivery) -> int | None:
 LOG = 77
 
 
-async def paced_log_env(database: str) -> HostEnv:
+async def paced_log_env(
+    database: str, transport_type: type[TimedTransport] = TimedTransport
+) -> HostEnv:
     """A host whose log channel is shared and takes a post each 0.5 s (the tests' pace)."""
     clock = OffsetClock()
-    transport = TimedTransport(clock)
+    transport = transport_type(clock)
     pace = ChannelPace(posts=1, per_s=0.5)
     host = await start_host(
         database, transport, clock, retry_base_s=0.01, shared_channel=log_channel, pace=pace
@@ -392,13 +394,8 @@ async def test_a_log_post_held_up_in_the_send_does_not_bring_the_next_closer(
     """The first of a shared log channel's posts waits inside its send: the next goes a whole
     pace after it ended, not after it began, so no two reach the channel closer than the pace
     (counted from their start, the second came 0.2 s after the first: Discord's 429)."""
-    clock = OffsetClock()
-    transport = HeldFirstTransport(clock)
-    pace = ChannelPace(posts=1, per_s=0.5)
-    host = await start_host(
-        database, transport, clock, retry_base_s=0.01, shared_channel=log_channel, pace=pace
-    )
-    env = HostEnv(database, clock, transport, host, {})
+    env = await paced_log_env(database, HeldFirstTransport)
+    host, transport = env.host, cast(HeldFirstTransport, env.transport)
     try:
         await host.worker.stop()  # a backlog: every match's messages wait at once
         for n in range(100):
