@@ -33,7 +33,7 @@ from games.protocol import Agent, Event, Request
 
 from . import config as options
 from .content import MAX_CAULDRON, Content, Panel, make_symbol, sym_parts
-from .rules import best_panel, run_channel, sellable_at
+from .rules import best_panel, dominance_of, run_channel, sellable_at
 from .state import PublicPlayer, PublicView, SeatView
 
 
@@ -46,8 +46,7 @@ def _content(view: PublicView) -> Content:
 
 
 def _dominance(view: PublicView) -> str:
-    light, dark = view["fumes"]["light"], view["fumes"]["dark"]
-    return "light" if light > dark else "dark" if dark > light else "balanced"
+    return dominance_of(view["fumes"]["light"], view["fumes"]["dark"])
 
 
 def _sellable(

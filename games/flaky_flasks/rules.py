@@ -43,7 +43,11 @@ def turn_order(g: G) -> list[int]:
 
 
 def dominance(g: G) -> str:
-    light, dark = g["fumes"]
+    return dominance_of(*g["fumes"])
+
+
+def dominance_of(light: int, dark: int) -> str:
+    """Which fumes dominate: the more of the two, or balanced."""
     return "light" if light > dark else "dark" if dark > light else "balanced"
 
 
