@@ -65,7 +65,11 @@ async def test_matches_sharing_the_log_and_the_match_channel_stay_within_their_l
     await fake.wait_until(
         lambda: len(posts()) >= MATCHES, timeout=30, what="every match's start post"
     )
-    assert not fake.channel_limited  # no 429 anywhere
+    assert not fake.channel_limited, [  # no 429 anywhere; else what each channel was sent
+        (m.channel_id, m.timestamp[11:23], len(m.content), m.content[:40])
+        for channel in (world.mod_log, world.channel)
+        for m in fake.messages_in(channel)
+    ]
     log_posts = fake.messages_in(world.mod_log)
     lines = [line for m in log_posts for line in m.content.splitlines() if line.startswith("**m")]
     assert sorted(int(line[3:].split("**")[0]) for line in lines if "Maps: " in line) == matches
