@@ -2,7 +2,10 @@
 
 Failures are mapped for the outbox: a 403 (a player's closed DMs, code 50007, or a channel the bot
 may not post in) or a 404 is permanent; a 5xx or a network error is transient and retried.
-Rate limits (429) are handled inside discord.py, which waits and tries again.
+Rate limits (429) are handled inside discord.py, which waits and tries again. One message is on
+its way to a channel at a time (``ChannelTurns``): discord.py counts a channel's posts left from
+each answer, and an answer that left out a post still on its way let it send one past Discord's
+5 per 5 s, a 429 (Discord counts those against the bot).
 
 Long texts are split into several messages under Discord's 2000-character limit; the parts
 already sent are remembered per outbox message, so a retry does not post them twice.
@@ -28,9 +31,10 @@ leaves its choices to its buttons and menus; without a Help button it says how t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -81,6 +85,33 @@ RENDER_BUDGET_S = 1.0
 RENDERED_KEPT = 64  # pictures kept for messages waiting to be retried
 GAMES_KEPT = 1024  # matches whose game the pictures remember
 SEAT_PICTURE_KINDS = ("start", "turn")  # the seat messages that show the seat's picture
+
+
+class ChannelTurns:
+    """One message creation on its way to each channel at a time. discord.py takes the posts a
+    channel has left from each answer's headers, and lets a new send go while any are left; an
+    answer written before another post of the channel reached Discord leaves that post out, so
+    with posts overlapping near the limit discord.py sent one too many and took a 429. A lock
+    per channel, dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: dict[int, int] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, channel_id: int) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(channel_id, asyncio.Lock())
+        self._users[channel_id] = self._users.get(channel_id, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[channel_id] -= 1
+            if not self._users[channel_id]:
+                del self._users[channel_id], self._locks[channel_id]
+
+    def __len__(self) -> int:
+        return len(self._locks)
 
 
 class StoredPictures:
@@ -274,6 +305,7 @@ class DiscordTransport:
         self._pictures = pictures or StoredPictures(lambda: client_store(client))
         self._dm_channels = dm_channels or DmChannels(client, lambda: client_store(client))
         self._parts_sent: dict[int, int] = {}
+        self._turns = ChannelTurns()
         self._rendered: dict[int, Picture | None] = {}  # kept across a retry of the message
 
     async def send(self, delivery: Delivery) -> float | None:
@@ -355,9 +387,10 @@ class DiscordTransport:
                 "the thread of match %d is gone (%s): back to its channel", match_id, reason
             )
             await store.set_thread(match_id, IN_CHANNEL)
-            await channel.send(
+            await self._create(
+                channel,
                 f"⚠ The thread of match m{match_id} is gone ({reason}):"
-                " its posts come here from now on."
+                " its posts come here from now on.",
             )
         await self._post(delivery, channel)
 
@@ -400,9 +433,10 @@ class DiscordTransport:
         )
         told = self._log_channel(delivery) or delivery.channel_id
         try:  # the post itself is sent: a log channel the bot may not use must not fail it
-            await self._client.get_partial_messageable(told).send(
+            await self._create(
+                self._client.get_partial_messageable(told),
                 f"⚠ I cannot start a thread for match m{match_id} in <#{delivery.channel_id}>:"
-                f" Discord refused ({reason}). Its posts stay in the channel.{advice}"
+                f" Discord refused ({reason}). Its posts stay in the channel.{advice}",
             )
         except discord.HTTPException as error:
             log.warning("cannot tell the moderators of match %d: %s", match_id, error)
@@ -424,7 +458,7 @@ class DiscordTransport:
     async def _post(
         self,
         delivery: Delivery,
-        channel: discord.abc.Messageable,
+        channel: discord.PartialMessageable,
         request: Mapping[str, Any] | None = None,
     ) -> discord.Message | None:
         """Send the delivery's parts not sent yet; the last part sent, if any."""
@@ -453,11 +487,17 @@ class DiscordTransport:
             # The nonce makes Discord drop a resend of a part it already posted: after a crash
             # between posting and marking the outbox row delivered, nobody sees it twice.
             nonce = f"fh{delivery.message_id}.{index}"
-            sent = await channel.send(parts[index], nonce=nonce, **kwargs)
+            sent = await self._create(channel, parts[index], nonce=nonce, **kwargs)
             self._parts_sent[delivery.message_id] = index + 1
         self._parts_sent.pop(delivery.message_id, None)
         self._rendered.pop(delivery.message_id, None)
         return sent
+
+    async def _create(
+        self, channel: discord.PartialMessageable, content: str, **kwargs: Any
+    ) -> discord.Message:
+        async with self._turns.turn(channel.id):
+            return await channel.send(content, **kwargs)
 
     async def reply(self, head: str, deliveries: Sequence[Delivery]) -> Reply | None:
         """``head`` (an answer's acknowledgement) and the seat's next messages as one Discord

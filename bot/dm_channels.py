@@ -41,7 +41,7 @@ class DmChannels:
         self._opening: dict[int, asyncio.Future[int]] = {}  # one opening a user at a time
 
     async def send(
-        self, user_id: int, post: Callable[[discord.abc.Messageable], Awaitable[T]]
+        self, user_id: int, post: Callable[[discord.PartialMessageable], Awaitable[T]]
     ) -> T:
         """``post`` in the user's DM channel; opened (and stored) the first time only."""
         channel_id = await self.channel_id(user_id)

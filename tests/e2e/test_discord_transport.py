@@ -4,6 +4,7 @@ channel is opened once ever."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,7 +13,7 @@ import discord
 import pytest
 
 from bot.database import open_store
-from bot.discord_transport import DiscordTransport, fit, prompt_on_discord, split_text
+from bot.discord_transport import ChannelTurns, DiscordTransport, fit, prompt_on_discord, split_text
 from bot.dm_channels import DmChannels
 from bot.outbox import late_delivery, prompt_text
 from bot.transport import Delivery, request_to_json
@@ -20,6 +21,7 @@ from cogs.prompts import prompt_view
 from games.protocol import Audience, Choice, Request
 
 from .fake_discord import FakeDiscord, World, point_discord_py_at
+from .fake_discord.buckets import CREATE_MESSAGE
 
 
 @pytest.fixture
@@ -114,6 +116,46 @@ async def test_a_long_public_post_and_blank_lines_are_sent_as_discord_accepts(
     await transport.send(public)
     posted = [m.content for m in fake.messages_in(world.channel)]
     assert posted == split_text(text) and [len(p) for p in posted] == [2000, 2000, 100]
+
+
+async def test_posts_to_one_channel_go_one_at_a_time_and_none_is_refused_past_its_limit(
+    fake: FakeDiscord, world: World, client: discord.Client
+) -> None:
+    """Matches posting to one channel, each post sent while the last is on its way (a slow
+    Discord): discord.py alone sends one past the channel's 5 per window and takes a 429."""
+    fake.channel_posts = (5, 2.0)  # Discord's count in a shorter window: a faster test
+    fake.slow(CREATE_MESSAGE, 0.2)
+    transport = DiscordTransport(client, prompt_view, lambda delivery: None)
+    sends = []
+    for n in range(8):
+        post = Delivery(
+            20 + n, n, world.guild.id, world.channel.id, Audience("public"), None, (), f"m{n}", {}
+        )
+        sends.append(asyncio.create_task(transport.send(post)))
+        await asyncio.sleep(0.05)
+    await asyncio.wait_for(asyncio.gather(*sends), 10)
+    assert fake.channel_limited == {}
+    assert [m.content for m in fake.messages_in(world.channel)] == [f"m{n}" for n in range(8)]
+    posts = fake.requests_matching(CREATE_MESSAGE, channel_id=world.channel)
+    assert [r.status for r in posts] == [200] * 8
+    assert posts[5].time - posts[0].time >= 2.0  # the sixth waited for the window
+
+
+def test_a_channels_turn_is_forgotten_once_nobody_waits_for_it() -> None:
+    turns = ChannelTurns()
+
+    async def post_twice() -> None:
+        async with turns.turn(1):
+            assert len(turns) == 1
+        await asyncio.gather(*(hold(turns, 2) for _ in range(3)))
+
+    asyncio.run(post_twice())
+    assert len(turns) == 0
+
+
+async def hold(turns: ChannelTurns, channel_id: int) -> None:
+    async with turns.turn(channel_id):
+        await asyncio.sleep(0.001)
 
 
 def test_fit_cuts_to_the_limit_and_says_how_much() -> None:
