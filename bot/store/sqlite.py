@@ -16,6 +16,14 @@ Size: a step keeps its snapshot only at checkpoints and while latest (``SNAPSHOT
 the transaction that settles messages archives the match's delivered ones, compressed, in
 chunks (``bot.store.archive``): a finished match is a few tens or hundreds of KB, not MB.
 
+Group commit of changes (``_queue_change``): the matches' changes (a window closed, a step
+resolved) queued while the connection's thread is busy go in one transaction, each in a
+savepoint of its own, so one refused (a window closed meanwhile) or failing is undone alone.
+At 1,200 live matches the thread was busy over half the time, and a deadline's change waited
+behind the other changes due at that moment, each its own transaction; one transaction writes
+the pages they share once. A transaction takes changes for ``CHANGES_BATCH_S`` at most, so an
+answer waits no longer than it did behind one slow change.
+
 The transactions themselves are ``bot.store.transactions``', shared with PostgreSQL.
 """
 
@@ -27,6 +35,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from functools import partial
@@ -59,6 +68,7 @@ T = TypeVar("T")
 OPEN_BUSY_TIMEOUT_MS = 2000
 CHECKPOINT_EVERY_S = 1.0
 WAL_RESTART_FRAMES = 1000  # SQLite's own checkpoint threshold
+CHANGES_BATCH_S = 0.004  # the time one transaction of changes takes more (the rest: the next)
 
 
 class SqliteStore(SqlStore):
@@ -82,6 +92,8 @@ class SqliteStore(SqlStore):
         self._unwritten: list[tuple[int, Attempt]] = []
         self._answers: deque[tuple[int, Attempt]] = deque()  # for the next batch
         self._batch_queued = False
+        self._changes: deque[_Change] = deque()  # for the next transaction of changes
+        self._changes_queued = False
 
     @classmethod
     async def open(
@@ -328,9 +340,10 @@ class SqliteStore(SqlStore):
         queued this way never interleave. ``_execute`` is aiosqlite's own queueing primitive
         (every public method goes through it); it is not part of its documented API.
         """
-        if durable or first:  # an answer (its acknowledgement waits), then a match's change
-            call = partial(_in_transaction, work, self._db._conn)
-            result: T = await self._first(call, ANSWERS if durable else CHANGES)
+        if durable:  # an answer (its acknowledgement waits)
+            result: T = await self._first(partial(_in_transaction, work, self._db._conn), ANSWERS)
+        elif first:  # a match's change, with the others due (a deadline's resolution waits)
+            result = await self._queue_change(work)
         else:
             run = self._db._execute
             result = await run(_in_transaction, work, self._db._conn)  # type: ignore[no-untyped-call]
@@ -338,6 +351,62 @@ class SqliteStore(SqlStore):
         if durable:
             await self.sync()
         return result
+
+    def _queue_change(self, work: Work[T]) -> asyncio.Future[T]:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._changes.append((future, work))
+        if not self._changes_queued:
+            self._changes_queued = True
+            self._queue(self._write_changes, CHANGES).add_done_callback(self._changes_written)
+        return future
+
+    def _write_changes(self) -> list[tuple[_Change, _Outcome]]:
+        """(On the connection's thread.) The changes queued so far, in one transaction, for
+        ``CHANGES_BATCH_S`` at most; those left go in the next (queued again, behind the
+        answers queued meanwhile). A change that raises is undone alone; a failure of the
+        transaction itself (a full disk) fails it and every change queued."""
+        self._changes_queued = False  # before taking them: one queued after is in a next batch
+        db = self._db._conn
+        taken: list[_Change] = []
+        outcomes: list[_Outcome] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            started = time.perf_counter()
+            while self._changes and (not taken or time.perf_counter() - started < CHANGES_BATCH_S):
+                taken.append(self._changes.popleft())
+                outcomes.append(_in_savepoint(taken[-1][1], db))
+            db.execute("COMMIT")
+        except BaseException as error:
+            if db.in_transaction:  # SQLite may have rolled back already (disk full)
+                db.execute("ROLLBACK")
+            while self._changes:
+                taken.append(self._changes.popleft())
+            raise _ChangesNotWritten(taken) from error
+        return list(zip(taken, outcomes, strict=True))
+
+    def _changes_written(self, done: asyncio.Future[list[tuple[_Change, _Outcome]]]) -> None:
+        """(On the loop.) Each change's outcome to its waiter; the changes left for a next
+        transaction queued."""
+        if done.cancelled():  # (closed)
+            return
+        error = done.exception()
+        if isinstance(error, _ChangesNotWritten):
+            for future, _ in error.changes:
+                if not future.done():
+                    future.set_exception(error.__cause__ or error)
+        elif error is None:
+            for (future, _), (result, failure) in done.result():
+                if future.done():
+                    continue
+                if failure is not None:
+                    future.set_exception(failure)
+                else:
+                    future.set_result(result)
+        if self._changes and not self._changes_queued:
+            self._changes_queued = True
+            self._queue(self._write_changes, CHANGES).add_done_callback(self._changes_written)
+        if error is not None and not isinstance(error, _ChangesNotWritten):
+            raise error
 
     async def _first(self, call: Callable[[], T], lane: int) -> T:
         """Run ``call`` on the connection's thread before the calls of the later lanes queued
@@ -408,6 +477,32 @@ class SqliteStore(SqlStore):
                         await self._db._execute(_restart_wal, self._db._conn)  # type: ignore[no-untyped-call]
         finally:
             await asyncio.to_thread(other.close)
+
+
+_Change: TypeAlias = "tuple[asyncio.Future[Any], Work[Any]]"  # a change's waiter and its work
+_Outcome: TypeAlias = tuple[Any, Exception | None]  # its result, or what it raised
+
+
+def _in_savepoint(work: Work[Any], db: sqlite3.Connection) -> _Outcome:
+    """A change within the transaction of several: undone alone if it raises (unless SQLite
+    undid the whole transaction: then raised)."""
+    db.execute("SAVEPOINT change")
+    try:
+        result = _drive(work, db)
+    except Exception as error:
+        if not db.in_transaction:
+            raise
+        db.execute("ROLLBACK TO change")
+        db.execute("RELEASE change")
+        return None, error
+    db.execute("RELEASE change")
+    return result, None
+
+
+class _ChangesNotWritten(Exception):
+    def __init__(self, changes: list[_Change]) -> None:
+        super().__init__(f"{len(changes)} changes not written")
+        self.changes = changes
 
 
 class _AnswersNotWritten(Exception):

@@ -19,7 +19,7 @@ from bot.store.faults import UnusableDatabase
 from bot.store.postgres import PostgresStore
 from bot.store.schema import LATEST_VERSION, MIGRATIONS, POSTGRES_MIGRATIONS
 from bot.store.sql import fetch
-from bot.store.sqlite import SqliteStore
+from bot.store.sqlite import CHANGES_BATCH_S, SqliteStore
 from tests import postgres
 from tests.bot.conftest import eventually
 
@@ -168,6 +168,43 @@ async def test_a_window_closes_once_and_a_failed_guard_writes_nothing(database: 
     late = Attempt(match_id, 1, 0, 11, "b", "accepted", "", "b", 5.0)
     assert not await store.add_attempt(late)
     assert await store.attempts(match_id) == []
+    await store.close()
+
+
+@pytest.mark.parametrize("budget_s, transactions", [(CHANGES_BATCH_S, 1), (0.0, 5)])
+async def test_changes_due_together_are_one_transaction_and_a_refused_one_is_undone_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, budget_s: float, transactions: int
+) -> None:
+    """SQLite's group commit of changes: the resolutions queued while the connection waits (here
+    for another program's write lock) commit in one transaction, each in its own savepoint; one
+    transaction takes changes for ``CHANGES_BATCH_S`` (none: one change each)."""
+    monkeypatch.setattr("bot.store.sqlite.CHANGES_BATCH_S", budget_s)
+    path = tmp_path / "host.db"
+    store = await open_store(path)
+    assert isinstance(store, SqliteStore)
+    matches = [await store.create_match(new_match(), {"s": 0}, 1.0, []) for _ in range(5)]
+    for match_id in matches:
+        window = WindowRecord(match_id, 1, (0, 1), 100.0, None, False)
+        assert await store.apply(Change(match_id, 2.0, status="running", open_window=window))
+
+    def resolve(match_id: int) -> Change:
+        step = StepRecord(match_id, 1, "resolve", {0: "a", 1: None}, {"s": match_id})
+        return Change(match_id, 3.0, close_window=1, close_reason="deadline", new_step=step)
+
+    assert await store.apply(resolve(matches[0]))  # so that its second is refused
+    statements: list[str] = []
+    await store._db.set_trace_callback(statements.append)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # another program's write lock, held a moment
+        applied = asyncio.gather(*(store.apply(resolve(match_id)) for match_id in matches))
+        await asyncio.sleep(0.3)
+        other.execute("ROLLBACK")
+    assert await applied == [False, True, True, True, True]
+    assert statements.count("BEGIN IMMEDIATE") == statements.count("COMMIT") == transactions
+    assert statements.count("ROLLBACK TO change") == 1
+    for match_id in matches:
+        (_, step) = await store.steps(match_id)
+        assert step.snapshot == {"s": match_id}
     await store.close()
 
 
