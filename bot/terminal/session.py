@@ -56,6 +56,7 @@ COMMAND_NAMES = {
 }
 # the window-opening kinds and the re-prompts after a retiming or downtime show the question
 QUESTION_KINDS = ("start", "turn", "notice", "reopened")
+NOT_SHOWN_YET = "⌛ The question you read has closed: answer the next one once it shows."
 
 
 class Keyboard(Protocol):
@@ -238,6 +239,11 @@ class Session:
             return
         request, step = prompt.request, prompt.step
         shown, shown_step = self.question, self.question_step
+        if shown_step is None and by_number(request, text):
+            # the question you read has closed (or none is shown yet) and the open one is
+            # still on its way to the screen: a number would pick from a list you have not seen
+            self.screen.show(Text(NOT_SHOWN_YET, "yellow"))
+            return
         if shown is not None and shown_step is not None and by_number(shown, text):
             # a number picks from the list you read: if a newer question has opened since,
             # the host refuses it rather than picking from a list you have not seen

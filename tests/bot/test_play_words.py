@@ -4,13 +4,18 @@ submits, how a game's Discord text shows in a terminal, and the end of a match i
 from __future__ import annotations
 
 import io
+from typing import cast
 
 import pytest
 from rich.console import Console
 
+from bot.host import Host
+from bot.host.model import OpenPrompt, SubmitResult
 from bot.terminal import render
 from bot.terminal.answers import AnswerError, completions, how_to_answer, read_answer
 from bot.terminal.markdown import rich_text, timestamp
+from bot.terminal.session import NOT_SHOWN_YET, Screen, Session
+from games import registry
 from games.protocol import Choice, Request, Topic
 
 FLOWERS = Request(
@@ -210,3 +215,44 @@ def test_view_shows_your_hand_as_a_table_where_the_reference_names_its_cards() -
     assert "Your hand" in shown and "Worth 2." in shown and "Toadstool" in shown
     assert "Your hand" not in plain(render.view_view("Turn 1.", "g", view, []))
     assert render.hand_of({"hand": [1, 2]}) is None  # coins are not cards to look up
+
+
+class OneQuestionHost:
+    """The host as an answer meets it: one question open for you; what is submitted."""
+
+    def __init__(self, step: int) -> None:
+        self.open = OpenPrompt(1, step, FLOWERS, 1e12, False)
+        self.submitted: list[tuple[str, int | None]] = []
+
+    def prompts_for(self, user: int) -> list[OpenPrompt]:
+        return [self.open]
+
+    async def submit(
+        self, match_id: int, user: int, raw: str, *, step: int | None = None
+    ) -> SubmitResult:
+        self.submitted.append((raw, step))
+        return SubmitResult(True, f"You plant {raw}.", match_id, 0, step)
+
+
+@pytest.mark.parametrize(
+    ("shown_step", "submitted"),
+    [
+        (None, []),  # the question read closed, the next not shown yet: refused in words
+        (2, [("C", 2)]),  # the open question is the one shown: its second choice
+        (1, [("C", 1)]),  # an older one is shown: the host refuses it, not a list unread
+    ],
+)
+async def test_a_number_picks_from_the_question_you_read_never_one_not_shown_yet(
+    shown_step: int | None, submitted: list[tuple[str, int]]
+) -> None:
+    host = OneQuestionHost(step=2)
+    out = io.StringIO()
+    session = Session(
+        cast(Host, host), registry.load("floral-extract"), 1, render.Seats(("You", "AI")),
+        Screen(out, interactive=False, on_closed=None), question=FLOWERS, question_step=shown_step,
+    )  # fmt: skip
+    await session.answer("2")
+    assert host.submitted == submitted
+    assert (NOT_SHOWN_YET in out.getvalue()) == (shown_step is None)
+    await session.answer("hyacinth")  # an answer itself names what it picks: always taken
+    assert host.submitted[-1] == ("H", 2)
