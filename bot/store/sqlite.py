@@ -355,10 +355,14 @@ class SqliteStore(SqlStore):
     def _queue_change(self, work: Work[T]) -> asyncio.Future[T]:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._changes.append((future, work))
-        if not self._changes_queued:
+        self._queue_changes()
+        return future
+
+    def _queue_changes(self) -> None:
+        """A transaction for the changes waiting, unless one is queued already."""
+        if self._changes and not self._changes_queued:
             self._changes_queued = True
             self._queue(self._write_changes, CHANGES).add_done_callback(self._changes_written)
-        return future
 
     def _write_changes(self) -> list[tuple[_Change, _Outcome]]:
         """(On the connection's thread.) The changes queued so far, in one transaction, for
@@ -366,6 +370,8 @@ class SqliteStore(SqlStore):
         answers queued meanwhile). A change that raises is undone alone; a failure of the
         transaction itself (a full disk) fails it and every change queued."""
         self._changes_queued = False  # before taking them: one queued after is in a next batch
+        if not self._changes:  # (all taken by the transaction before)
+            return []
         db = self._db._conn
         taken: list[_Change] = []
         outcomes: list[_Outcome] = []
@@ -402,9 +408,7 @@ class SqliteStore(SqlStore):
                     future.set_exception(failure)
                 else:
                     future.set_result(result)
-        if self._changes and not self._changes_queued:
-            self._changes_queued = True
-            self._queue(self._write_changes, CHANGES).add_done_callback(self._changes_written)
+        self._queue_changes()
         if error is not None and not isinstance(error, _ChangesNotWritten):
             raise error
 
