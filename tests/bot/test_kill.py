@@ -3,6 +3,11 @@ an SQLite file and on a PostgreSQL database.
 
 Afterwards every match is finished, the audit is clean, every acknowledged move is in the move
 log, and no step was resolved (or announced) twice.
+
+The window is long enough that the AI players answer in time on a loaded machine (with 5 test
+workers on 2 cores, a 0.04 s window ran out on nearly every answer, leaving no acknowledgement
+to check); windows run out for sure because each run freezes the process (SIGSTOP) for longer
+than a window before its kill.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from tests import postgres
 from tests.bot.test_simulate import ROOT, cli
 
 MATCHES = 4
+WINDOW_S = 0.25
+FROZEN_S = 2 * WINDOW_S  # every window open when the process froze has run out when it wakes
 ACK = re.compile(r"^\[m(\d+) seat(\d+) ack step (\d+)\]")
 
 
@@ -43,7 +50,7 @@ def start_simulate(db: str, log: Path, matches: int) -> subprocess.Popen[bytes]:
                 "--seed",
                 "21",
                 "--window",
-                "0.04",
+                str(WINDOW_S),
                 "--db",
                 db,
             ],
@@ -87,6 +94,14 @@ def wait_until(
     return True
 
 
+def freeze(process: subprocess.Popen[bytes]) -> bool:
+    """Stop the process for ``FROZEN_S``, as a machine that stalls would; True."""
+    process.send_signal(signal.SIGSTOP)
+    time.sleep(FROZEN_S)
+    process.send_signal(signal.SIGCONT)
+    return True
+
+
 async def test_kill_nine_and_resume_lose_nothing(database: str, tmp_path: Path) -> None:
     """Each kill comes after a random number of new acknowledgements, chosen from the output
     rather than the clock; the first only once every match exists, as resuming creates none."""
@@ -95,14 +110,15 @@ async def test_kill_nine_and_resume_lose_nothing(database: str, tmp_path: Path) 
     rng = random.Random()
     for run in range(3):
         process = start_simulate(db, log, matches=MATCHES if run == 0 else 0)
-        kill_at = acks_in(log) + rng.randint(1, 60)
+        freeze_at = acks_in(log) + rng.randint(1, 30)
+        kill_at = freeze_at + rng.randint(1, 30)
         # a count of the matches is a new connection (on PostgreSQL, a server process too):
         # looked at less often; the kill point is chosen by acknowledgements, looked at often
-        running = wait_until(
-            lambda: matches_stored(db) == MATCHES, process, every_s=0.1
-        ) and wait_until(
-            lambda: acks_in(log) >= kill_at,  # noqa: B023 (called within this iteration)
-            process,
+        running = (
+            wait_until(lambda: matches_stored(db) == MATCHES, process, every_s=0.1)
+            and wait_until(lambda: acks_in(log) >= freeze_at, process)  # noqa: B023 (this iteration)
+            and freeze(process)
+            and wait_until(lambda: acks_in(log) >= kill_at, process)  # noqa: B023 (this iteration)
         )
         if running:
             process.send_signal(signal.SIGKILL)
@@ -110,7 +126,9 @@ async def test_kill_nine_and_resume_lose_nothing(database: str, tmp_path: Path) 
         else:  # every match finished before that many acknowledgements
             assert process.wait() == 0, log.read_text()[-2000:]
 
-    final = cli("simulate", "floral-extract", "--matches", "0", "--db", db, "--window", "0.04")
+    final = cli(
+        "simulate", "floral-extract", "--matches", "0", "--db", db, "--window", str(WINDOW_S)
+    )
     assert final.returncode == 0, final.stdout[-2000:] + final.stderr
     audit = cli("audit", "--db", db)
     assert audit.returncode == 0, audit.stdout
@@ -121,6 +139,13 @@ async def test_kill_nine_and_resume_lose_nothing(database: str, tmp_path: Path) 
     acked = {tuple(map(int, m.groups())) for m in acks if m}
     assert acked, log.read_text()[-3000:] + final.stdout[-2000:]  # no answer in time: why
     store = await open_store(db)
+    timed_out = [
+        step
+        for record in await store.list_matches()
+        for step in await store.steps(record.id)
+        if step.kind == "resolve" and step.moves and None in step.moves.values()
+    ]
+    assert timed_out, "no window ran out: the kills met only answered steps"
     for match_id, seat, step in acked:
         logged = (await store.steps(match_id))[step]
         assert logged.kind == "resolve" and logged.moves is not None
