@@ -43,7 +43,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 async def test_simulate_plays_every_match_to_the_end(tmp_path: Path) -> None:
     out = io.StringIO()
     db = tmp_path / "sim.db"
-    summary = await simulate(TOY, matches=4, seed=11, window_s=0.05, db=db, out=out)
+    summary = await simulate(TOY, matches=4, seed=11, window_s=0.5, db=db, out=out)
     assert summary["matches"] == summary["finished"] == 4
     assert summary["turns"] == 12  # 3 rounds each
     assert summary["messages"] > 0 and summary["submissions"] > 0
