@@ -74,17 +74,17 @@ def choice_ids(message: Message) -> dict[str, str]:
 async def prompt_to(
     fake: FakeDiscord, user: User, text: str, seen: int = 0, timeout: float = 10
 ) -> Message:
-    """The next DM prompt to ``user`` whose text holds ``text``, after its first ``seen``."""
+    """The next DM prompt to ``user`` whose text holds ``text``, after its first ``seen``;
+    FakeDiscordError after ``timeout`` seconds."""
 
     def fits(message: Message) -> bool:
-        return text in message.content and bool(choice_ids(message))
+        return text in message.content and bool(choice_ids(message)) and not message.loading
 
-    while True:
-        await fake.wait_for_message(fits, to=user, timeout=timeout)
+    def the_one() -> Message | None:
         found = [m for m in fake.dms_to(user) if fits(m)]
-        if len(found) > seen:
-            return found[seen]
-        await asyncio.sleep(0.05)
+        return found[seen] if len(found) > seen else None
+
+    return await fake.wait_until(the_one, timeout=timeout, what=f"prompt {seen + 1} of {text!r}")
 
 
 async def click(fake: FakeDiscord, user: User, prompt: Message, label: str) -> str:
